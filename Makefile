@@ -1,0 +1,58 @@
+# odf-hash developer entry points. Every target first runs scripts/bootstrap.sh, which
+# installs whatever is missing (Debian packages, the .venv with pyarrow, the Rust
+# conformance tool's crates), so each target works on a fresh Debian 12 machine.
+#
+#   make example   hash / verify the bundled examples with build/odf-hash
+#   make test      all tests: optimised build, then the ASan+UBSan build
+#   make build     build/odf-hash and the test binaries (RelWithDebInfo, -Werror)
+#   make bench     benchmarks against peers, side by side
+#   make fuzz      libFuzzer binaries (clang), each run briefly over its corpus
+#   make format    clang-format the sources in place
+
+JOBS ?= $(shell nproc)
+CTEST_JOBS ?= 2
+FUZZ_SECONDS ?= 30
+
+.PHONY: all bootstrap build build-asan test test-release test-asan example bench fuzz format format-check clean
+
+all: build
+
+bootstrap:
+	@scripts/bootstrap.sh
+
+build: bootstrap
+	@cmake --preset release >/dev/null
+	@cmake --build build -j $(JOBS)
+
+build-asan: bootstrap
+	@cmake --preset asan-ubsan >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+
+test-release: build
+	ctest --test-dir build --output-on-failure -j $(CTEST_JOBS)
+
+test-asan: build-asan
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir build-asan --output-on-failure -j $(CTEST_JOBS) -LE no_asan
+
+test: format-check test-release test-asan
+
+example: build
+	@scripts/example.sh
+
+bench: build
+	@bench/run.sh
+
+fuzz: bootstrap
+	@cmake --preset fuzz >/dev/null
+	@cmake --build build-fuzz -j $(JOBS)
+	@scripts/run-fuzzers.sh build-fuzz $(FUZZ_SECONDS)
+
+format:
+	@git ls-files '*.cpp' '*.h' | xargs clang-format -i
+
+format-check: bootstrap
+	@git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
+
+clean:
+	rm -rf build build-asan build-dev build-fuzz

@@ -1,0 +1,90 @@
+// Logical hashing: arrow0-sha3-256, the ODF "logical hash" of records.
+//
+// Input is the Arrow C Data Interface (include/odf_hash/arrow_c_data.h). The result is
+// byte-for-byte the digest of the reference implementation, the Rust crate arrow-digest
+// (RecordDigestV0<Sha3_256> / ArrayDigestV0<Sha3_256>), on every input the reference
+// accepts; docs/divergences.md lists where the reference and the spec text disagree and
+// what odf-hash does for inputs the reference cannot hash.
+//
+// Ownership: unless a function says it consumes a struct, odf-hash only reads the
+// ArrowSchema / ArrowArray it is given during the call and never calls their release
+// callbacks; the caller releases them. Functions taking an ArrowArrayStream* consume it:
+// they release the stream (and every array and schema pulled from it) before returning.
+//
+// Thread safety: a hasher object must not be used from two threads at once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "odf_hash/arrow_c_data.h"
+#include "odf_hash/multihash.h"
+#include "odf_hash/sha3.h"
+#include "odf_hash/status.h"
+
+namespace odf_hash {
+
+// Digest of one leaf column, as fed into the combined digest.
+struct ColumnDigest {
+  std::string path;  // field names from the top level down, joined with '.'
+  std::string type;  // Arrow format string of the leaf (e.g. "l", "u", "+l")
+  Digest256 digest{};
+};
+
+struct LogicalDigest {
+  Digest256 digest{};                 // the arrow0-sha3-256 digest
+  std::vector<ColumnDigest> columns;  // depth-first leaf order, as combined
+  uint64_t num_rows = 0;              // rows hashed across all batches
+  Multihash multihash() const { return Multihash::arrow0_sha3_256(digest); }
+};
+
+// Hash of a record stream (the reference's record digest). The schema must be a struct
+// ("+s") whose children are the columns.
+class LogicalHasher {
+ public:
+  // Validates the schema (every leaf type supported) and hashes it. Errors name the
+  // column path and its type.
+  static Result<LogicalHasher> create(const ArrowSchema& schema);
+
+  LogicalHasher(LogicalHasher&&) noexcept;
+  LogicalHasher& operator=(LogicalHasher&&) noexcept;
+  ~LogicalHasher();
+
+  // Absorbs one record batch: a struct array matching the schema. Buffers are validated
+  // against lengths and offsets before they are read; a malformed array is an error and
+  // leaves the hasher unusable (further calls return the same error).
+  Status update(const ArrowArray& batch);
+
+  // The combined digest and every leaf column's digest. Consumes the hasher.
+  Result<LogicalDigest> finalize() &&;
+
+ private:
+  struct Impl;
+  explicit LogicalHasher(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Hash of a single column (the reference's array digest): the type, then the values.
+class ArrayHasher {
+ public:
+  static Result<ArrayHasher> create(const ArrowSchema& field);
+
+  ArrayHasher(ArrayHasher&&) noexcept;
+  ArrayHasher& operator=(ArrayHasher&&) noexcept;
+  ~ArrayHasher();
+
+  Status update(const ArrowArray& array);
+  Result<Digest256> finalize() &&;
+
+ private:
+  struct Impl;
+  explicit ArrayHasher(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// One-shot over a stream. Consumes (releases) the stream.
+Result<LogicalDigest> logical_hash_stream(ArrowArrayStream* stream);
+
+}  // namespace odf_hash

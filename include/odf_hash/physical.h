@@ -1,0 +1,33 @@
+// Physical hashing: SHA3-256 over the exact bytes of a whole file, as a sha3-256 multihash.
+//
+// Files are streamed in fixed-size chunks: memory use is constant whatever the file size.
+// Thread safety: the functions are reentrant; hash distinct files from distinct threads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "odf_hash/multihash.h"
+#include "odf_hash/status.h"
+
+namespace odf_hash {
+
+// Called from the hashing thread with the bytes hashed so far and the total size (0 when
+// unknown, e.g. stdin). Return false to cancel (the call then returns an error).
+using ProgressFn = std::function<bool(uint64_t done, uint64_t total)>;
+
+struct PhysicalDigest {
+  Multihash hash;
+  uint64_t size = 0;  // bytes hashed
+};
+
+// Hashes the file at `path`; "-" means standard input. Errors (missing file, directory,
+// permission denied, read error) name the path.
+Result<PhysicalDigest> physical_hash_file(const std::string& path, const ProgressFn& progress = {});
+
+// Hashes everything readable from an open file descriptor (not closed).
+Result<PhysicalDigest> physical_hash_fd(int fd, const std::string& name_for_errors,
+                                        const ProgressFn& progress = {});
+
+}  // namespace odf_hash

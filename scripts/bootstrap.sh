@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Idempotent set-up of everything odf-hash needs on a fresh Debian 12 machine:
+#   - Debian packages (compiler, CMake, OpenSSL, GoogleTest, Google Benchmark, CLI11,
+#     nlohmann-json, FlatBuffers, clang for the fuzzers and sanitizers);
+#   - a project-local Python venv (.venv) holding pyarrow, whose bundled Arrow C++ and
+#     Parquet C++ headers and libraries the CMake build falls back to.
+# Each step runs only when what it installs is missing, so calling it before every
+# make target costs well under a second once the machine is set up.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PKGS=(build-essential cmake ninja-build pkg-config openssl libssl-dev
+      libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+      libflatbuffers-dev flatbuffers-compiler clang libclang-rt-14-dev clang-format)
+PYARROW_VERSION="26.0.1"
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing Debian packages: ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -q >&2
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}" >&2
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "bootstrap: creating .venv" >&2
+  python3 -m venv .venv
+fi
+if ! .venv/bin/python -c "import pyarrow, sys; sys.exit(pyarrow.__version__ != '$PYARROW_VERSION')" 2>/dev/null; then
+  echo "bootstrap: installing pyarrow $PYARROW_VERSION into .venv" >&2
+  .venv/bin/pip install -q --disable-pip-version-check "pyarrow==$PYARROW_VERSION" >&2
+fi

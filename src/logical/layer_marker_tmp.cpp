@@ -1,0 +1,1 @@
+namespace odf_hash::logical_detail { int layer_marker = 0; }

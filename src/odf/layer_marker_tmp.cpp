@@ -1,0 +1,1 @@
+namespace odf_hash::odf_detail { int layer_marker = 0; }

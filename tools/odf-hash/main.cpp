@@ -1,0 +1,41 @@
+// odf-hash: compute and check the hashes of the Open Data Fabric.
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  using namespace odf_hash::cli;
+  CLI::App app{
+      "odf-hash: compute and check Open Data Fabric hashes (physical sha3-256 and "
+      "logical arrow0-sha3-256)",
+      "odf-hash"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "odf-hash 0.1.0");
+  app.footer(
+      "Exit status: 0 ok, 1 mismatch or failed check, 2 usage or I/O error.\n"
+      "Run 'odf-hash COMMAND --help' for the options of a command.");
+
+  std::vector<Command> commands;
+  commands.push_back(add_physical_command(app));
+  commands.push_back(add_logical_command(app));
+  commands.push_back(add_decode_command(app));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    // CLI11 returns 0 for --help/--version; any real parse error is a usage error.
+    return rc == 0 ? kExitOk : kExitError;
+  }
+  try {
+    for (const auto& c : commands) {
+      if (c.app->parsed()) return c.run();
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "odf-hash: internal error: %s\n", e.what());
+    return kExitError;
+  }
+  return kExitError;
+}

@@ -1,0 +1,67 @@
+// Runs a job per item on up to `jobs` threads and hands the results to `emit` in item
+// order, as soon as each prefix of results is complete (so output streams in argument
+// order, like sha256sum, while later files are still being hashed).
+#pragma once
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+namespace odf_hash::cli {
+
+inline unsigned default_jobs() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+template <typename R>
+void run_ordered(size_t count, unsigned jobs, const std::function<R(size_t)>& work,
+                 const std::function<void(size_t, R&)>& emit) {
+  if (count == 0) return;
+  jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(count)));
+  if (jobs == 1) {
+    for (size_t i = 0; i < count; ++i) {
+      R r = work(i);
+      emit(i, r);
+    }
+    return;
+  }
+  std::vector<std::optional<R>> results(count);
+  std::mutex mu;
+  std::condition_variable cv;
+  size_t next = 0;
+  auto worker = [&] {
+    for (;;) {
+      size_t i;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (next >= count) return;
+        i = next++;
+      }
+      R r = work(i);
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        results[i].emplace(std::move(r));
+      }
+      cv.notify_all();
+    }
+  };
+  std::vector<std::thread> threads;
+  threads.reserve(jobs);
+  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
+  for (size_t i = 0; i < count; ++i) {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return results[i].has_value(); });
+    lock.unlock();
+    emit(i, *results[i]);
+    results[i].reset();
+  }
+  for (auto& t : threads) t.join();
+}
+
+}  // namespace odf_hash::cli
