@@ -1,0 +1,41 @@
+// Reading data files as Arrow record batches, the way the main ODF implementation does.
+//
+// The logical hash of a Parquet file is defined by what kamu computes: arrow-rs's Parquet
+// reader at default options (the embedded ARROW:schema honoured) feeding arrow-digest. So
+// the batches produced here carry the Arrow types arrow-rs would produce for the same file
+// (time zones, string/list/view variants, dictionaries, INT96, legacy annotations...), even
+// where Arrow C++ (used underneath) maps Parquet types differently; docs/divergences.md
+// lists every normalisation.
+//
+// Files are read as a stream: one Parquet row group (or one IPC message) at a time, never the
+// whole file, so memory stays bounded by the largest row group.
+//
+// Thread safety: distinct files may be read from distinct threads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "odf_hash/arrow_c_data.h"
+#include "odf_hash/logical.h"
+#include "odf_hash/status.h"
+
+namespace odf_hash {
+
+enum class FileFormat { kParquet, kArrowIpcFile, kArrowIpcStream };
+
+const char* file_format_name(FileFormat format);  // "parquet", "arrow-ipc-file", ...
+
+// Detects the format from the file's content (magic bytes), never from its name.
+Result<FileFormat> detect_file_format(const std::string& path);
+
+// Opens `path` as a stream of record batches (struct arrays, one per batch) with the
+// arrow-rs types described above. On success *out is a live stream the caller owns and
+// must release. Truncated or corrupt files, and files whose schema holds a type odf-hash
+// cannot hash, are reported as errors naming the path (and the column).
+Status open_record_stream(const std::string& path, ArrowArrayStream* out);
+
+// Logical hash (arrow0-sha3-256) of a data file: open_record_stream + logical_hash_stream.
+Result<LogicalDigest> logical_hash_file(const std::string& path);
+
+}  // namespace odf_hash
