@@ -14,9 +14,9 @@ namespace odf_hash {
 namespace {
 
 // Bytes read per read(2). Measured on a cached 512 MiB file (CPU time of read + hash, buffers
-// of 16 KiB to 4 MiB): no size differed beyond the noise (~270 MB/s, SHA3 dominates; read(2)
-// is ~5% of the time at 16 KiB). 512 KiB keeps the syscall count low (2,000 per GiB) while
-// staying a small, constant allocation per concurrently hashed file.
+// of 16 KiB to 4 MiB): no size differed beyond the noise (~270 MB/s; SHA3 dominates). 512 KiB
+// keeps the syscall count low (2,048 per GiB) while staying a small, constant allocation per
+// concurrently hashed file.
 constexpr size_t kReadBufferSize = size_t{512} * 1024;
 
 std::string errno_message(const std::string& path, int err) {
