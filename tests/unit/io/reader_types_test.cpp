@@ -282,7 +282,7 @@ std::shared_ptr<arrow::Table> temporal_table() {
 TEST(ReaderTypes, TemporalAndSmallTypesWithEmbeddedSchema) {
   expect_types(write_parquet("temporal_schema.parquet", temporal_table()), {{"date32", "tdD"},
                                                                             {"date64", "tdm"},
-                                                                            {"t32s", "tts"},
+                                                                            {"t32s", "ttm"},
                                                                             {"t32ms", "ttm"},
                                                                             {"t64us", "ttu"},
                                                                             {"t64ns", "ttn"},
