@@ -33,3 +33,8 @@ if ! .venv/bin/python -c "import pyarrow, sys; sys.exit(pyarrow.__version__ != '
   echo "bootstrap: installing pyarrow $PYARROW_VERSION into .venv" >&2
   .venv/bin/pip install -q --disable-pip-version-check "pyarrow==$PYARROW_VERSION" >&2
 fi
+# flatbuffers: the example dataset generator writes ODF blocks with the Python builder.
+if ! .venv/bin/python -c "import flatbuffers" 2>/dev/null; then
+  echo "bootstrap: installing flatbuffers (Python) into .venv" >&2
+  .venv/bin/pip install -q --disable-pip-version-check flatbuffers >&2
+fi
