@@ -488,6 +488,12 @@ def write_legacy_fixture(fixtures: pathlib.Path):
         event = {"prev_offset": 41, "new_watermark": wm,
                  "new_checkpoint": {"physical_hash": sha3_multihash(b"checkpoint"), "size": 10}}
         block = write_block(t, sha3_multihash(b"previous block"), 7, EV_ADD_DATA, event, version=2)
+        # The same misaligned layout claiming version 3 (readers must reject it), and a
+        # version odf-hash does not know.
+        (fixtures / "block-v3-misaligned.bin").write_bytes(
+            write_block(t, sha3_multihash(b"previous block"), 7, EV_ADD_DATA, event, version=3))
+        (fixtures / "block-version-9.bin").write_bytes(
+            write_block(t, sha3_multihash(b"previous block"), 7, EV_ADD_DATA, event, version=9))
     finally:
         LEGACY_UNALIGNED = False
     # Check the systemTime struct really is misaligned inside the nested content.

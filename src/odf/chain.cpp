@@ -185,3 +185,20 @@ std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks) {
 }
 
 }  // namespace odf_hash::odf::detail
+
+namespace odf_hash::odf {
+
+Result<std::vector<ChainBlock>> read_chain(const DatasetDir& dir) {
+  detail::ChainWalk walk = detail::walk_chain(dir);
+  if (!walk.problems.empty()) {
+    const Problem& p = walk.problems.front();
+    std::string where = p.file.empty() ? "" : p.file + ": ";
+    if (p.kind == ProblemKind::kHeadMissing || p.kind == ProblemKind::kBlockMissing) {
+      return Status::not_found(where + p.message);
+    }
+    return Status::parse_error(where + p.message);
+  }
+  return std::move(walk.blocks);
+}
+
+}  // namespace odf_hash::odf

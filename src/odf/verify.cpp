@@ -304,17 +304,4 @@ Result<DatasetReport> verify_dataset(const std::string& path, const VerifyOption
   return report;
 }
 
-Result<std::vector<ChainBlock>> read_chain(const DatasetDir& dir) {
-  detail::ChainWalk walk = detail::walk_chain(dir);
-  if (!walk.problems.empty()) {
-    const Problem& p = walk.problems.front();
-    std::string where = p.file.empty() ? "" : p.file + ": ";
-    if (p.kind == ProblemKind::kHeadMissing || p.kind == ProblemKind::kBlockMissing) {
-      return Status::not_found(where + p.message);
-    }
-    return Status::parse_error(where + p.message);
-  }
-  return std::move(walk.blocks);
-}
-
 }  // namespace odf_hash::odf
