@@ -63,9 +63,18 @@ Timestamp read_timestamp(const fb::Timestamp* raw) {
   return t;
 }
 
+// The bytes of a verified [ubyte] vector. With alignment checks off (version 2) the vector's
+// length prefix may be misaligned, so no member function of flatbuffers::Vector (an object
+// requiring 4-byte alignment) is called: the length is read with ReadScalar, which is
+// alignment-independent.
+std::span<const uint8_t> vector_bytes(const flatbuffers::Vector<uint8_t>* v) {
+  const auto* p = reinterpret_cast<const uint8_t*>(v);
+  return {p + sizeof(flatbuffers::uoffset_t), flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p)};
+}
+
 Result<Multihash> read_hash(const flatbuffers::Vector<uint8_t>* v, const char* field) {
   if (v == nullptr) return Status::parse_error(std::string(field) + " is missing");
-  auto r = Multihash::from_bytes(std::span<const uint8_t>(v->data(), v->size()));
+  auto r = Multihash::from_bytes(vector_bytes(v));
   if (!r.is_ok()) return r.status().with_context(std::string(field) + " is not a valid multihash");
   return r;
 }
@@ -231,11 +240,10 @@ Result<MetadataBlock> parse_block(std::span<const uint8_t> bytes) {
   if (strict && !verify_buffer_as_manifest(outer, true)) {
     return Status::parse_error("version 3 Manifest is misaligned (verifier rejected it)");
   }
-  if (manifest->content() == nullptr || manifest->content()->size() == 0) {
+  if (manifest->content() == nullptr || vector_bytes(manifest->content()).empty()) {
     return Status::parse_error("Manifest.content is missing or empty");
   }
-  AlignedBytes inner(
-      std::span<const uint8_t>(manifest->content()->data(), manifest->content()->size()));
+  AlignedBytes inner(vector_bytes(manifest->content()));
   if (!verify_buffer_as_block(inner, strict)) {
     return Status::parse_error(
         std::string("Manifest.content is not a valid FlatBuffers MetadataBlock") +
