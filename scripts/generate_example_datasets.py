@@ -470,6 +470,11 @@ def generate(out: pathlib.Path, fixtures: pathlib.Path):
         pa.array([p + (1 if i == 0 else 0) for i, p in
                   enumerate(reencoded_source.column("population").to_pylist())], pa.int64()))
     (fixtures / "derivative-slice0-changed-value.parquet").write_bytes(parquet_bytes(changed))
+    facts = {"placeholder_logical_hashes": PLACEHOLDER_LOGICAL}
+    for name in ("derivative-slice0-reencoded.parquet", "derivative-slice0-changed-value.parquet"):
+        facts[name] = {"logical": reference_logical_hash(fixtures / name),
+                       "physical": multibase16(sha3_multihash((fixtures / name).read_bytes()))}
+    (fixtures / "fixtures.json").write_text(json.dumps(facts, indent=2) + "\n")
     write_legacy_fixture(fixtures)
 
 

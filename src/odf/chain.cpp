@@ -144,12 +144,17 @@ ChainWalk walk_chain(const DatasetDir& dir) {
   }
 }
 
-std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks) {
+std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks, bool chain_complete) {
   std::vector<Problem> found;  // seed first
   std::optional<uint64_t> last_end;
+  bool last_end_known = chain_complete;
   for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
     const MetadataBlock& b = it->block;
     if (b.event != EventKind::kAddData && b.event != EventKind::kExecuteTransform) continue;
+    if (!last_end_known) {
+      last_end = b.prev_offset;
+      last_end_known = true;
+    }
     auto problem = [&](std::string expected, std::string actual, std::string message) {
       Problem p;
       p.kind = ProblemKind::kOffsetMismatch;

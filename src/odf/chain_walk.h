@@ -20,7 +20,8 @@ struct ChainWalk {
 ChainWalk walk_chain(const DatasetDir& dir);
 
 // Data slice offsets along `blocks` (head first): contiguous from 0 and consistent with
-// prevOffset. Problems are returned head first.
-std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks);
+// prevOffset. When the chain is incomplete the slices before the oldest block read are
+// unknown, so that block's prevOffset is taken as given. Problems are returned head first.
+std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks, bool chain_complete);
 
 }  // namespace odf_hash::odf::detail

@@ -286,7 +286,8 @@ Result<DatasetReport> verify_dataset(const std::string& path, const VerifyOption
     report.kind = walk.blocks.back().block.dataset_kind;
   }
   report.problems = std::move(walk.problems);
-  for (auto& p : detail::check_offsets(walk.blocks)) report.problems.push_back(std::move(p));
+  for (auto& p : detail::check_offsets(walk.blocks, walk.complete))
+    report.problems.push_back(std::move(p));
 
   // Without the Seed the kind is unknown: files are then checked as for a root dataset
   // (no logical fallback), the strict choice.
