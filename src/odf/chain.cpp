@@ -145,7 +145,7 @@ ChainWalk walk_chain(const DatasetDir& dir) {
 }
 
 std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks, bool chain_complete) {
-  std::vector<Problem> found;  // seed first
+  std::vector<std::vector<Problem>> per_block;  // seed first
   std::optional<uint64_t> last_end;
   bool last_end_known = chain_complete;
   for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
@@ -155,6 +155,7 @@ std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks, bool c
       last_end = b.prev_offset;
       last_end_known = true;
     }
+    std::vector<Problem>& found = per_block.emplace_back();
     auto problem = [&](std::string expected, std::string actual, std::string message) {
       Problem p;
       p.kind = ProblemKind::kOffsetMismatch;
@@ -186,7 +187,11 @@ std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks, bool c
     }
     last_end = iv.end;
   }
-  return {found.rbegin(), found.rend()};
+  std::vector<Problem> out;  // head first, each block's problems in the order checked
+  for (auto it = per_block.rbegin(); it != per_block.rend(); ++it) {
+    for (auto& p : *it) out.push_back(std::move(p));
+  }
+  return out;
 }
 
 }  // namespace odf_hash::odf::detail

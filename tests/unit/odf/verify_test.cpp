@@ -271,6 +271,41 @@ TEST_F(BrokenDataset, BrokenPrevBlockHashLink) {
                                      " (sequence number 4) does not exist"});
 }
 
+// The head's prevBlockHash skips block 3 and names block 2 (which exists): the chain is
+// complete but sequence numbers and offsets no longer follow, and block 3 and its files are
+// left unreferenced.
+TEST_F(BrokenDataset, PrevBlockHashSkipsABlock) {
+  copy_example("root");
+  fs::path old_head = dir_ / "blocks" / blocks_[4].hash;
+  auto bytes = read_bytes(old_head);
+  auto prev = multibase::decode(blocks_[3].hash);
+  auto skip = multibase::decode(blocks_[2].hash);
+  ASSERT_TRUE(prev.is_ok() && skip.is_ok());
+  auto at = std::search(bytes.begin(), bytes.end(), prev->begin(), prev->end());
+  ASSERT_NE(at, bytes.end());
+  std::copy(skip->begin(), skip->end(), at);
+  std::string new_head = hex_string(sha3_multihash(bytes));
+  fs::remove(old_head);
+  write_bytes(dir_ / "blocks" / new_head, bytes);
+  std::ofstream(dir_ / "refs/head", std::ios::trunc) << new_head;
+  DatasetReport r = verify();
+  EXPECT_TRUE(r.chain_complete);
+  EXPECT_EQ(r.blocks, 4u);
+  const std::string unref = " |  |  | no block of the chain references this file";
+  EXPECT_EQ(describe_all(r),
+            (std::vector<std::string>{
+                "sequence-mismatch | seq 2 | " + blocks_[2].hash + " | blocks/" + blocks_[2].hash +
+                    " | 3 | 2 | sequence number is not one less than that of its successor, block " +
+                    new_head + " (sequence number 4)",
+                "offset-mismatch | seq 4 | " + new_head + " | blocks/" + new_head +
+                    " | 3 | 7 | prevOffset is not the last offset of the previous data slice",
+                "offset-mismatch | seq 4 | " + new_head + " | blocks/" + new_head +
+                    " | 4 | 8 | newData.offsetInterval.start does not follow the previous data slice",
+                "unexpected-file | seq - | - | blocks/" + blocks_[3].hash + unref,
+                "unexpected-file | seq - | - | checkpoints/" + blocks_[3].checkpoint + unref,
+                "unexpected-file | seq - | - | data/" + blocks_[3].data + unref}));
+}
+
 TEST_F(BrokenDataset, UnreferencedExtraFiles) {
   copy_example("root");
   std::vector<uint8_t> extra = {'e', 'x', 't', 'r', 'a'};
