@@ -1,0 +1,259 @@
+// Sha3_256x4: four SHA3-256 sponges advanced together, and the run-time choice of kernel.
+#include "odf_hash/sha3_multi.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <cstring>
+
+#include "keccak.h"
+
+namespace odf_hash {
+namespace {
+
+constexpr size_t kRate = kSha3_256Rate;
+constexpr size_t kCapacity = Sha3_256x4::kBufferBlocks * kRate;
+
+KeccakLevel detect_level() noexcept {
+#if defined(ODF_HASH_HAVE_AVX2)
+  // Also checks that the OS saves the YMM registers (XGETBV), not only the CPUID bit.
+  if (__builtin_cpu_supports("avx2")) return KeccakLevel::kAvx2;
+#endif
+  return KeccakLevel::kPortable;
+}
+
+KeccakLevel detected() noexcept {
+  static const KeccakLevel level = detect_level();
+  return level;
+}
+
+constexpr int kNotForced = -1;
+std::atomic<int> g_forced_level{kNotForced};
+
+keccak::AbsorbX4Fn absorb_x4_for(KeccakLevel level) noexcept {
+  switch (level) {
+#if defined(ODF_HASH_HAVE_AVX2)
+    case KeccakLevel::kAvx2: return keccak::absorb_x4_avx2;
+#endif
+    default: return keccak::absorb_x4_portable;
+  }
+}
+
+}  // namespace
+
+const char* keccak_level_name(KeccakLevel level) noexcept {
+  switch (level) {
+    case KeccakLevel::kPortable: return "portable";
+    case KeccakLevel::kAvx2: return "avx2";
+  }
+  return "unknown";
+}
+
+bool keccak_level_supported(KeccakLevel level) noexcept {
+  switch (level) {
+    case KeccakLevel::kPortable: return true;
+    case KeccakLevel::kAvx2: return detected() == KeccakLevel::kAvx2;
+  }
+  return false;
+}
+
+KeccakLevel detected_multi_lane_level() noexcept {
+  return detected();
+}
+
+KeccakLevel multi_lane_level() noexcept {
+  const int forced = g_forced_level.load(std::memory_order_relaxed);
+  return forced == kNotForced ? detected() : static_cast<KeccakLevel>(forced);
+}
+
+Status set_multi_lane_level(KeccakLevel level) {
+  if (!keccak_level_supported(level)) {
+    return Status::unsupported(std::string("Keccak level '") + keccak_level_name(level) +
+                               "' is not supported by this CPU or build");
+  }
+  g_forced_level.store(static_cast<int>(level), std::memory_order_relaxed);
+  return Status::ok();
+}
+
+void reset_multi_lane_level() noexcept {
+  g_forced_level.store(kNotForced, std::memory_order_relaxed);
+}
+
+Sha3_256x4::Sha3_256x4() noexcept : Sha3_256x4(multi_lane_level()) {}
+
+Sha3_256x4::Sha3_256x4(KeccakLevel level) noexcept : level_(level) {
+  reset();
+}
+
+Result<Sha3_256x4> Sha3_256x4::create(KeccakLevel level) {
+  if (!keccak_level_supported(level)) {
+    return Status::unsupported(std::string("Keccak level '") + keccak_level_name(level) +
+                               "' is not supported by this CPU or build");
+  }
+  return Sha3_256x4(level);
+}
+
+void Sha3_256x4::reset() noexcept {
+  std::memset(state_, 0, sizeof state_);
+  for (size_t l = 0; l < kLanes; ++l) head_[l] = len_[l] = 0;
+}
+
+// The buffer of a lane holds bytes [head_, len_) of its pending input; head_ is a multiple of
+// the rate, so buffered blocks start at head_, head_ + 136, ... and at most the last one is
+// partial. Invariant between public calls: len_ <= kCapacity, and not every lane has a full
+// block buffered (those would have been absorbed 4-wide). The storage has one block more than
+// kCapacity so that finalize can always pad in place.
+
+void Sha3_256x4::update(size_t lane, const void* data, size_t size) noexcept {
+  assert(lane < kLanes);
+  if (size == 0) return;
+  const size_t old_len = len_[lane];
+  if (size <= kCapacity - old_len) {
+    // Fast path for small updates: copy, and try a 4-wide step only when this lane just
+    // completed a block (only then can every lane have one).
+    std::memcpy(buf_[lane] + old_len, data, size);
+    len_[lane] = old_len + size;
+    if (old_len / kRate == len_[lane] / kRate) return;
+    const uint8_t* none[kLanes] = {};
+    const size_t zero[kLanes] = {};
+    update_all(none, zero);
+    return;
+  }
+  const uint8_t* d[kLanes] = {};
+  size_t s[kLanes] = {};
+  d[lane] = static_cast<const uint8_t*>(data);
+  s[lane] = size;
+  update_all(d, s);
+}
+
+void Sha3_256x4::update_all(const uint8_t* const data[kLanes], const size_t size[kLanes]) noexcept {
+  const keccak::AbsorbX4Fn absorb_x4 = absorb_x4_for(level_);
+  const uint8_t* p[kLanes];
+  size_t n[kLanes];
+  for (size_t l = 0; l < kLanes; ++l) {
+    p[l] = data[l];
+    n[l] = size[l];
+  }
+  // 4-wide while every lane has a full block: first its buffered blocks, then (once its
+  // partial block is topped up from the input) blocks straight from the caller's memory.
+  for (;;) {
+    const uint8_t* block[kLanes];
+    bool from_buffer[kLanes];
+    size_t run = SIZE_MAX;
+    for (size_t l = 0; l < kLanes; ++l) {
+      size_t buffered = len_[l] - head_[l];
+      if (buffered > 0 && buffered < kRate) {
+        const size_t take = std::min(kRate - buffered, n[l]);
+        if (take > 0) {
+          std::memcpy(buf_[l] + len_[l], p[l], take);
+          len_[l] += take;
+          p[l] += take;
+          n[l] -= take;
+          buffered += take;
+        }
+      }
+      if (buffered >= kRate) {
+        block[l] = buf_[l] + head_[l];
+        from_buffer[l] = true;
+        run = std::min(run, buffered / kRate);
+      } else if (buffered == 0 && n[l] >= kRate) {
+        block[l] = p[l];
+        from_buffer[l] = false;
+        run = std::min(run, n[l] / kRate);
+      } else {
+        run = 0;
+        break;
+      }
+    }
+    if (run == 0) break;
+    absorb_x4(state_, block, run);
+    for (size_t l = 0; l < kLanes; ++l) {
+      if (from_buffer[l]) {
+        head_[l] += run * kRate;
+        if (head_[l] == len_[l]) head_[l] = len_[l] = 0;
+      } else {
+        p[l] += run * kRate;
+        n[l] -= run * kRate;
+      }
+    }
+  }
+  // Keep the rest for later 4-wide steps; what does not fit is absorbed in this lane alone.
+  for (size_t l = 0; l < kLanes; ++l) {
+    if (n[l] == 0) continue;
+    if (len_[l] + n[l] > kCapacity) absorb_lane_excess(l, p[l], n[l]);
+    std::memcpy(buf_[l] + len_[l], p[l], n[l]);
+    len_[l] += n[l];
+  }
+}
+
+// Makes room for `size` more bytes in the buffer of `lane`: compacts it, then absorbs (with a
+// one-lane permutation) the fewest leading blocks of buffer + input so that the rest fits.
+void Sha3_256x4::absorb_lane_excess(size_t lane, const uint8_t*& data, size_t& size) noexcept {
+  uint8_t* buf = buf_[lane];
+  if (head_[lane] > 0) {
+    std::memmove(buf, buf + head_[lane], len_[lane] - head_[lane]);
+    len_[lane] -= head_[lane];
+    head_[lane] = 0;
+  }
+  const size_t total = len_[lane] + size;
+  if (total <= kCapacity) return;
+  size_t blocks = (total - kCapacity + kRate - 1) / kRate;  // total >= blocks * kRate
+  const size_t whole = len_[lane] / kRate;
+  const size_t from_buf = std::min(blocks, whole);
+  keccak::absorb_one_lane(state_, lane, buf, from_buf);
+  blocks -= from_buf;
+  size_t consumed = from_buf * kRate;
+  if (blocks > 0 && consumed < len_[lane]) {
+    // Top up the partial block from the input and absorb it.
+    const size_t take = kRate - (len_[lane] - consumed);
+    std::memcpy(buf + len_[lane], data, take);
+    data += take;
+    size -= take;
+    keccak::absorb_one_lane(state_, lane, buf + consumed, 1);
+    consumed += kRate;
+    len_[lane] += take;
+    --blocks;
+  }
+  if (blocks > 0) {
+    keccak::absorb_one_lane(state_, lane, data, blocks);
+    data += blocks * kRate;
+    size -= blocks * kRate;
+  }
+  std::memmove(buf, buf + consumed, len_[lane] - consumed);
+  len_[lane] -= consumed;
+}
+
+std::array<Digest256, Sha3_256x4::kLanes> Sha3_256x4::finalize() noexcept {
+  // Pad every lane in place (0x06 ... 0x80, FIPS 202 SHA3 domain and pad10*1): each buffer
+  // then ends on a block boundary.
+  for (size_t l = 0; l < kLanes; ++l) {
+    const size_t pad = kRate - (len_[l] - head_[l]) % kRate;
+    std::memset(buf_[l] + len_[l], 0, pad);
+    buf_[l][len_[l]] = 0x06;
+    buf_[l][len_[l] + pad - 1] |= 0x80;
+    len_[l] += pad;
+  }
+  const keccak::AbsorbX4Fn absorb_x4 = absorb_x4_for(level_);
+  size_t run = SIZE_MAX;
+  const uint8_t* block[kLanes];
+  for (size_t l = 0; l < kLanes; ++l) {
+    run = std::min(run, (len_[l] - head_[l]) / kRate);
+    block[l] = buf_[l] + head_[l];
+  }
+  absorb_x4(state_, block, run);
+  for (size_t l = 0; l < kLanes; ++l) {
+    const size_t start = head_[l] + run * kRate;
+    keccak::absorb_one_lane(state_, l, buf_[l] + start, (len_[l] - start) / kRate);
+  }
+  std::array<Digest256, kLanes> out;
+  for (size_t l = 0; l < kLanes; ++l) {
+    for (size_t i = 0; i < 4; ++i) {
+      const uint64_t w = state_[kLanes * i + l];
+      for (size_t j = 0; j < 8; ++j) out[l][8 * i + j] = static_cast<uint8_t>(w >> (8 * j));
+    }
+  }
+  reset();
+  return out;
+}
+
+}  // namespace odf_hash
