@@ -24,8 +24,10 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 
@@ -118,7 +120,17 @@ class Sha3_256x4 {
 
   // Absorbs `size` bytes into lane `lane` (0..3; precondition, checked by assert).
   // `data` may be null when size is 0.
-  void update(size_t lane, const void* data, size_t size) noexcept;
+  // Small updates that stay inside the lane's current block are a copy, inlined here.
+  void update(size_t lane, const void* data, size_t size) noexcept {
+    assert(lane < kLanes);
+    const size_t len = len_[lane];
+    if (len % kSha3_256Rate + size < kSha3_256Rate && len < kBufferBlocks * kSha3_256Rate) {
+      if (size > 0) std::memcpy(buf_[lane] + len, data, size);
+      len_[lane] = len + size;
+      return;
+    }
+    update_slow(lane, data, size);
+  }
 
   // Absorbs size[i] bytes from data[i] into lane i, for the four lanes. data[i] may be null
   // when size[i] is 0. Equivalent to four update(i, data[i], size[i]) calls, but absorbs the
@@ -132,6 +144,7 @@ class Sha3_256x4 {
  private:
   explicit Sha3_256x4(KeccakLevel level) noexcept;
   void reset() noexcept;
+  void update_slow(size_t lane, const void* data, size_t size) noexcept;
   void absorb_lane_excess(size_t lane, const uint8_t*& data, size_t& size) noexcept;
 
   KeccakLevel level_;

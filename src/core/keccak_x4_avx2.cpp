@@ -33,58 +33,47 @@ inline V rol(V v) {
   }
 }
 
-// chi on one plane: out[x] = b[x] ^ (~b[x+1] & b[x+2]).
-inline void chi(V* a, const V* b) {
-  a[0] = XOR(b[0], _mm256_andnot_si256(b[1], b[2]));
-  a[1] = XOR(b[1], _mm256_andnot_si256(b[2], b[3]));
-  a[2] = XOR(b[2], _mm256_andnot_si256(b[3], b[4]));
-  a[3] = XOR(b[3], _mm256_andnot_si256(b[4], b[0]));
-  a[4] = XOR(b[4], _mm256_andnot_si256(b[0], b[1]));
+// chi on one plane: e[x] = b[x] ^ (~b[x+1] & b[x+2]).
+inline void chi(V* e, V b0, V b1, V b2, V b3, V b4) {
+  e[0] = XOR(b0, _mm256_andnot_si256(b1, b2));
+  e[1] = XOR(b1, _mm256_andnot_si256(b2, b3));
+  e[2] = XOR(b2, _mm256_andnot_si256(b3, b4));
+  e[3] = XOR(b3, _mm256_andnot_si256(b4, b0));
+  e[4] = XOR(b4, _mm256_andnot_si256(b0, b1));
 }
 
+// One round from state `a` into state `e`. Output plane y takes, for x = 0..4, word
+// b[x] = rol(a[x'+5y'] ^ d[x'], rho) with (x, y) = (y', 2x'+3y' mod 5) (theta, rho, pi), then
+// chi; computing a plane at a time keeps five values live instead of twenty-five.
+inline void round(const V* a, V* e, uint64_t rc) {
+  V c[5], d[5];
+  for (int x = 0; x < 5; ++x) {
+    c[x] = XOR(XOR(XOR(a[x], a[x + 5]), XOR(a[x + 10], a[x + 15])), a[x + 20]);
+  }
+  d[0] = XOR(c[4], rol<1>(c[1]));
+  d[1] = XOR(c[0], rol<1>(c[2]));
+  d[2] = XOR(c[1], rol<1>(c[3]));
+  d[3] = XOR(c[2], rol<1>(c[4]));
+  d[4] = XOR(c[3], rol<1>(c[0]));
+  chi(e + 0, XOR(a[0], d[0]), rol<44>(XOR(a[6], d[1])), rol<43>(XOR(a[12], d[2])),
+      rol<21>(XOR(a[18], d[3])), rol<14>(XOR(a[24], d[4])));
+  e[0] = XOR(e[0], _mm256_set1_epi64x(static_cast<long long>(rc)));
+  chi(e + 5, rol<28>(XOR(a[3], d[3])), rol<20>(XOR(a[9], d[4])), rol<3>(XOR(a[10], d[0])),
+      rol<45>(XOR(a[16], d[1])), rol<61>(XOR(a[22], d[2])));
+  chi(e + 10, rol<1>(XOR(a[1], d[1])), rol<6>(XOR(a[7], d[2])), rol<25>(XOR(a[13], d[3])),
+      rol<8>(XOR(a[19], d[4])), rol<18>(XOR(a[20], d[0])));
+  chi(e + 15, rol<27>(XOR(a[4], d[4])), rol<36>(XOR(a[5], d[0])), rol<10>(XOR(a[11], d[1])),
+      rol<15>(XOR(a[17], d[2])), rol<56>(XOR(a[23], d[3])));
+  chi(e + 20, rol<62>(XOR(a[2], d[2])), rol<55>(XOR(a[8], d[3])), rol<39>(XOR(a[14], d[4])),
+      rol<41>(XOR(a[15], d[0])), rol<2>(XOR(a[21], d[1])));
+}
+
+// 24 rounds, two per iteration so that the state ping-pongs between `a` and `tmp`.
 inline void permute_x4(V a[25]) {
-  for (int round = 0; round < 24; ++round) {
-    V c[5], d[5], b[25];
-    for (int x = 0; x < 5; ++x) {
-      c[x] = XOR(XOR(XOR(a[x], a[x + 5]), XOR(a[x + 10], a[x + 15])), a[x + 20]);
-    }
-    d[0] = XOR(c[4], rol<1>(c[1]));
-    d[1] = XOR(c[0], rol<1>(c[2]));
-    d[2] = XOR(c[1], rol<1>(c[3]));
-    d[3] = XOR(c[2], rol<1>(c[4]));
-    d[4] = XOR(c[3], rol<1>(c[0]));
-    // theta applied, rho rotation, pi placement: b[y + 5((2x+3y) mod 5)] = rol(a[x+5y] ^ d[x]).
-    b[0] = rol<0>(XOR(a[0], d[0]));
-    b[1] = rol<44>(XOR(a[6], d[1]));
-    b[2] = rol<43>(XOR(a[12], d[2]));
-    b[3] = rol<21>(XOR(a[18], d[3]));
-    b[4] = rol<14>(XOR(a[24], d[4]));
-    b[5] = rol<28>(XOR(a[3], d[3]));
-    b[6] = rol<20>(XOR(a[9], d[4]));
-    b[7] = rol<3>(XOR(a[10], d[0]));
-    b[8] = rol<45>(XOR(a[16], d[1]));
-    b[9] = rol<61>(XOR(a[22], d[2]));
-    b[10] = rol<1>(XOR(a[1], d[1]));
-    b[11] = rol<6>(XOR(a[7], d[2]));
-    b[12] = rol<25>(XOR(a[13], d[3]));
-    b[13] = rol<8>(XOR(a[19], d[4]));
-    b[14] = rol<18>(XOR(a[20], d[0]));
-    b[15] = rol<27>(XOR(a[4], d[4]));
-    b[16] = rol<36>(XOR(a[5], d[0]));
-    b[17] = rol<10>(XOR(a[11], d[1]));
-    b[18] = rol<15>(XOR(a[17], d[2]));
-    b[19] = rol<56>(XOR(a[23], d[3]));
-    b[20] = rol<62>(XOR(a[2], d[2]));
-    b[21] = rol<55>(XOR(a[8], d[3]));
-    b[22] = rol<39>(XOR(a[14], d[4]));
-    b[23] = rol<41>(XOR(a[15], d[0]));
-    b[24] = rol<2>(XOR(a[21], d[1]));
-    chi(a + 0, b + 0);
-    chi(a + 5, b + 5);
-    chi(a + 10, b + 10);
-    chi(a + 15, b + 15);
-    chi(a + 20, b + 20);
-    a[0] = XOR(a[0], _mm256_set1_epi64x(static_cast<long long>(kRoundConstants[round])));
+  V tmp[25];
+  for (int r = 0; r < 24; r += 2) {
+    round(a, tmp, kRoundConstants[r]);
+    round(tmp, a, kRoundConstants[r + 1]);
   }
 }
 

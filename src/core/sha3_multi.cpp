@@ -104,12 +104,11 @@ void Sha3_256x4::reset() noexcept {
 // block buffered (those would have been absorbed 4-wide). The storage has one block more than
 // kCapacity so that finalize can always pad in place.
 
-void Sha3_256x4::update(size_t lane, const void* data, size_t size) noexcept {
-  assert(lane < kLanes);
+void Sha3_256x4::update_slow(size_t lane, const void* data, size_t size) noexcept {
   if (size == 0) return;
   const size_t old_len = len_[lane];
   if (size <= kCapacity - old_len) {
-    // Fast path for small updates: copy, and try a 4-wide step only when this lane just
+    // Fits in the buffer: copy, and try a 4-wide step only when this lane just
     // completed a block (only then can every lane have one).
     std::memcpy(buf_[lane] + old_len, data, size);
     len_[lane] = old_len + size;
