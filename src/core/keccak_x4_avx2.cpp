@@ -20,6 +20,8 @@ template <int N>
 inline V rol(V v) {
   if constexpr (N == 0) {
     return v;
+  } else if constexpr (N == 1) {
+    return _mm256_or_si256(_mm256_add_epi64(v, v), _mm256_srli_epi64(v, 63));  // add: any ALU
   } else if constexpr (N == 8) {
     const V k = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14, 7, 0, 1, 2,
                                  3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14);
