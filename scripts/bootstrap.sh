@@ -3,7 +3,8 @@
 #   - Debian packages (compiler, CMake, OpenSSL, GoogleTest, Google Benchmark, CLI11,
 #     nlohmann-json, FlatBuffers, clang for the fuzzers and sanitizers);
 #   - a project-local Python venv (.venv) holding pyarrow, whose bundled Arrow C++ and
-#     Parquet C++ headers and libraries the CMake build falls back to.
+#     Parquet C++ headers and libraries the CMake build falls back to, and pytest, which
+#     runs the black-box CLI tests (tests/cli/).
 # Each step runs only when what it installs is missing, so calling it before every
 # make target costs well under a second once the machine is set up.
 set -euo pipefail
@@ -13,6 +14,7 @@ PKGS=(build-essential cmake ninja-build pkg-config openssl libssl-dev
       libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
       libflatbuffers-dev flatbuffers-compiler clang libclang-rt-14-dev clang-format)
 PYARROW_VERSION="26.0.1"
+PYTEST_VERSION="8.4.2"
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -32,4 +34,8 @@ fi
 if ! .venv/bin/python -c "import pyarrow, sys; sys.exit(pyarrow.__version__ != '$PYARROW_VERSION')" 2>/dev/null; then
   echo "bootstrap: installing pyarrow $PYARROW_VERSION into .venv" >&2
   .venv/bin/pip install -q --disable-pip-version-check "pyarrow==$PYARROW_VERSION" >&2
+fi
+if ! .venv/bin/python -c "import pytest, sys; sys.exit(pytest.__version__ != '$PYTEST_VERSION')" 2>/dev/null; then
+  echo "bootstrap: installing pytest $PYTEST_VERSION into .venv" >&2
+  .venv/bin/pip install -q --disable-pip-version-check "pytest==$PYTEST_VERSION" >&2
 fi

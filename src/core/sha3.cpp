@@ -7,17 +7,33 @@
 
 namespace odf_hash {
 
-// OpenSSL's EVP context, fetched once. Allocation failure of a few hundred bytes is the
-// only way these calls fail for SHA3; it is treated like std::bad_alloc would be: fatal.
+namespace {
+
+[[noreturn]] void die_openssl() {
+  std::fputs("odf-hash: OpenSSL could not initialise SHA3-256\n", stderr);
+  std::abort();
+}
+
+// The SHA3-256 implementation, fetched from OpenSSL's default provider once per process:
+// passing EVP_sha3_256() instead would repeat the provider look-up (a locked table search)
+// at every init, which costs more than hashing a short message.
+const EVP_MD* sha3_256_md() {
+  static EVP_MD* md = EVP_MD_fetch(nullptr, "SHA3-256", nullptr);
+  if (md == nullptr) die_openssl();
+  return md;
+}
+
+}  // namespace
+
+// One OpenSSL EVP context per hasher. Allocation failure of a few hundred bytes (or an
+// OpenSSL without SHA3) is the only way these calls fail; it is treated like std::bad_alloc
+// would be: fatal, never a Status.
 struct Sha3_256::Impl {
   EVP_MD_CTX* ctx = nullptr;
 
   Impl() {
     ctx = EVP_MD_CTX_new();
-    if (ctx == nullptr || EVP_DigestInit_ex(ctx, EVP_sha3_256(), nullptr) != 1) {
-      std::fputs("odf-hash: OpenSSL could not initialise SHA3-256\n", stderr);
-      std::abort();
-    }
+    if (ctx == nullptr || EVP_DigestInit_ex2(ctx, sha3_256_md(), nullptr) != 1) die_openssl();
   }
   ~Impl() { EVP_MD_CTX_free(ctx); }
 };
@@ -36,7 +52,7 @@ Digest256 Sha3_256::finalize() noexcept {
   Digest256 out{};
   unsigned int len = 0;
   EVP_DigestFinal_ex(impl_->ctx, out.data(), &len);
-  EVP_DigestInit_ex(impl_->ctx, EVP_sha3_256(), nullptr);
+  if (EVP_DigestInit_ex2(impl_->ctx, sha3_256_md(), nullptr) != 1) die_openssl();
   return out;
 }
 

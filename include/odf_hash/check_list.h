@@ -1,0 +1,57 @@
+// Check lists: the `<hash>  <path>` text files that `odf-hash physical` writes and
+// `odf-hash physical --check` reads, in the format of coreutils' sha256sum.
+//
+// One entry per line:
+//   <multihash>  <path>      two spaces: text mode, as odf-hash and sha256sum write it
+//   <multihash> *<path>      coreutils' binary-mode marker (the bytes hashed are the same)
+// The hash may be in any final multibase (parsed by Multihash::parse). The path is the rest
+// of the line, spaces included. A line starting with a backslash has an escaped path
+// ("\\" is a backslash, "\n" a newline), as coreutils writes names holding those bytes.
+// Lines may end in "\n" or "\r\n". Blank lines and lines whose first non-blank character
+// is '#' are ignored. Everything else that does not parse is reported, with its 1-based
+// line number and why, and does not stop the parse.
+//
+// Pure text processing: nothing here touches the file system. Thread safety: reentrant.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "odf_hash/multihash.h"
+#include "odf_hash/status.h"
+
+namespace odf_hash {
+
+struct CheckListEntry {
+  Multihash expected;
+  std::string path;
+  size_t line = 0;  // 1-based
+};
+
+struct CheckListProblem {
+  size_t line = 0;  // 1-based
+  std::string reason;
+};
+
+struct CheckList {
+  std::vector<CheckListEntry> entries;     // in file order
+  std::vector<CheckListProblem> problems;  // malformed lines, in file order
+};
+
+// Parses one line (without its "\n"; a trailing "\r" is ignored). Returns nullopt for a
+// blank or comment line, an error (kParseError, reason as message) for a malformed one.
+// The returned entry's `line` is `line_number`.
+Result<std::optional<CheckListEntry>> parse_check_line(std::string_view line, size_t line_number);
+
+// Parses a whole check list. Never fails: malformed lines are collected in `problems`.
+CheckList parse_check_list(std::string_view text);
+
+// The line odf-hash writes for one file, without the trailing newline:
+// "<hash.to_string()>  <path>", escaped (leading backslash) when the path holds a
+// newline, a carriage return or a backslash. parse_check_line() reads it back exactly.
+std::string format_check_line(const Multihash& hash, std::string_view path);
+
+}  // namespace odf_hash

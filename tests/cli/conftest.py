@@ -1,0 +1,95 @@
+"""Shared helpers for the black-box tests of the odf-hash binary.
+
+ODF_HASH_BIN names the binary under test (ctest sets it). Expected hashes are computed
+here with hashlib and hand-written multibase encoders, never by odf-hash itself.
+"""
+import base64
+import hashlib
+import os
+import subprocess
+
+import pytest
+
+SHA3_256_PREFIX = bytes([0x16, 0x20])  # multihash: varint(0x16) varint(32)
+ARROW0_PREFIX = bytes([0x96, 0x80, 0xC0, 0x01, 0x20])  # varint(0x300016) varint(32)
+B58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def physical_multihash(data: bytes) -> bytes:
+    return SHA3_256_PREFIX + hashlib.sha3_256(data).digest()
+
+
+def physical_hash(data: bytes) -> str:
+    """The canonical ODF string: 'f' + lower-case hex of the multihash."""
+    return "f" + physical_multihash(data).hex()
+
+
+def base58btc(raw: bytes) -> str:
+    n = int.from_bytes(raw, "big")
+    out = ""
+    while n:
+        n, r = divmod(n, 58)
+        out = B58_ALPHABET[r] + out
+    zeros = len(raw) - len(raw.lstrip(b"\0"))
+    return "1" * zeros + out
+
+
+def encode(base: str, raw: bytes) -> str:
+    """Multibase encoding of raw bytes, for the bases the tests use."""
+    if base == "f":
+        return "f" + raw.hex()
+    if base == "F":
+        return "F" + raw.hex().upper()
+    if base == "b":
+        return "b" + base64.b32encode(raw).decode().lower().rstrip("=")
+    if base == "B":
+        return "B" + base64.b32encode(raw).decode().rstrip("=")
+    if base == "z":
+        return "z" + base58btc(raw)
+    if base == "m":
+        return "m" + base64.b64encode(raw).decode().rstrip("=")
+    if base == "M":
+        return "M" + base64.b64encode(raw).decode()
+    if base == "u":
+        return "u" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    if base == "U":
+        return "U" + base64.urlsafe_b64encode(raw).decode()
+    raise ValueError(base)
+
+
+@pytest.fixture(scope="session")
+def odf_hash_bin():
+    path = os.environ.get("ODF_HASH_BIN")
+    if not path:
+        pytest.fail("ODF_HASH_BIN is not set (run through ctest, or export it)")
+    return path
+
+
+class Ran:
+    """Outcome of one odf-hash run: exit code, stdout and stderr as text."""
+
+    def __init__(self, proc: subprocess.CompletedProcess):
+        self.rc = proc.returncode
+        self.out = proc.stdout.decode("utf-8", "replace")
+        self.err = proc.stderr.decode("utf-8", "replace")
+
+    def __repr__(self):
+        return f"Ran(rc={self.rc}, out={self.out!r}, err={self.err!r})"
+
+
+@pytest.fixture
+def run(odf_hash_bin):
+    """run(*args, input=bytes|None, cwd=path, **popen_kwargs) -> Ran."""
+
+    def _run(*args, input=None, cwd=None, **kwargs):
+        proc = subprocess.run(
+            [odf_hash_bin, *map(str, args)],
+            input=input,
+            cwd=cwd,
+            capture_output=True,
+            timeout=120,
+            **kwargs,
+        )
+        return Ran(proc)
+
+    return _run

@@ -1,0 +1,103 @@
+// `odf-hash physical`: physical (sha3-256) hashes of files, and checking them against a
+// check list, in the manner of sha256sum / b3sum.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "odf_hash/check_list.h"
+#include "odf_hash/physical.h"
+#include "output.h"
+#include "parallel.h"
+#include "physical_options.h"
+#include "progress.h"
+
+namespace odf_hash::cli {
+
+Command add_physical_command(CLI::App& root) {
+  auto opts = std::make_shared<PhysicalOptions>();
+  opts->jobs = default_jobs();
+  CLI::App* app = root.add_subcommand(
+      "physical",
+      "Compute the physical hash (sha3-256 multihash of the exact bytes) of files, or check "
+      "files against a list of such hashes");
+  app->footer(
+      "Prints '<multihash>  <name>' per FILE, in argument order; with no FILE, or when FILE\n"
+      "is -, reads standard input. The multihash is the canonical ODF form 'f1620' + hex\n"
+      "SHA3-256, as found in ODF metadata (e.g. a data slice's physicalHash).\n"
+      "\n"
+      "With --check, LIST holds lines '<hash>  <path>' (hashes in any multibase, paths\n"
+      "relative to the current directory, '#' comments and blank lines ignored); prints\n"
+      "'<path>: OK', '<path>: FAILED' or '<path>: FAILED open or read' per line.\n"
+      "\n"
+      "Exit status: 0 all ok; 1 a hash did not match, a listed file could not be read,\n"
+      "or (--strict) a line was malformed; 2 usage error, unreadable FILE or LIST, or a\n"
+      "LIST with no valid line.");
+
+  app->add_option("files", opts->files, "Files to hash ('-' = standard input)")->type_name("FILE");
+  app->add_option("-j,--jobs", opts->jobs, "Files hashed in parallel (default: all cores)")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 4096u));
+  auto* check = app->add_option("-c,--check", opts->check_list,
+                                "Check the files listed in LIST ('-' = standard input)")
+                    ->type_name("LIST");
+  check->excludes(app->get_option("files"));
+  app->add_flag("--quiet", opts->quiet, "With --check: do not print OK lines")->needs(check);
+  app->add_flag("--status", opts->status, "With --check: print nothing; the exit status tells")
+      ->needs(check);
+  app->add_flag("--strict", opts->strict, "With --check: exit 1 when a line is malformed")
+      ->needs(check);
+  app->add_flag("--ignore-missing", opts->ignore_missing,
+                "With --check: skip listed files that do not exist")
+      ->needs(check);
+  app->add_flag("--json", opts->json, "Print one JSON document on stdout instead of text");
+  app->add_flag("--no-progress", opts->no_progress,
+                "Never show the progress line (shown on a terminal for files over a second)");
+
+  return {app, [opts, check] {
+            opts->check = check->count() > 0;
+            return opts->check ? run_physical_check(*opts) : run_physical_hash(*opts);
+          }};
+}
+
+int run_physical_hash(const PhysicalOptions& options) {
+  std::vector<std::string> files = options.files;
+  if (files.empty()) files.push_back("-");
+  ProgressDisplay progress(!options.no_progress && ProgressDisplay::stderr_is_terminal());
+  nlohmann::json listed = nlohmann::json::array();
+  bool any_error = false;
+
+  run_ordered<Result<PhysicalDigest>>(
+      files.size(), options.jobs,
+      [&](size_t i) {
+        auto r = physical_hash_file(files[i], progress.callback_for(files[i]));
+        progress.finish(files[i]);
+        return r;
+      },
+      [&](size_t i, Result<PhysicalDigest>& r) {
+        const std::string& name = files[i];
+        if (!r.is_ok()) any_error = true;
+        if (options.json) {
+          if (r.is_ok()) {
+            listed.push_back({{"path", name}, {"hash", r->hash.to_string()}, {"size", r->size}});
+          } else {
+            listed.push_back({{"path", name}, {"error", reason_of(r.status(), name)}});
+          }
+          return;
+        }
+        progress.clear();
+        if (r.is_ok()) {
+          std::string line = format_check_line(r->hash, name) + "\n";
+          std::fwrite(line.data(), 1, line.size(), stdout);
+        } else {
+          std::fflush(stdout);
+          print_error(r.status().message());
+        }
+      });
+
+  if (options.json) print_json({{"files", listed}});
+  std::fflush(stdout);
+  return any_error ? kExitError : kExitOk;
+}
+
+}  // namespace odf_hash::cli

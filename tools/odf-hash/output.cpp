@@ -1,0 +1,76 @@
+#include "output.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace odf_hash::cli {
+
+void print_error(std::string_view message) {
+  std::fprintf(stderr, "odf-hash: %.*s\n", static_cast<int>(message.size()), message.data());
+}
+
+void print_json(const nlohmann::json& doc) {
+  std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  text.push_back('\n');
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+std::string escape_name(std::string_view name) {
+  if (name.find_first_of("\\\n\r") == std::string_view::npos) return std::string(name);
+  std::string out = "\\";
+  for (char c : name) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string reason_of(const Status& status, std::string_view path) {
+  const std::string& m = status.message();
+  if (m.size() > path.size() + 2 && m.compare(0, path.size(), path) == 0 &&
+      m.compare(path.size(), 2, ": ") == 0) {
+    return m.substr(path.size() + 2);
+  }
+  return m;
+}
+
+Result<std::string> read_small_file(const std::string& path) {
+  int fd = STDIN_FILENO;
+  if (path != "-") {
+    do {
+      fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) return Status::io_error(path + ": " + std::strerror(errno));
+  }
+  std::string out;
+  char buf[65536];
+  Status status;
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      status = Status::io_error(path + ": " +
+                                (errno == EISDIR ? "is a directory" : std::strerror(errno)));
+      break;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  if (fd != STDIN_FILENO) ::close(fd);
+  if (!status.is_ok()) return status;
+  return out;
+}
+
+}  // namespace odf_hash::cli

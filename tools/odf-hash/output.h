@@ -1,0 +1,31 @@
+// Small helpers shared by the commands' output code.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "odf_hash/status.h"
+
+namespace odf_hash::cli {
+
+// Prints "odf-hash: <message>" on stderr.
+void print_error(std::string_view message);
+
+// Writes one JSON document and a newline on stdout. Bytes that are not UTF-8 (file
+// names can hold any bytes) are replaced by U+FFFD rather than failing.
+void print_json(const nlohmann::json& doc);
+
+// A file name for a "name: OK" style line: as is, or with a leading backslash and "\\",
+// "\n", "\r" escaped when it holds one of those, as coreutils does.
+std::string escape_name(std::string_view name);
+
+// The reason part of a Status about `path`: its message without the leading "<path>: ".
+std::string reason_of(const Status& status, std::string_view path);
+
+// Reads a whole file ("-" = standard input) into memory, for small inputs such as check
+// lists. The error message names the path.
+Result<std::string> read_small_file(const std::string& path);
+
+}  // namespace odf_hash::cli

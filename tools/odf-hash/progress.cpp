@@ -1,0 +1,92 @@
+#include "progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+
+namespace odf_hash::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kDelay = std::chrono::seconds(1);
+constexpr auto kRedrawEvery = std::chrono::milliseconds(200);
+
+}  // namespace
+
+bool ProgressDisplay::stderr_is_terminal() {
+  return ::isatty(STDERR_FILENO) == 1;
+}
+
+std::string format_bytes(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (bytes < 1024) return std::to_string(bytes) + " B";
+  double value = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < std::size(kUnits)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %s", value, kUnits[unit]);
+  return buf;
+}
+
+ProgressFn ProgressDisplay::callback_for(const std::string& name) {
+  if (!enabled_) return {};
+  auto start = Clock::now();
+  return [this, name, start](uint64_t done, uint64_t total) {
+    auto now = Clock::now();
+    if (now - start < kDelay) return true;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!owner_.empty() && owner_ != name) return true;
+    owner_ = name;
+    if (shown_ && now - last_draw_ < kRedrawEvery) return true;
+    last_draw_ = now;
+    draw_locked(name, done, total, std::chrono::duration<double>(now - start).count());
+    return true;
+  };
+}
+
+void ProgressDisplay::draw_locked(const std::string& name, uint64_t done, uint64_t total,
+                                  double seconds) {
+  std::string line = "\r" + name + ": " + format_bytes(done);
+  if (total > 0) {
+    line += " / " + format_bytes(total);
+    char pct[16];
+    std::snprintf(pct, sizeof pct, " (%d%%)", static_cast<int>(100.0 * done / total));
+    line += pct;
+  }
+  if (seconds > 0) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, " %.0f MB/s", done / seconds / 1e6);
+    line += rate;
+  }
+  line += "\x1b[K";  // erase the rest of a previous, longer line
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+  shown_ = true;
+}
+
+void ProgressDisplay::clear_locked() {
+  if (!shown_) return;
+  std::fputs("\r\x1b[K", stderr);
+  std::fflush(stderr);
+  shown_ = false;
+}
+
+void ProgressDisplay::finish(const std::string& name) {
+  if (!enabled_) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (owner_ != name) return;
+  clear_locked();
+  owner_.clear();
+}
+
+void ProgressDisplay::clear() {
+  if (!enabled_) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  clear_locked();
+}
+
+}  // namespace odf_hash::cli
