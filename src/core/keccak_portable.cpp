@@ -9,13 +9,6 @@ namespace odf_hash {
 namespace keccak {
 namespace {
 
-// Rotation offsets (rho) by word index x + 5y.
-constexpr int kRho[25] = {0,  1,  62, 28, 27, 36, 44, 6,  55, 20, 3,  10, 43,
-                          25, 39, 41, 45, 15, 21, 8,  18, 2,  61, 56, 14};
-// pi: word x + 5y moves to y + 5((2x + 3y) mod 5).
-constexpr int kPi[25] = {0,  10, 20, 5, 15, 16, 1,  11, 21, 6, 7,  17, 2,
-                         12, 22, 23, 8, 18, 3,  13, 14, 24, 9, 19, 4};
-
 inline uint64_t load_le64(const uint8_t* p) noexcept {
   uint64_t v;
   std::memcpy(&v, p, 8);
@@ -30,27 +23,50 @@ inline void xor_block(uint64_t a[kStateWords], const uint8_t* in) noexcept {
 
 }  // namespace
 
+namespace {
+
+inline uint64_t rol(uint64_t v, int n) noexcept {
+  return std::rotl(v, n);
+}
+
+// chi on one plane: e[x] = b[x] ^ (~b[x+1] & b[x+2]).
+inline void chi(uint64_t* e, uint64_t b0, uint64_t b1, uint64_t b2, uint64_t b3,
+                uint64_t b4) noexcept {
+  e[0] = b0 ^ (~b1 & b2);
+  e[1] = b1 ^ (~b2 & b3);
+  e[2] = b2 ^ (~b3 & b4);
+  e[3] = b3 ^ (~b4 & b0);
+  e[4] = b4 ^ (~b0 & b1);
+}
+
+// One round from state `a` into state `e`, a plane of the output at a time: output word
+// (x, y) is rol(a[x' + 5y'] ^ d[x'], rho[x'][y']) with (x, y) = (y', 2x' + 3y' mod 5)
+// (theta, rho and pi together), then chi, then iota on word 0.
+inline void round(const uint64_t* a, uint64_t* e, uint64_t rc) noexcept {
+  uint64_t c[5], d[5];
+  for (int x = 0; x < 5; ++x) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+  for (int x = 0; x < 5; ++x) d[x] = c[(x + 4) % 5] ^ rol(c[(x + 1) % 5], 1);
+  chi(e + 0, a[0] ^ d[0], rol(a[6] ^ d[1], 44), rol(a[12] ^ d[2], 43), rol(a[18] ^ d[3], 21),
+      rol(a[24] ^ d[4], 14));
+  e[0] ^= rc;
+  chi(e + 5, rol(a[3] ^ d[3], 28), rol(a[9] ^ d[4], 20), rol(a[10] ^ d[0], 3),
+      rol(a[16] ^ d[1], 45), rol(a[22] ^ d[2], 61));
+  chi(e + 10, rol(a[1] ^ d[1], 1), rol(a[7] ^ d[2], 6), rol(a[13] ^ d[3], 25), rol(a[19] ^ d[4], 8),
+      rol(a[20] ^ d[0], 18));
+  chi(e + 15, rol(a[4] ^ d[4], 27), rol(a[5] ^ d[0], 36), rol(a[11] ^ d[1], 10),
+      rol(a[17] ^ d[2], 15), rol(a[23] ^ d[3], 56));
+  chi(e + 20, rol(a[2] ^ d[2], 62), rol(a[8] ^ d[3], 55), rol(a[14] ^ d[4], 39),
+      rol(a[15] ^ d[0], 41), rol(a[21] ^ d[1], 2));
+}
+
+}  // namespace
+
 void permute(uint64_t state[kStateWords]) noexcept {
-  uint64_t a[25];
-  std::memcpy(a, state, sizeof a);
-  for (int round = 0; round < 24; ++round) {
-    uint64_t c[5], d[5], b[25];
-#pragma GCC unroll 5
-    for (int x = 0; x < 5; ++x) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
-#pragma GCC unroll 5
-    for (int x = 0; x < 5; ++x) d[x] = c[(x + 4) % 5] ^ std::rotl(c[(x + 1) % 5], 1);
-#pragma GCC unroll 25
-    for (int i = 0; i < 25; ++i) b[kPi[i]] = std::rotl(a[i] ^ d[i % 5], kRho[i]);
-#pragma GCC unroll 5
-    for (int y = 0; y < 25; y += 5) {
-#pragma GCC unroll 5
-      for (int x = 0; x < 5; ++x) {
-        a[y + x] = b[y + x] ^ (~b[y + (x + 1) % 5] & b[y + (x + 2) % 5]);
-      }
-    }
-    a[0] ^= kRoundConstants[round];
+  uint64_t tmp[25];
+  for (int r = 0; r < 24; r += 2) {
+    round(state, tmp, kRoundConstants[r]);
+    round(tmp, state, kRoundConstants[r + 1]);
   }
-  std::memcpy(state, a, sizeof a);
 }
 
 void absorb(uint64_t state[kStateWords], const uint8_t* in, size_t blocks) noexcept {
