@@ -110,28 +110,42 @@ void BM_OpenSsl_4Streams_SmallUpdates(benchmark::State& state) {
 }
 BENCHMARK(BM_OpenSsl_4Streams_SmallUpdates)->Arg(8)->Arg(64)->Unit(benchmark::kMillisecond);
 
-// The console table with a vs_openssl column computed from the reference row's rate.
+// The console table with a vs_openssl column computed from the reference row's rate. Rows are
+// held back until the end so that the reference is known whatever the order of the runs
+// (e.g. with --benchmark_enable_random_interleaving).
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
   RatioReporter() : ConsoleReporter(OO_Tabular) {}  // no colour codes: output goes to files
 
   void ReportRuns(const std::vector<Run>& runs) override {
-    std::vector<Run> out = runs;
-    for (Run& run : out) {
+    pending_.insert(pending_.end(), runs.begin(), runs.end());
+  }
+
+  void Finalize() override {
+    std::map<std::string, double> reference;
+    for (const Run& run : pending_) {
       const auto rate = run.counters.find("bytes_per_second");
-      if (rate == run.counters.end()) continue;
-      const std::string key = run.aggregate_name + "#" + std::to_string(run.repetition_index);
-      if (run.run_name.function_name == "BM_OpenSsl_1Stream") reference_[key] = rate->second.value;
-      const auto ref = reference_.find(key);
-      if (ref != reference_.end() && ref->second > 0) {
+      if (rate != run.counters.end() && run.run_name.function_name == "BM_OpenSsl_1Stream") {
+        reference[key(run)] = rate->second.value;
+      }
+    }
+    for (Run& run : pending_) {
+      const auto rate = run.counters.find("bytes_per_second");
+      const auto ref = reference.find(key(run));
+      if (rate != run.counters.end() && ref != reference.end() && ref->second > 0) {
         run.counters["vs_openssl"] = benchmark::Counter(rate->second.value / ref->second);
       }
     }
-    ConsoleReporter::ReportRuns(out);
+    ConsoleReporter::ReportRuns(pending_);
+    ConsoleReporter::Finalize();
   }
 
  private:
-  std::map<std::string, double> reference_;
+  // Rows are compared repetition by repetition, aggregate by aggregate.
+  static std::string key(const Run& run) {
+    return run.aggregate_name + "#" + std::to_string(run.repetition_index);
+  }
+  std::vector<Run> pending_;
 };
 
 }  // namespace
