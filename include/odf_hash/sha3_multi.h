@@ -136,15 +136,32 @@ class Sha3_256x4 {
   // when size[i] is 0. Equivalent to four update(i, data[i], size[i]) calls, but absorbs the
   // common run of full blocks 4-wide without copying.
   void update_all(const uint8_t* const data[kLanes], const size_t size[kLanes]) noexcept;
+  void update_all(const std::array<std::span<const uint8_t>, kLanes>& lanes) noexcept {
+    const uint8_t* data[kLanes];
+    size_t size[kLanes];
+    for (size_t l = 0; l < kLanes; ++l) {
+      data[l] = lanes[l].data();
+      size[l] = lanes[l].size();
+    }
+    update_all(data, size);
+  }
 
   // The four digests, lane i at index i, of everything absorbed since construction (or the
   // last finalize); resets every lane to the empty message, ready for reuse.
   std::array<Digest256, kLanes> finalize() noexcept;
 
+  // The digest of lane `lane` alone (0..3; precondition, checked by assert); resets that lane
+  // to the empty message and leaves the other lanes as they are. For streams that end at
+  // different times (e.g. files of different sizes sharing the four lanes): the lane's
+  // last buffered blocks are absorbed with a one-lane permutation.
+  Digest256 finalize_lane(size_t lane) noexcept;
+
  private:
   explicit Sha3_256x4(KeccakLevel level) noexcept;
   void reset() noexcept;
   void update_slow(size_t lane, const void* data, size_t size) noexcept;
+  void pad_lane(size_t lane) noexcept;
+  Digest256 squeeze_lane(size_t lane) const noexcept;
   void absorb_lane_excess(size_t lane, const uint8_t*& data, size_t& size) noexcept;
 
   KeccakLevel level_;

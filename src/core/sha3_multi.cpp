@@ -222,16 +222,39 @@ void Sha3_256x4::absorb_lane_excess(size_t lane, const uint8_t*& data, size_t& s
   len_[lane] -= consumed;
 }
 
-std::array<Digest256, Sha3_256x4::kLanes> Sha3_256x4::finalize() noexcept {
-  // Pad every lane in place (0x06 ... 0x80, FIPS 202 SHA3 domain and pad10*1): each buffer
-  // then ends on a block boundary.
-  for (size_t l = 0; l < kLanes; ++l) {
-    const size_t pad = kRate - (len_[l] - head_[l]) % kRate;
-    std::memset(buf_[l] + len_[l], 0, pad);
-    buf_[l][len_[l]] = 0x06;
-    buf_[l][len_[l] + pad - 1] |= 0x80;
-    len_[l] += pad;
+// Pads the buffer of `lane` in place (0x06 ... 0x80: the FIPS 202 SHA3 domain bits and
+// pad10*1), so that it ends on a block boundary.
+void Sha3_256x4::pad_lane(size_t lane) noexcept {
+  const size_t pad = kRate - (len_[lane] - head_[lane]) % kRate;
+  std::memset(buf_[lane] + len_[lane], 0, pad);
+  buf_[lane][len_[lane]] = 0x06;
+  buf_[lane][len_[lane] + pad - 1] |= 0x80;
+  len_[lane] += pad;
+}
+
+// The digest is the first 32 bytes of the state, words little-endian.
+Digest256 Sha3_256x4::squeeze_lane(size_t lane) const noexcept {
+  Digest256 out;
+  for (size_t i = 0; i < 4; ++i) {
+    const uint64_t w = state_[kLanes * i + lane];
+    for (size_t j = 0; j < 8; ++j) out[8 * i + j] = static_cast<uint8_t>(w >> (8 * j));
   }
+  return out;
+}
+
+Digest256 Sha3_256x4::finalize_lane(size_t lane) noexcept {
+  assert(lane < kLanes);
+  pad_lane(lane);
+  keccak::absorb_one_lane(state_, lane, buf_[lane] + head_[lane],
+                          (len_[lane] - head_[lane]) / kRate);
+  const Digest256 out = squeeze_lane(lane);
+  for (size_t w = 0; w < keccak::kStateWords; ++w) state_[kLanes * w + lane] = 0;
+  head_[lane] = len_[lane] = 0;
+  return out;
+}
+
+std::array<Digest256, Sha3_256x4::kLanes> Sha3_256x4::finalize() noexcept {
+  for (size_t l = 0; l < kLanes; ++l) pad_lane(l);
   const keccak::AbsorbX4Fn absorb_x4 = absorb_x4_for(level_);
   size_t run = SIZE_MAX;
   const uint8_t* block[kLanes];
@@ -245,12 +268,7 @@ std::array<Digest256, Sha3_256x4::kLanes> Sha3_256x4::finalize() noexcept {
     keccak::absorb_one_lane(state_, l, buf_[l] + start, (len_[l] - start) / kRate);
   }
   std::array<Digest256, kLanes> out;
-  for (size_t l = 0; l < kLanes; ++l) {
-    for (size_t i = 0; i < 4; ++i) {
-      const uint64_t w = state_[kLanes * i + l];
-      for (size_t j = 0; j < 8; ++j) out[l][8 * i + j] = static_cast<uint8_t>(w >> (8 * j));
-    }
-  }
+  for (size_t l = 0; l < kLanes; ++l) out[l] = squeeze_lane(l);
   reset();
   return out;
 }

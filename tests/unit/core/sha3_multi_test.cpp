@@ -244,6 +244,39 @@ TEST_P(Sha3x4Test, RandomStreamsMatchOpenSsl) {
   }
 }
 
+// Lanes finalized one at a time at random points (streams of different lengths sharing the
+// lanes), the others carrying on.
+TEST_P(Sha3x4Test, FinalizeOneLaneLeavesTheOthers) {
+  std::mt19937_64 rng(9);
+  Sha3_256x4 h = make();
+  std::array<Bytes, 4> lanes;
+  int finalized = 0;
+  for (int step = 0; step < 3000; ++step) {
+    const size_t what = rng() % 8;
+    if (what == 0) {
+      const size_t l = rng() % 4;
+      ASSERT_EQ(hex(h.finalize_lane(l)), openssl_hex(lanes[l])) << "step " << step;
+      lanes[l].clear();
+      ++finalized;
+    } else if (what < 4) {
+      const size_t l = rng() % 4;
+      const Bytes chunk = random_bytes(rng, rng() % 700);
+      h.update(l, chunk.data(), chunk.size());
+      lanes[l].insert(lanes[l].end(), chunk.begin(), chunk.end());
+    } else {
+      std::array<Bytes, 4> chunks;
+      for (size_t l = 0; l < 4; ++l) {
+        chunks[l] = random_bytes(rng, rng() % 2000);
+        lanes[l].insert(lanes[l].end(), chunks[l].begin(), chunks[l].end());
+      }
+      h.update_all({std::span<const uint8_t>(chunks[0]), std::span<const uint8_t>(chunks[1]),
+                    std::span<const uint8_t>(chunks[2]), std::span<const uint8_t>(chunks[3])});
+    }
+  }
+  EXPECT_GT(finalized, 100);
+  expect_lanes(h.finalize(), lanes, "after per-lane finalizes");
+}
+
 TEST_P(Sha3x4Test, ManyBlocksInEveryLane) {
   std::mt19937_64 rng(7);
   std::array<Bytes, 4> lanes;
