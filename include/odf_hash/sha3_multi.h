@@ -1,4 +1,4 @@
-// Our own Keccak: a portable SHA3-256 and a 4-lane SHA3-256 that absorbs four independent
+// Our own Keccak: a single-stream SHA3-256 and a 4-lane SHA3-256 that absorbs four independent
 // messages at once with SIMD.
 //
 // Why: SHA3-256 is a serial sponge, so one message can never go faster than one core's
@@ -12,11 +12,14 @@
 // update calls, or on the implementation level. The OpenSSL-backed Sha3_256 (sha3.h) is the
 // oracle the tests compare against.
 //
-// Implementation levels ("dispatch levels"):
-//   kPortable  plain C++; four scalar permutations in turn; runs everywhere.
-//   kAvx2      4 states interleaved in __m256i registers; needs a CPU with AVX2 (checked at run
-//              time with __builtin_cpu_supports, which also checks the OS saves YMM registers).
-// There is no AVX-512 (8-lane) level yet.
+// Implementation levels ("dispatch levels"), each needing the CPU features of the ones before:
+//   kPortable  plain C++ (the readable baseline); runs everywhere.
+//   kBmi2      the same scalar code compiled for BMI1+BMI2 (ANDN, RORX: chi and the rotations
+//              in fewer instructions); checked at run time.
+//   kAvx2      4 states interleaved in __m256i registers; checked at run time with
+//              __builtin_cpu_supports, which also checks that the OS saves the YMM registers.
+//              Its one-lane work (see Sha3_256x4) uses the best scalar level available.
+// There is no AVX-512 (8-lane) level: this machine cannot run it, so it could not be tested.
 //
 // Thread safety: objects are independent values; one object must not be used from two threads
 // at once. The process-wide default level (set_multi_lane_level) is an atomic and may be read
@@ -36,12 +39,45 @@
 
 namespace odf_hash {
 
-// SHA3-256 over our own portable Keccak-f[1600]: same semantics as Sha3_256 (sha3.h), no
-// OpenSSL, no allocation. Slower than OpenSSL's assembly; it is the readable baseline that the
-// SIMD levels are checked against, and it is checked against OpenSSL.
-class Sha3_256Portable {
+// Implementation level; see the top of this file.
+enum class KeccakLevel : int {
+  kPortable = 0,
+  kBmi2 = 1,
+  kAvx2 = 2,
+};
+
+// "portable", "bmi2" or "avx2".
+const char* keccak_level_name(KeccakLevel level) noexcept;
+
+// True when this CPU (and OS) can run `level`. kPortable is always supported.
+bool keccak_level_supported(KeccakLevel level) noexcept;
+
+// The best level this CPU supports (detected once).
+KeccakLevel detected_multi_lane_level() noexcept;
+
+// The level that default-constructed objects use: the detected level unless
+// set_multi_lane_level chose another (Sha3_256Scalar uses at most kBmi2).
+KeccakLevel multi_lane_level() noexcept;
+
+// Forces the process-wide default level (for tests and benchmarks, or a user who wants the
+// portable path). Returns an `unsupported` error, changing nothing, when the CPU cannot run it.
+Status set_multi_lane_level(KeccakLevel level);
+
+// Goes back to the detected level.
+void reset_multi_lane_level() noexcept;
+
+// SHA3-256 of one message over our own Keccak-f[1600] (scalar): same semantics as Sha3_256
+// (sha3.h), no OpenSSL, no allocation; movable and copyable.
+class Sha3_256Scalar {
  public:
-  Sha3_256Portable() noexcept { reset(); }
+  // Uses min(multi_lane_level(), kBmi2).
+  Sha3_256Scalar() noexcept;
+
+  // Uses `level` (kPortable or kBmi2; kAvx2 means the best scalar level of such a CPU); fails
+  // with `unsupported` when the CPU cannot run it.
+  static Result<Sha3_256Scalar> create(KeccakLevel level);
+
+  KeccakLevel level() const noexcept { return level_; }
 
   // Absorbs `size` bytes. `data` may be null when size is 0.
   void update(const void* data, size_t size) noexcept;
@@ -52,41 +88,18 @@ class Sha3_256Portable {
   // resets the hasher to the empty state, ready for a new message.
   Digest256 finalize() noexcept;
 
+  // One-shot helper at the default level.
   static Digest256 digest(std::span<const uint8_t> bytes) noexcept;
 
  private:
+  explicit Sha3_256Scalar(KeccakLevel level) noexcept;
   void reset() noexcept;
 
+  KeccakLevel level_;
   uint64_t state_[25];
   uint8_t buf_[kSha3_256Rate];
   size_t buf_len_;
 };
-
-// Implementation level of the multi-lane hashers.
-enum class KeccakLevel : int {
-  kPortable = 0,
-  kAvx2 = 1,
-};
-
-// "portable" or "avx2".
-const char* keccak_level_name(KeccakLevel level) noexcept;
-
-// True when this CPU (and OS) can run `level`. kPortable is always supported.
-bool keccak_level_supported(KeccakLevel level) noexcept;
-
-// The best level this CPU supports (detected once).
-KeccakLevel detected_multi_lane_level() noexcept;
-
-// The level that default-constructed Sha3_256x4 objects use: the detected level unless
-// set_multi_lane_level chose another.
-KeccakLevel multi_lane_level() noexcept;
-
-// Forces the process-wide default level (for tests and benchmarks, or a user who wants the
-// portable path). Returns an `unsupported` error, changing nothing, when the CPU cannot run it.
-Status set_multi_lane_level(KeccakLevel level);
-
-// Goes back to the detected level.
-void reset_multi_lane_level() noexcept;
 
 // Four independent SHA3-256 messages ("lanes" 0..3) absorbed together.
 //

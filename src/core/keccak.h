@@ -1,8 +1,8 @@
-// Internal to odf_hash_core: Keccak-f[1600] kernels behind Sha3_256Portable and Sha3_256x4.
+// Internal to odf_hash_core: Keccak-f[1600] kernels behind Sha3_256Scalar and Sha3_256x4.
 //
 // This header holds declarations and constant data only, no inline code: keccak_x4_avx2.cpp
-// is compiled with -mavx2, and an inline function emitted there could be picked by the linker
-// for callers on CPUs without AVX2.
+// and keccak_scalar_bmi2.cpp are compiled with -mavx2 / -mbmi2, and an inline function emitted
+// there could be picked by the linker for callers on CPUs without those instructions.
 #pragma once
 
 #include <cstddef>
@@ -26,20 +26,24 @@ inline constexpr uint64_t kRoundConstants[24] = {
 };
 
 // One state: word x + 5y is lane (x, y) of FIPS 202, bytes little-endian.
-void permute(uint64_t state[kStateWords]) noexcept;
-
 // XORs `blocks` consecutive kRate-byte blocks from `in` into one state, permuting after each.
-void absorb(uint64_t state[kStateWords], const uint8_t* in, size_t blocks) noexcept;
+using AbsorbFn = void (*)(uint64_t* state, const uint8_t* in, size_t blocks) noexcept;
+void absorb_portable(uint64_t state[kStateWords], const uint8_t* in, size_t blocks) noexcept;
+#if defined(ODF_HASH_HAVE_X86_KERNELS)
+void absorb_bmi2(uint64_t state[kStateWords], const uint8_t* in, size_t blocks) noexcept;
+#endif
 
 // Four states interleaved: word w of lane l at state[kLanes * w + l].
 // Absorbs `blocks` consecutive blocks from in[l] into lane l, for all four lanes.
-using AbsorbX4Fn = void (*)(uint64_t* state, const uint8_t* const in[kLanes], size_t blocks);
-void absorb_x4_portable(uint64_t* state, const uint8_t* const in[kLanes], size_t blocks) noexcept;
-#if defined(ODF_HASH_HAVE_AVX2)
+using AbsorbX4Fn = void (*)(uint64_t* state, const uint8_t* const in[kLanes],
+                            size_t blocks) noexcept;
+#if defined(ODF_HASH_HAVE_X86_KERNELS)
 void absorb_x4_avx2(uint64_t* state, const uint8_t* const in[kLanes], size_t blocks) noexcept;
 #endif
 
-// Absorbs `blocks` consecutive blocks from `in` into lane `lane` only of an interleaved state.
-void absorb_one_lane(uint64_t* state, size_t lane, const uint8_t* in, size_t blocks) noexcept;
+// Absorbs `blocks` consecutive blocks from `in` into lane `lane` only of an interleaved state,
+// with the single-state kernel `absorb`.
+void absorb_one_lane(uint64_t* state, size_t lane, const uint8_t* in, size_t blocks,
+                     AbsorbFn absorb) noexcept;
 
 }  // namespace odf_hash::keccak

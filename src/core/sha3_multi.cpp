@@ -1,4 +1,4 @@
-// Sha3_256x4: four SHA3-256 sponges advanced together, and the run-time choice of kernel.
+// Sha3_256x4: four SHA3-256 sponges advanced together, and the run-time choice of kernels.
 #include "odf_hash/sha3_multi.h"
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "keccak.h"
+#include "keccak_dispatch.h"
 
 namespace odf_hash {
 namespace {
@@ -15,9 +16,13 @@ constexpr size_t kRate = kSha3_256Rate;
 constexpr size_t kCapacity = Sha3_256x4::kBufferBlocks * kRate;
 
 KeccakLevel detect_level() noexcept {
-#if defined(ODF_HASH_HAVE_AVX2)
-  // Also checks that the OS saves the YMM registers (XGETBV), not only the CPUID bit.
+#if defined(ODF_HASH_HAVE_X86_KERNELS)
+  // __builtin_cpu_supports("avx2") also checks that the OS saves the YMM registers (XGETBV),
+  // not only the CPUID bit. Levels are cumulative: kAvx2 implies the CPU passed kBmi2's check
+  // too, except on (rare, virtual) CPUs with AVX2 but without BMI2; there kAvx2 is still
+  // offered and its one-lane work falls back to the portable kernel.
   if (__builtin_cpu_supports("avx2")) return KeccakLevel::kAvx2;
+  if (__builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")) return KeccakLevel::kBmi2;
 #endif
   return KeccakLevel::kPortable;
 }
@@ -27,23 +32,58 @@ KeccakLevel detected() noexcept {
   return level;
 }
 
+bool bmi2_supported() noexcept {
+#if defined(ODF_HASH_HAVE_X86_KERNELS)
+  static const bool yes = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+  return yes;
+#else
+  return false;
+#endif
+}
+
 constexpr int kNotForced = -1;
 std::atomic<int> g_forced_level{kNotForced};
 
-keccak::AbsorbX4Fn absorb_x4_for(KeccakLevel level) noexcept {
-  switch (level) {
-#if defined(ODF_HASH_HAVE_AVX2)
-    case KeccakLevel::kAvx2: return keccak::absorb_x4_avx2;
-#endif
-    default: return keccak::absorb_x4_portable;
+void absorb_four(const keccak::Kernels& k, uint64_t* state, const uint8_t* const in[4],
+                 size_t blocks) noexcept {
+  if (blocks == 0) return;
+  if (k.four != nullptr) {
+    k.four(state, in, blocks);
+  } else {
+    for (size_t l = 0; l < 4; ++l) keccak::absorb_one_lane(state, l, in[l], blocks, k.one);
   }
 }
 
 }  // namespace
 
+namespace keccak {
+
+KeccakLevel scalar_level_for(KeccakLevel level) noexcept {
+  if (level >= KeccakLevel::kBmi2 && bmi2_supported()) return KeccakLevel::kBmi2;
+  return KeccakLevel::kPortable;
+}
+
+Kernels kernels_for(KeccakLevel level) noexcept {
+  Kernels k{absorb_portable, nullptr};
+  if (!keccak_level_supported(level)) return k;
+#if defined(ODF_HASH_HAVE_X86_KERNELS)
+  if (scalar_level_for(level) == KeccakLevel::kBmi2) k.one = absorb_bmi2;
+  if (level == KeccakLevel::kAvx2) k.four = absorb_x4_avx2;
+#endif
+  return k;
+}
+
+Status unsupported_level(KeccakLevel level) {
+  return Status::unsupported(std::string("Keccak level '") + keccak_level_name(level) +
+                             "' is not supported by this CPU or build");
+}
+
+}  // namespace keccak
+
 const char* keccak_level_name(KeccakLevel level) noexcept {
   switch (level) {
     case KeccakLevel::kPortable: return "portable";
+    case KeccakLevel::kBmi2: return "bmi2";
     case KeccakLevel::kAvx2: return "avx2";
   }
   return "unknown";
@@ -52,6 +92,7 @@ const char* keccak_level_name(KeccakLevel level) noexcept {
 bool keccak_level_supported(KeccakLevel level) noexcept {
   switch (level) {
     case KeccakLevel::kPortable: return true;
+    case KeccakLevel::kBmi2: return bmi2_supported();
     case KeccakLevel::kAvx2: return detected() == KeccakLevel::kAvx2;
   }
   return false;
@@ -67,10 +108,7 @@ KeccakLevel multi_lane_level() noexcept {
 }
 
 Status set_multi_lane_level(KeccakLevel level) {
-  if (!keccak_level_supported(level)) {
-    return Status::unsupported(std::string("Keccak level '") + keccak_level_name(level) +
-                               "' is not supported by this CPU or build");
-  }
+  if (!keccak_level_supported(level)) return keccak::unsupported_level(level);
   g_forced_level.store(static_cast<int>(level), std::memory_order_relaxed);
   return Status::ok();
 }
@@ -86,10 +124,7 @@ Sha3_256x4::Sha3_256x4(KeccakLevel level) noexcept : level_(level) {
 }
 
 Result<Sha3_256x4> Sha3_256x4::create(KeccakLevel level) {
-  if (!keccak_level_supported(level)) {
-    return Status::unsupported(std::string("Keccak level '") + keccak_level_name(level) +
-                               "' is not supported by this CPU or build");
-  }
+  if (!keccak_level_supported(level)) return keccak::unsupported_level(level);
   return Sha3_256x4(level);
 }
 
@@ -126,7 +161,7 @@ void Sha3_256x4::update_slow(size_t lane, const void* data, size_t size) noexcep
 }
 
 void Sha3_256x4::update_all(const uint8_t* const data[kLanes], const size_t size[kLanes]) noexcept {
-  const keccak::AbsorbX4Fn absorb_x4 = absorb_x4_for(level_);
+  const keccak::Kernels kernels = keccak::kernels_for(level_);
   const uint8_t* p[kLanes];
   size_t n[kLanes];
   for (size_t l = 0; l < kLanes; ++l) {
@@ -165,7 +200,7 @@ void Sha3_256x4::update_all(const uint8_t* const data[kLanes], const size_t size
       }
     }
     if (run == 0) break;
-    absorb_x4(state_, block, run);
+    absorb_four(kernels, state_, block, run);
     for (size_t l = 0; l < kLanes; ++l) {
       if (from_buffer[l]) {
         head_[l] += run * kRate;
@@ -199,7 +234,8 @@ void Sha3_256x4::absorb_lane_excess(size_t lane, const uint8_t*& data, size_t& s
   size_t blocks = (total - kCapacity + kRate - 1) / kRate;  // total >= blocks * kRate
   const size_t whole = len_[lane] / kRate;
   const size_t from_buf = std::min(blocks, whole);
-  keccak::absorb_one_lane(state_, lane, buf, from_buf);
+  const keccak::AbsorbFn one = keccak::kernels_for(level_).one;
+  keccak::absorb_one_lane(state_, lane, buf, from_buf, one);
   blocks -= from_buf;
   size_t consumed = from_buf * kRate;
   if (blocks > 0 && consumed < len_[lane]) {
@@ -208,13 +244,13 @@ void Sha3_256x4::absorb_lane_excess(size_t lane, const uint8_t*& data, size_t& s
     std::memcpy(buf + len_[lane], data, take);
     data += take;
     size -= take;
-    keccak::absorb_one_lane(state_, lane, buf + consumed, 1);
+    keccak::absorb_one_lane(state_, lane, buf + consumed, 1, one);
     consumed += kRate;
     len_[lane] += take;
     --blocks;
   }
   if (blocks > 0) {
-    keccak::absorb_one_lane(state_, lane, data, blocks);
+    keccak::absorb_one_lane(state_, lane, data, blocks, one);
     data += blocks * kRate;
     size -= blocks * kRate;
   }
@@ -246,7 +282,7 @@ Digest256 Sha3_256x4::finalize_lane(size_t lane) noexcept {
   assert(lane < kLanes);
   pad_lane(lane);
   keccak::absorb_one_lane(state_, lane, buf_[lane] + head_[lane],
-                          (len_[lane] - head_[lane]) / kRate);
+                          (len_[lane] - head_[lane]) / kRate, keccak::kernels_for(level_).one);
   const Digest256 out = squeeze_lane(lane);
   for (size_t w = 0; w < keccak::kStateWords; ++w) state_[kLanes * w + lane] = 0;
   head_[lane] = len_[lane] = 0;
@@ -255,17 +291,17 @@ Digest256 Sha3_256x4::finalize_lane(size_t lane) noexcept {
 
 std::array<Digest256, Sha3_256x4::kLanes> Sha3_256x4::finalize() noexcept {
   for (size_t l = 0; l < kLanes; ++l) pad_lane(l);
-  const keccak::AbsorbX4Fn absorb_x4 = absorb_x4_for(level_);
+  const keccak::Kernels kernels = keccak::kernels_for(level_);
   size_t run = SIZE_MAX;
   const uint8_t* block[kLanes];
   for (size_t l = 0; l < kLanes; ++l) {
     run = std::min(run, (len_[l] - head_[l]) / kRate);
     block[l] = buf_[l] + head_[l];
   }
-  absorb_x4(state_, block, run);
+  absorb_four(kernels, state_, block, run);
   for (size_t l = 0; l < kLanes; ++l) {
     const size_t start = head_[l] + run * kRate;
-    keccak::absorb_one_lane(state_, l, buf_[l] + start, (len_[l] - start) / kRate);
+    keccak::absorb_one_lane(state_, l, buf_[l] + start, (len_[l] - start) / kRate, kernels.one);
   }
   std::array<Digest256, kLanes> out;
   for (size_t l = 0; l < kLanes; ++l) out[l] = squeeze_lane(l);

@@ -1,4 +1,4 @@
-// Our Keccak (portable and 4-lane, every dispatch level) against OpenSSL's SHA3-256 (Sha3_256)
+// Our Keccak (single stream and 4-lane, every dispatch level) against OpenSSL's SHA3-256 (Sha3_256)
 // and the NIST example values.
 #include "odf_hash/sha3_multi.h"
 
@@ -44,30 +44,60 @@ constexpr const char* kA3x200 = "79f38adec5c20307a98ef76e8324afbfd46cfd81b22e397
 const size_t kLengths[] = {0,   1,   7,   8,    135,     136,         137,
                            271, 272, 273, 1000, 8 * 136, 9 * 136 + 5, 5000};
 
-TEST(Sha3Portable, NistExamples) {
-  EXPECT_EQ(hex(Sha3_256Portable::digest({})), kEmpty);
-  const Bytes abc = {'a', 'b', 'c'};
-  EXPECT_EQ(hex(Sha3_256Portable::digest(abc)), kAbc);
-  EXPECT_EQ(hex(Sha3_256Portable::digest(Bytes(200, 0xa3))), kA3x200);
+// Each test runs once per level; levels this CPU lacks are skipped (and say so).
+class LevelTest : public ::testing::TestWithParam<KeccakLevel> {
+ protected:
+  void SetUp() override {
+    if (!keccak_level_supported(GetParam())) {
+      GTEST_SKIP() << keccak_level_name(GetParam()) << " not supported on this CPU";
+    }
+  }
+  template <typename T>
+  T make() {
+    auto r = T::create(GetParam());
+    EXPECT_TRUE(r.is_ok()) << r.status().to_string();
+    return std::move(r).value();
+  }
+};
+
+using Sha3ScalarTest = LevelTest;
+
+std::string scalar_hex(Sha3_256Scalar& h, const Bytes& b) {
+  h.update(b.data(), b.size());
+  return hex(h.finalize());
+}
+
+TEST_P(Sha3ScalarTest, RunsTheLevelAskedFor) {
+  EXPECT_EQ(make<Sha3_256Scalar>().level(), GetParam());
+}
+
+TEST_P(Sha3ScalarTest, NistExamples) {
+  Sha3_256Scalar h = make<Sha3_256Scalar>();
+  EXPECT_EQ(scalar_hex(h, {}), kEmpty);
+  EXPECT_EQ(scalar_hex(h, {'a', 'b', 'c'}), kAbc);
+  EXPECT_EQ(scalar_hex(h, Bytes(200, 0xa3)), kA3x200);
   // The oracle agrees with the published values too.
   EXPECT_EQ(openssl_hex(Bytes(200, 0xa3)), kA3x200);
 }
 
-TEST(Sha3Portable, MatchesOpenSslForEveryLengthUpTo600) {
+TEST_P(Sha3ScalarTest, MatchesOpenSslForEveryLengthUpTo600) {
   std::mt19937_64 rng(1);
+  Sha3_256Scalar h = make<Sha3_256Scalar>();
   for (size_t n = 0; n <= 600; ++n) {
     const Bytes b = random_bytes(rng, n);
-    ASSERT_EQ(hex(Sha3_256Portable::digest(b)), openssl_hex(b)) << "length " << n;
+    ASSERT_EQ(scalar_hex(h, b), openssl_hex(b)) << "length " << n;
   }
+  const Bytes big = random_bytes(rng, 1 << 20);
+  EXPECT_EQ(scalar_hex(h, big), openssl_hex(big)) << "1 MiB";
 }
 
-TEST(Sha3Portable, EveryTwoWaySplitMatches) {
+TEST_P(Sha3ScalarTest, EveryTwoWaySplitMatches) {
   std::mt19937_64 rng(2);
+  Sha3_256Scalar h = make<Sha3_256Scalar>();
   for (size_t n : {0, 1, 135, 136, 137, 272, 300}) {
     const Bytes b = random_bytes(rng, n);
     const std::string want = openssl_hex(b);
     for (size_t split = 0; split <= n; ++split) {
-      Sha3_256Portable h;
       h.update(b.data(), split);
       h.update(b.data() + split, n - split);
       ASSERT_EQ(hex(h.finalize()), want) << "length " << n << " split " << split;
@@ -75,8 +105,8 @@ TEST(Sha3Portable, EveryTwoWaySplitMatches) {
   }
 }
 
-TEST(Sha3Portable, FinalizeResets) {
-  Sha3_256Portable h;
+TEST_P(Sha3ScalarTest, FinalizeResets) {
+  Sha3_256Scalar h = make<Sha3_256Scalar>();
   h.update(std::string_view("garbage"));
   (void)h.finalize();
   h.update(std::string_view("abc"));
@@ -84,12 +114,30 @@ TEST(Sha3Portable, FinalizeResets) {
   EXPECT_EQ(hex(h.finalize()), kEmpty);
 }
 
+INSTANTIATE_TEST_SUITE_P(Levels, Sha3ScalarTest,
+                         ::testing::Values(KeccakLevel::kPortable, KeccakLevel::kBmi2),
+                         [](const auto& p) { return std::string(keccak_level_name(p.param)); });
+
+TEST(Sha3Scalar, OneShotAndDefaultLevel) {
+  EXPECT_EQ(hex(Sha3_256Scalar::digest({})), kEmpty);
+  const KeccakLevel want =
+      keccak_level_supported(KeccakLevel::kBmi2) ? KeccakLevel::kBmi2 : KeccakLevel::kPortable;
+  EXPECT_EQ(Sha3_256Scalar().level(), want);
+  // kAvx2 asks for the best scalar level.
+  if (keccak_level_supported(KeccakLevel::kAvx2)) {
+    EXPECT_EQ(Sha3_256Scalar::create(KeccakLevel::kAvx2).value().level(), want);
+  }
+}
+
 TEST(KeccakDispatch, LevelNamesAndDetection) {
   EXPECT_STREQ(keccak_level_name(KeccakLevel::kPortable), "portable");
+  EXPECT_STREQ(keccak_level_name(KeccakLevel::kBmi2), "bmi2");
   EXPECT_STREQ(keccak_level_name(KeccakLevel::kAvx2), "avx2");
   EXPECT_TRUE(keccak_level_supported(KeccakLevel::kPortable));
 #if defined(__x86_64__)
   EXPECT_EQ(keccak_level_supported(KeccakLevel::kAvx2), __builtin_cpu_supports("avx2") != 0);
+  EXPECT_EQ(keccak_level_supported(KeccakLevel::kBmi2),
+            __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2"));
 #endif
   EXPECT_EQ(multi_lane_level(), detected_multi_lane_level());
 }
@@ -98,10 +146,12 @@ TEST(KeccakDispatch, ForcingALevel) {
   ASSERT_TRUE(set_multi_lane_level(KeccakLevel::kPortable).is_ok());
   EXPECT_EQ(multi_lane_level(), KeccakLevel::kPortable);
   EXPECT_EQ(Sha3_256x4().level(), KeccakLevel::kPortable);
+  EXPECT_EQ(Sha3_256Scalar().level(), KeccakLevel::kPortable);
   const Status st = set_multi_lane_level(KeccakLevel::kAvx2);
   if (keccak_level_supported(KeccakLevel::kAvx2)) {
     EXPECT_TRUE(st.is_ok());
     EXPECT_EQ(Sha3_256x4().level(), KeccakLevel::kAvx2);
+    EXPECT_EQ(Sha3_256Scalar().level(), KeccakLevel::kBmi2);
   } else {
     EXPECT_EQ(st.code(), StatusCode::kUnsupported);
     EXPECT_NE(st.message().find("avx2"), std::string::npos);
@@ -111,19 +161,9 @@ TEST(KeccakDispatch, ForcingALevel) {
   EXPECT_EQ(multi_lane_level(), detected_multi_lane_level());
 }
 
-// Every test below runs once per level; levels this CPU lacks are skipped (and say so).
-class Sha3x4Test : public ::testing::TestWithParam<KeccakLevel> {
+class Sha3x4Test : public LevelTest {
  protected:
-  Sha3_256x4 make() {
-    auto r = Sha3_256x4::create(GetParam());
-    EXPECT_TRUE(r.is_ok()) << r.status().to_string();
-    return std::move(r).value();
-  }
-  void SetUp() override {
-    if (!keccak_level_supported(GetParam())) {
-      GTEST_SKIP() << keccak_level_name(GetParam()) << " not supported on this CPU";
-    }
-  }
+  Sha3_256x4 make() { return LevelTest::make<Sha3_256x4>(); }
 };
 
 void expect_lanes(const std::array<Digest256, 4>& got, const std::array<Bytes, 4>& lanes,
@@ -317,7 +357,8 @@ TEST_P(Sha3x4Test, FinalizeResetsEveryLane) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, Sha3x4Test,
-                         ::testing::Values(KeccakLevel::kPortable, KeccakLevel::kAvx2),
+                         ::testing::Values(KeccakLevel::kPortable, KeccakLevel::kBmi2,
+                                           KeccakLevel::kAvx2),
                          [](const auto& p) { return std::string(keccak_level_name(p.param)); });
 
 }  // namespace
