@@ -20,7 +20,9 @@ KeccakLevel detect_level() noexcept {
   // __builtin_cpu_supports("avx2") also checks that the OS saves the YMM registers (XGETBV),
   // not only the CPUID bit. Levels are cumulative: kAvx2 implies the CPU passed kBmi2's check
   // too, except on (rare, virtual) CPUs with AVX2 but without BMI2; there kAvx2 is still
-  // offered and its one-lane work falls back to the portable kernel.
+  // offered and its one-lane work falls back to the portable kernel. __builtin_cpu_init makes
+  // this safe to run from static constructors too.
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2")) return KeccakLevel::kAvx2;
   if (__builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")) return KeccakLevel::kBmi2;
 #endif
@@ -34,7 +36,10 @@ KeccakLevel detected() noexcept {
 
 bool bmi2_supported() noexcept {
 #if defined(ODF_HASH_HAVE_X86_KERNELS)
-  static const bool yes = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+  static const bool yes = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+  }();
   return yes;
 #else
   return false;
