@@ -13,8 +13,10 @@
 namespace odf_hash {
 namespace {
 
-// Bytes read per read(2). bench/physical.sh measures the effect: below ~128 KiB the syscall
-// overhead shows; above 1 MiB nothing more is gained and the buffer stops fitting in L2.
+// Bytes read per read(2). Measured on a cached 512 MiB file (CPU time of read + hash, buffers
+// of 16 KiB to 4 MiB): no size differed beyond the noise (~270 MB/s; SHA3 dominates). 512 KiB
+// keeps the syscall count low (2,048 per GiB) while staying a small, constant allocation per
+// concurrently hashed file.
 constexpr size_t kReadBufferSize = size_t{512} * 1024;
 
 std::string errno_message(const std::string& path, int err) {
