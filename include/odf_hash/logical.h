@@ -11,7 +11,22 @@
 // callbacks; the caller releases them. Functions taking an ArrowArrayStream* consume it:
 // they release the stream (and every array and schema pulled from it) before returning.
 //
-// Thread safety: a hasher object must not be used from two threads at once.
+// Bytes hashed: exactly the spec's "Logical Hashing Algorithm" (type bytes, then values;
+// schema names and levels, then leaf digests) with the reference's departures from the spec
+// text; docs/divergences.md lists them (notably the reference's rule for combining null
+// bitmaps of nested structs, which makes values under nulls count in some cases, and which
+// odf-hash reproduces).
+//
+// Input validation: the C Data Interface carries no buffer sizes (except the variadic sizes
+// of view arrays). odf-hash checks everything the interface lets it check before reading
+// (buffer and child counts, lengths and offsets at every level, offsets buffers, dictionary
+// indices, run ends, views, null counts against bitmaps) and returns an error rather than
+// reading out of bounds; but it cannot know where a values or data buffer ends. Callers
+// must pass arrays that are valid Arrow (odf-hash's own readers run Arrow's ValidateFull
+// before exporting). `null_count` may be -1 (unknown); it is then counted from the bitmap.
+//
+// Thread safety: a hasher object must not be used from two threads at once; distinct
+// hashers are independent.
 #pragma once
 
 #include <cstdint>
@@ -45,16 +60,20 @@ struct LogicalDigest {
 class LogicalHasher {
  public:
   // Validates the schema (every leaf type supported) and hashes it. Errors name the
-  // column path and its type.
+  // column path and its type: kUnsupported for Interval, Duration, Map, Union and structs
+  // inside lists; kInvalidArgument for malformed schemas. The schema is only read during
+  // the call.
   static Result<LogicalHasher> create(const ArrowSchema& schema);
 
   LogicalHasher(LogicalHasher&&) noexcept;
   LogicalHasher& operator=(LogicalHasher&&) noexcept;
   ~LogicalHasher();
 
-  // Absorbs one record batch: a struct array matching the schema. Buffers are validated
-  // against lengths and offsets before they are read; a malformed array is an error and
-  // leaves the hasher unusable (further calls return the same error).
+  // Absorbs one record batch: a struct array matching the schema (as exported by
+  // ExportRecordBatch; its offset applies to its children; it must have no null rows).
+  // Buffers are validated against lengths and offsets before they are read; a malformed
+  // array is an error and leaves the hasher unusable (further calls return the same error).
+  // The batch is only read during the call; the caller keeps ownership and releases it.
   Status update(const ArrowArray& batch);
 
   // The combined digest and every leaf column's digest. Consumes the hasher.
@@ -67,6 +86,7 @@ class LogicalHasher {
 };
 
 // Hash of a single column (the reference's array digest): the type, then the values.
+// Struct columns are rejected (kUnsupported): LogicalHasher flattens them.
 class ArrayHasher {
  public:
   static Result<ArrayHasher> create(const ArrowSchema& field);

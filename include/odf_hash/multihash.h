@@ -4,8 +4,16 @@
 //   sha3-256        0x16      physical hashes of data and checkpoint files, block hashes
 //   arrow0-sha3-256 0x300016  logical hashes (ODF private-use multicodec)
 // Both have 32-byte digests. Equality is on (code, digest), never on the string form.
+//
+// Errors from from_bytes() and parse() are StatusCode::kInvalidArgument (or kUnsupported for
+// a registered multibase that odf-hash does not decode); parse() messages quote the text
+// (shortened) and say what is wrong with it. parse() rejects text longer than
+// kMaxMultihashTextLength before decoding it, so untrusted input costs bounded work.
+//
+// Thread safety: Multihash is a plain value; all functions may be called from any thread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -23,6 +31,10 @@ enum class HashCode : uint64_t {
   kSha3_256 = 0x16,
   kArrow0Sha3_256 = 0x300016,
 };
+
+// Longest string parse() decodes: a 32-byte-digest multihash is at most 37 bytes, i.e. 297
+// characters in base2 (the widest base); the rest is margin.
+inline constexpr size_t kMaxMultihashTextLength = 512;
 
 // "sha3-256" / "arrow0-sha3-256"; nullptr for a code odf-hash does not know.
 const char* hash_code_name(uint64_t code);

@@ -77,6 +77,11 @@ Result<Multihash> Multihash::from_bytes(std::span<const uint8_t> bytes) {
 }
 
 Result<Multihash> Multihash::parse(std::string_view text) {
+  if (text.size() > kMaxMultihashTextLength) {
+    return Status::invalid_argument("hash " + quote_text(text) +
+                                    ": too long for a multihash (at most " +
+                                    std::to_string(kMaxMultihashTextLength) + " characters)");
+  }
   auto bytes = multibase::decode(text);
   if (!bytes) return bytes.status().with_context("hash " + quote_text(text));
   auto hash = from_bytes(*bytes);

@@ -204,6 +204,11 @@ TEST(MultibaseNames, EveryBaseHasItsSpecName) {
   EXPECT_STREQ(base_name(static_cast<Base>('x')), "unknown");
 }
 
+TEST(MultibaseNames, ValueOutsideTheEnumEncodesAsBase16) {
+  const Bytes b = {0xab, 0x01};
+  EXPECT_EQ(encode(static_cast<Base>('x'), b), "fab01");
+}
+
 // ---- round trips ---------------------------------------------------------------------
 
 std::vector<Bytes> sample_inputs() {

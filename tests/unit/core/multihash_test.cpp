@@ -199,6 +199,17 @@ TEST(MultihashMalformed, HugeInputIsQuotedShortly) {
   ASSERT_FALSE(r.is_ok());
   EXPECT_LT(r.status().message().size(), 300u) << r.status().message();
   EXPECT_NE(r.status().message().find("100001 characters"), std::string::npos);
+  EXPECT_NE(r.status().message().find("too long"), std::string::npos);
+}
+
+TEST(MultihashMalformed, LengthCapLeavesRoomForTheWidestBase) {
+  const Multihash mh = Multihash::arrow0_sha3_256(Sha3_256::digest("abc"));
+  const std::string base2 = mh.to_string(multibase::Base::kBase2);
+  EXPECT_EQ(base2.size(), 1u + 8u * 37u);
+  EXPECT_LE(base2.size(), kMaxMultihashTextLength);
+  EXPECT_TRUE(Multihash::parse(base2).is_ok());
+  // Just over the cap: rejected before any decoding, whatever the content.
+  EXPECT_FALSE(Multihash::parse(std::string(kMaxMultihashTextLength + 1, 'f')).is_ok());
 }
 
 TEST(MultihashMalformed, ControlCharactersAreEscapedInMessages) {

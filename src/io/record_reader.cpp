@@ -1,0 +1,262 @@
+// Opening Parquet and Arrow IPC files as validated, arrow-rs-typed record batch streams.
+#include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <arrow/c/bridge.h>
+#include <arrow/io/file.h>
+#include <arrow/ipc/reader.h>
+#include <arrow/record_batch.h>
+#include <parquet/arrow/reader.h>
+#include <parquet/arrow/schema.h>
+#include <parquet/exception.h>
+#include <parquet/file_reader.h>
+
+#include "arrow_rs_schema.h"
+#include "conform.h"
+#include "odf_hash/reader.h"
+
+namespace odf_hash {
+
+namespace {
+
+constexpr int64_t kParquetBatchSize = 10000;  // as kamu reads (batch size does not change hashes)
+
+Status from_arrow(const std::string& path, const arrow::Status& st) {
+  std::string m = path + ": " + st.message();
+  if (st.IsIOError()) return Status::io_error(m);
+  if (st.IsNotImplemented()) return Status::unsupported(m);
+  if (st.IsOutOfMemory()) return Status::io_error(m);
+  return Status::parse_error(m);
+}
+
+arrow::Status to_arrow(const Status& st) {
+  if (st.is_ok()) return arrow::Status::OK();
+  if (st.code() == StatusCode::kUnsupported) return arrow::Status::NotImplemented(st.message());
+  if (st.code() == StatusCode::kIoError) return arrow::Status::IOError(st.message());
+  return arrow::Status::Invalid(st.message());
+}
+
+// Runs `fn` (returning arrow::Status) with every exception turned into a Status: Parquet
+// C++ throws ParquetException on corrupt data, and allocation failures on absurd sizes
+// throw std::bad_alloc; neither may cross the C stream interface.
+template <typename Fn>
+arrow::Status guarded(Fn&& fn) {
+  try {
+    return fn();
+  } catch (const parquet::ParquetException& e) {
+    return arrow::Status::Invalid("corrupt Parquet data: ", e.what());
+  } catch (const std::bad_alloc&) {
+    return arrow::Status::OutOfMemory("out of memory (corrupt sizes?)");
+  } catch (const std::exception& e) {
+    return arrow::Status::Invalid(e.what());
+  } catch (...) {
+    return arrow::Status::UnknownError("unknown exception");
+  }
+}
+
+// Checks every buffer against lengths and offsets (the C Data Interface carries no buffer
+// sizes, so consumers cannot check them) and UTF-8 in string columns, as arrow-rs does.
+arrow::Status validate_batch(const arrow::RecordBatch& batch) {
+  arrow::Status st = batch.ValidateFull();
+  if (!st.ok()) return arrow::Status::Invalid("invalid record batch: ", st.message());
+  return st;
+}
+
+// Parquet: one row group at a time, each converted to the arrow-rs schema.
+class ParquetBatchReader : public arrow::RecordBatchReader {
+ public:
+  ParquetBatchReader(std::unique_ptr<parquet::arrow::FileReader> reader,
+                     std::shared_ptr<arrow::Schema> target)
+      : reader_(std::move(reader)), target_(std::move(target)) {}
+
+  std::shared_ptr<arrow::Schema> schema() const override { return target_; }
+
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
+    return guarded([&] { return read_next(out); });
+  }
+
+ private:
+  arrow::Status read_next(std::shared_ptr<arrow::RecordBatch>* out) {
+    *out = nullptr;
+    for (;;) {
+      if (!current_) {
+        if (next_row_group_ >= reader_->num_row_groups()) return arrow::Status::OK();
+        ARROW_ASSIGN_OR_RAISE(current_, reader_->GetRecordBatchReader({next_row_group_}));
+        ++next_row_group_;
+      }
+      std::shared_ptr<arrow::RecordBatch> raw;
+      ARROW_RETURN_NOT_OK(current_->ReadNext(&raw));
+      if (!raw) {
+        current_.reset();
+        continue;
+      }
+      ARROW_RETURN_NOT_OK(raw->Validate());
+      if (raw->num_columns() != target_->num_fields()) {
+        return arrow::Status::Invalid("Arrow C++ read ", raw->num_columns(),
+                                      " columns, arrow-rs would read ", target_->num_fields());
+      }
+      std::vector<std::shared_ptr<arrow::Array>> columns;
+      columns.reserve(raw->num_columns());
+      for (int i = 0; i < raw->num_columns(); ++i) {
+        const auto& f = target_->field(i);
+        auto c = io_internal::conform_array(raw->column(i), f->type(), f->name());
+        if (!c.is_ok()) return to_arrow(c.status());
+        columns.push_back(std::move(c).value());
+      }
+      auto batch = arrow::RecordBatch::Make(target_, raw->num_rows(), std::move(columns));
+      ARROW_RETURN_NOT_OK(validate_batch(*batch));
+      *out = std::move(batch);
+      return arrow::Status::OK();
+    }
+  }
+
+  std::unique_ptr<parquet::arrow::FileReader> reader_;
+  std::shared_ptr<arrow::Schema> target_;
+  std::shared_ptr<arrow::RecordBatchReader> current_;
+  int next_row_group_ = 0;
+};
+
+// Arrow IPC file: one record batch block at a time, validated.
+class IpcFileBatchReader : public arrow::RecordBatchReader {
+ public:
+  explicit IpcFileBatchReader(std::shared_ptr<arrow::ipc::RecordBatchFileReader> reader)
+      : reader_(std::move(reader)) {}
+
+  std::shared_ptr<arrow::Schema> schema() const override { return reader_->schema(); }
+
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
+    return guarded([&]() -> arrow::Status {
+      *out = nullptr;
+      if (next_ >= reader_->num_record_batches()) return arrow::Status::OK();
+      ARROW_ASSIGN_OR_RAISE(auto batch, reader_->ReadRecordBatch(next_));
+      ++next_;
+      ARROW_RETURN_NOT_OK(validate_batch(*batch));
+      *out = std::move(batch);
+      return arrow::Status::OK();
+    });
+  }
+
+ private:
+  std::shared_ptr<arrow::ipc::RecordBatchFileReader> reader_;
+  int next_ = 0;
+};
+
+// Arrow IPC stream (or any reader): every batch validated.
+class ValidatingBatchReader : public arrow::RecordBatchReader {
+ public:
+  explicit ValidatingBatchReader(std::shared_ptr<arrow::RecordBatchReader> reader)
+      : reader_(std::move(reader)) {}
+
+  std::shared_ptr<arrow::Schema> schema() const override { return reader_->schema(); }
+
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
+    return guarded([&]() -> arrow::Status {
+      ARROW_RETURN_NOT_OK(reader_->ReadNext(out));
+      if (*out) ARROW_RETURN_NOT_OK(validate_batch(**out));
+      return arrow::Status::OK();
+    });
+  }
+
+ private:
+  std::shared_ptr<arrow::RecordBatchReader> reader_;
+};
+
+arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> make_parquet_reader(
+    const std::shared_ptr<arrow::io::RandomAccessFile>& file, arrow::TimeUnit::type int96_unit) {
+  parquet::ReaderProperties props = parquet::default_reader_properties();
+  // Read column chunks through a small buffer, page by page, rather than whole: memory then
+  // stays near one batch of decoded values instead of one compressed row group.
+  props.enable_buffered_stream();
+  props.set_buffer_size(1 << 20);
+  parquet::ArrowReaderProperties arrow_props;
+  arrow_props.set_pre_buffer(false);   // never read more than the row group being decoded
+  arrow_props.set_use_threads(false);  // files are read in parallel, not columns
+  arrow_props.set_batch_size(kParquetBatchSize);
+  arrow_props.set_coerce_int96_timestamp_unit(int96_unit);
+
+  parquet::arrow::FileReaderBuilder builder;
+  ARROW_RETURN_NOT_OK(builder.Open(file, props));
+  std::unique_ptr<parquet::arrow::FileReader> reader;
+  ARROW_RETURN_NOT_OK(builder.properties(arrow_props)->Build(&reader));
+  return reader;
+}
+
+arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
+    const std::shared_ptr<arrow::io::RandomAccessFile>& file, Status* schema_error) {
+  ARROW_ASSIGN_OR_RAISE(auto reader, make_parquet_reader(file, arrow::TimeUnit::NANO));
+  auto target = io_internal::arrow_rs_parquet_schema(
+      *reader->parquet_reader()->metadata()->schema(), reader->manifest().origin_schema);
+  if (!target.is_ok()) {
+    *schema_error = target.status();
+    return arrow::Status::Invalid("schema");
+  }
+  // INT96 values are converted to the timestamp unit while decoding (a coarser unit keeps
+  // dates that nanoseconds cannot hold), and Arrow C++ takes that unit per file.
+  const auto& int96_units = target->int96_units;
+  if (int96_units.size() > 1) {
+    *schema_error = Status::unsupported(
+        "INT96 timestamp columns read in different time units (embedded Arrow schema); "
+        "odf-hash reads all INT96 columns of a file in one unit");
+    return arrow::Status::Invalid("schema");
+  }
+  if (int96_units.size() == 1 && int96_units[0] != arrow::TimeUnit::NANO) {
+    ARROW_ASSIGN_OR_RAISE(reader, make_parquet_reader(file, int96_units[0]));
+  }
+  return std::make_shared<ParquetBatchReader>(std::move(reader), std::move(target->schema));
+}
+
+arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_ipc(
+    const std::shared_ptr<arrow::io::RandomAccessFile>& file, FileFormat format) {
+  auto options = arrow::ipc::IpcReadOptions::Defaults();
+  options.use_threads = false;
+  if (format == FileFormat::kArrowIpcFile) {
+    ARROW_ASSIGN_OR_RAISE(auto reader, arrow::ipc::RecordBatchFileReader::Open(file, options));
+    return std::make_shared<IpcFileBatchReader>(std::move(reader));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto reader, arrow::ipc::RecordBatchStreamReader::Open(file, options));
+  return std::make_shared<ValidatingBatchReader>(std::move(reader));
+}
+
+}  // namespace
+
+Status open_record_stream(const std::string& path, ArrowArrayStream* out) {
+  if (out == nullptr) return Status::invalid_argument("open_record_stream: null output stream");
+  ODF_HASH_ASSIGN_OR_RETURN(FileFormat format, detect_file_format(path));
+
+  Status schema_error;
+  std::shared_ptr<arrow::RecordBatchReader> reader;
+  arrow::Status st = guarded([&]() -> arrow::Status {
+    ARROW_ASSIGN_OR_RAISE(auto file, arrow::io::ReadableFile::Open(path));
+    if (format == FileFormat::kParquet) {
+      ARROW_ASSIGN_OR_RAISE(reader, open_parquet(file, &schema_error));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(reader, open_ipc(file, format));
+    }
+    return arrow::Status::OK();
+  });
+  if (!schema_error.is_ok()) return schema_error.with_context(path);
+  if (!st.ok()) return from_arrow(path, st);
+
+  // The exported stream reports errors from get_next as text; prefix them with the path.
+  struct PathPrefixing : arrow::RecordBatchReader {
+    std::shared_ptr<arrow::RecordBatchReader> inner;
+    std::string path;
+    std::shared_ptr<arrow::Schema> schema() const override { return inner->schema(); }
+    arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
+      arrow::Status s = inner->ReadNext(batch);
+      if (!s.ok()) return s.WithMessage(path, ": ", s.message());
+      return s;
+    }
+  };
+  auto prefixed = std::make_shared<PathPrefixing>();
+  prefixed->inner = std::move(reader);
+  prefixed->path = path;
+  arrow::Status exported = arrow::ExportRecordBatchReader(prefixed, out);
+  if (!exported.ok()) return from_arrow(path, exported);
+  return Status::ok();
+}
+
+}  // namespace odf_hash

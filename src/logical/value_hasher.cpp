@@ -1,0 +1,366 @@
+#include "value_hasher.h"
+
+#include <cstring>
+#include <string>
+
+#include "array_check.h"
+
+namespace odf_hash::logical {
+namespace {
+
+const uint8_t* buffer_at(const ArrowArray& a, int64_t i) {
+  return static_cast<const uint8_t*>(a.buffers[i]);
+}
+
+uint64_t low_mask(int64_t k) {
+  return k >= 64 ? ~uint64_t{0} : (uint64_t{1} << k) - 1;
+}
+
+void store_u64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// A length-prefixed byte string: u64 length, then the bytes.
+void put_bytes_value(DigestSink& sink, const uint8_t* data, uint64_t n) {
+  if (n <= 256) {
+    uint8_t* p = sink.reserve(8 + n);
+    store_u64(p, n);
+    if (n > 0) std::memcpy(p + 8, data, n);
+    sink.commit(8 + n);
+  } else {
+    sink.put_u64(n);
+    sink.put(data, n);
+  }
+}
+
+bool is_signed_index(const TypeNode& node) {
+  const std::string& f = node.format;
+  return f == "c" || f == "s" || f == "i" || f == "l";
+}
+
+// The run holding physical slot p of a run-end-encoded array: the first run whose end
+// exceeds p (check_array guarantees one exists).
+int64_t find_run(const TypeNode& node, const ArrowArray& a, int64_t p) {
+  const ArrowArray& ends = *a.children[0];
+  const void* data = ends.buffers[1];
+  int64_t lo = 0, hi = ends.length - 1;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (read_int(data, node.width, true, ends.offset + mid) > p) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
+// Whether logical slot j of `a` holds a value (not a null) once decoded.
+bool slot_valid(const TypeNode& node, const ArrowArray& a, int64_t j) {
+  switch (node.kind) {
+    case Kind::kNull: return false;
+    case Kind::kDictionary: {
+      const uint8_t* bits = buffer_at(a, 0);
+      if (bits != nullptr && !get_bit(bits, a.offset + j)) return false;
+      const int64_t idx = read_int(a.buffers[1], node.width, is_signed_index(node), a.offset + j);
+      return slot_valid(node.children[0], *a.dictionary, idx);
+    }
+    case Kind::kRunEnd:
+      return slot_valid(node.children[1], *a.children[1], find_run(node, a, a.offset + j));
+    default: {
+      const uint8_t* bits = buffer_at(a, 0);
+      return bits == nullptr || get_bit(bits, a.offset + j);
+    }
+  }
+}
+
+// Whether any slot of `a` can decode to null (a cheap, conservative test).
+bool may_have_nulls(const TypeNode& node, const ArrowArray& a) {
+  switch (node.kind) {
+    case Kind::kNull: return a.length > 0;
+    case Kind::kDictionary:
+      return (a.buffers[0] != nullptr && a.null_count != 0) ||
+             may_have_nulls(node.children[0], *a.dictionary);
+    case Kind::kRunEnd: return may_have_nulls(node.children[1], *a.children[1]);
+    default: return a.buffers[0] != nullptr && a.null_count != 0;
+  }
+}
+
+// The value of a slot that decodes to null but is hashed as a value (only reachable through
+// the reference's OR combination, for a null dictionary index): the type's zero value, which
+// is also what decoding the dictionary with Arrow's take kernel leaves in such a slot.
+void put_zero_value(DigestSink& sink, const TypeNode& node) {
+  switch (node.kind) {
+    case Kind::kNull: sink.put_byte(0); return;
+    case Kind::kBool: sink.put_byte(1); return;
+    case Kind::kFixed: sink.put_zeros(static_cast<size_t>(node.width)); return;
+    case Kind::kFixedBinary:
+      sink.put_u64(static_cast<uint64_t>(node.width));
+      sink.put_zeros(static_cast<size_t>(node.width));
+      return;
+    case Kind::kFixedList:
+      sink.put_u64(static_cast<uint64_t>(node.width));
+      for (int64_t i = 0; i < node.width; ++i) put_zero_value(sink, node.children[0]);
+      return;
+    case Kind::kDictionary: put_zero_value(sink, node.children[0]); return;
+    case Kind::kRunEnd: put_zero_value(sink, node.children[1]); return;
+    default: sink.put_u64(0); return;  // strings, binaries, variable lists: empty
+  }
+}
+
+// One slot as a value, whatever its own validity says.
+Status put_one_value(DigestSink& sink, const TypeNode& node, const ArrowArray& a, int64_t j) {
+  return hash_slots(sink, node, a, j, 1, Validity{});
+}
+
+template <int W>
+void put_fixed_masked(DigestSink& sink, const uint8_t* data, uint64_t valid, int64_t k) {
+  uint8_t* out = sink.reserve(static_cast<size_t>(k * W));
+  size_t n = 0;
+  for (int64_t b = 0; b < k; ++b) {
+    if ((valid >> b) & 1) {
+      std::memcpy(out + n, data + b * W, W);
+      n += W;
+    } else {
+      out[n++] = 0;
+    }
+  }
+  sink.commit(n);
+}
+
+void hash_fixed(DigestSink& sink, const uint8_t* data, int64_t width, int64_t len,
+                const Validity& v) {
+  if (!v.present()) {
+    sink.put(data, static_cast<size_t>(len * width));
+    return;
+  }
+  for (int64_t i = 0; i < len; i += 64) {
+    const int64_t k = len - i < 64 ? len - i : 64;
+    const uint64_t valid = load_bits(v.bits, v.offset + i, k);
+    const uint8_t* chunk = data + i * width;
+    if (valid == low_mask(k)) {
+      sink.put(chunk, static_cast<size_t>(k * width));
+      continue;
+    }
+    switch (width) {
+      case 1: put_fixed_masked<1>(sink, chunk, valid, k); break;
+      case 2: put_fixed_masked<2>(sink, chunk, valid, k); break;
+      case 4: put_fixed_masked<4>(sink, chunk, valid, k); break;
+      case 8: put_fixed_masked<8>(sink, chunk, valid, k); break;
+      case 16: put_fixed_masked<16>(sink, chunk, valid, k); break;
+      default: put_fixed_masked<32>(sink, chunk, valid, k); break;
+    }
+  }
+}
+
+void hash_bool(DigestSink& sink, const uint8_t* values, int64_t first, int64_t len,
+               const Validity& v) {
+  for (int64_t i = 0; i < len; i += 64) {
+    const int64_t k = len - i < 64 ? len - i : 64;
+    const uint64_t bits = load_bits(values, first + i, k);
+    const uint64_t valid = v.present() ? load_bits(v.bits, v.offset + i, k) : low_mask(k);
+    uint8_t* out = sink.reserve(static_cast<size_t>(k));
+    for (int64_t b = 0; b < k; ++b) {
+      out[b] = ((valid >> b) & 1) ? static_cast<uint8_t>(1 + ((bits >> b) & 1)) : 0;
+    }
+    sink.commit(static_cast<size_t>(k));
+  }
+}
+
+template <typename Offset>
+void hash_binary(DigestSink& sink, const ArrowArray& a, int64_t first, int64_t len,
+                 const Validity& v) {
+  const auto* offsets = reinterpret_cast<const Offset*>(a.buffers[1]) + first;
+  const uint8_t* data = buffer_at(a, 2);
+  for (int64_t i = 0; i < len; ++i) {
+    if (!v.valid(i)) {
+      sink.put_byte(0);
+      continue;
+    }
+    const int64_t begin = offsets[i];
+    const int64_t size = offsets[i + 1] - begin;
+    put_bytes_value(sink, size == 0 ? nullptr : data + begin, static_cast<uint64_t>(size));
+  }
+}
+
+Status hash_binary_view(DigestSink& sink, const TypeNode& node, const ArrowArray& a, int64_t first,
+                        int64_t len, const Validity& v) {
+  const uint8_t* views = buffer_at(a, 1);
+  const int64_t n_data = a.n_buffers - 3;
+  const auto* sizes =
+      n_data > 0 ? static_cast<const int64_t*>(a.buffers[a.n_buffers - 1]) : nullptr;
+  for (int64_t i = 0; i < len; ++i) {
+    if (!v.valid(i)) {
+      sink.put_byte(0);
+      continue;
+    }
+    const uint8_t* view = views + (first + i) * 16;
+    int32_t size = 0;
+    std::memcpy(&size, view, 4);
+    if (size <= 12) {
+      if (size < 0) {
+        return Status::invalid_argument("column " + describe(node) + ": negative view length");
+      }
+      put_bytes_value(sink, view + 4, static_cast<uint64_t>(size));
+      continue;
+    }
+    int32_t index = 0, offset = 0;
+    std::memcpy(&index, view + 8, 4);
+    std::memcpy(&offset, view + 12, 4);
+    if (index < 0 || index >= n_data || offset < 0 ||
+        static_cast<int64_t>(offset) + size > sizes[index]) {
+      return Status::invalid_argument(
+          "column " + describe(node) + ": malformed array: view at slot " +
+          std::to_string(first + i) + " points outside its variadic data buffers");
+    }
+    put_bytes_value(sink, buffer_at(a, 2 + index) + offset, static_cast<uint64_t>(size));
+  }
+  return Status::ok();
+}
+
+// A list slot: the item count, then the items with the item array's own validity.
+Status hash_list_items(DigestSink& sink, const TypeNode& node, const ArrowArray& a, int64_t begin,
+                       int64_t end) {
+  sink.put_u64(static_cast<uint64_t>(end - begin));
+  if (end == begin) return Status::ok();
+  const TypeNode& item_node = node.children[0];
+  const ArrowArray& items = *a.children[0];
+  const OwnedValidity items_valid = own_validity(item_node, items, begin, end - begin, false);
+  return hash_slots(sink, item_node, items, begin, end - begin, items_valid.v);
+}
+
+Status hash_lists(DigestSink& sink, const TypeNode& node, const ArrowArray& a, int64_t first,
+                  int64_t len, const Validity& v) {
+  for (int64_t i = 0; i < len; ++i) {
+    if (!v.valid(i)) {
+      sink.put_byte(0);
+      continue;
+    }
+    const int64_t slot = first + i;
+    int64_t begin = 0, end = 0;
+    switch (node.kind) {
+      case Kind::kList:
+      case Kind::kLargeList:
+        begin = read_offset(a.buffers[1], node.kind == Kind::kLargeList, slot);
+        end = read_offset(a.buffers[1], node.kind == Kind::kLargeList, slot + 1);
+        break;
+      case Kind::kListView:
+      case Kind::kLargeListView:
+        begin = read_offset(a.buffers[1], node.kind == Kind::kLargeListView, slot);
+        end = begin + read_offset(a.buffers[2], node.kind == Kind::kLargeListView, slot);
+        break;
+      default:  // kFixedList
+        begin = slot * node.width;
+        end = begin + node.width;
+        break;
+    }
+    ODF_HASH_RETURN_IF_ERROR(hash_list_items(sink, node, a, begin, end));
+  }
+  return Status::ok();
+}
+
+Status hash_dictionary(DigestSink& sink, const TypeNode& node, const ArrowArray& a, int64_t first,
+                       int64_t len, const Validity& v) {
+  const uint8_t* index_valid = buffer_at(a, 0);
+  const bool is_signed = is_signed_index(node);
+  for (int64_t i = 0; i < len; ++i) {
+    if (!v.valid(i)) {
+      sink.put_byte(0);
+    } else if (index_valid != nullptr && !get_bit(index_valid, first + i)) {
+      put_zero_value(sink, node.children[0]);
+    } else {
+      const int64_t idx = read_int(a.buffers[1], node.width, is_signed, first + i);
+      ODF_HASH_RETURN_IF_ERROR(put_one_value(sink, node.children[0], *a.dictionary, idx));
+    }
+  }
+  return Status::ok();
+}
+
+Status hash_run_ends(DigestSink& sink, const TypeNode& node, const ArrowArray& a, int64_t first,
+                     int64_t len, const Validity& v) {
+  if (len == 0) return Status::ok();
+  const ArrowArray& ends = *a.children[0];
+  int64_t run = find_run(node, a, first);
+  int64_t run_end = read_int(ends.buffers[1], node.width, true, ends.offset + run);
+  for (int64_t i = 0; i < len; ++i) {
+    while (run_end <= first + i) {
+      ++run;
+      run_end = read_int(ends.buffers[1], node.width, true, ends.offset + run);
+    }
+    if (!v.valid(i)) {
+      sink.put_byte(0);
+    } else {
+      ODF_HASH_RETURN_IF_ERROR(put_one_value(sink, node.children[1], *a.children[1], run));
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+OwnedValidity own_validity(const TypeNode& node, const ArrowArray& a, int64_t pos, int64_t len,
+                           bool with_count) {
+  switch (node.kind) {
+    case Kind::kNull: return OwnedValidity();  // hashed as 0 bytes whatever the validity
+    case Kind::kDictionary:
+    case Kind::kRunEnd: {
+      if (!may_have_nulls(node, a)) return OwnedValidity();
+      OwnedValidity out = make_owned_bitmap(len);
+      for (int64_t i = 0; i < len; ++i) {
+        if (slot_valid(node, a, pos + i)) set_bit(out, i);
+      }
+      seal_owned_bitmap(out, len);
+      return out;
+    }
+    default: {
+      const uint8_t* bits = buffer_at(a, 0);
+      if (bits == nullptr) return OwnedValidity();
+      Validity v{bits, a.offset + pos, -1};
+      if (with_count) v.null_count = a.null_count == 0 ? 0 : count_zero_bits(bits, v.offset, len);
+      return OwnedValidity(v);
+    }
+  }
+}
+
+Status hash_slots(DigestSink& sink, const TypeNode& node, const ArrowArray& a, int64_t pos,
+                  int64_t len, const Validity& v) {
+  const int64_t first = a.offset + pos;
+  switch (node.kind) {
+    case Kind::kNull: sink.put_zeros(static_cast<size_t>(len)); return Status::ok();
+    case Kind::kBool:
+      if (len > 0) hash_bool(sink, buffer_at(a, 1), first, len, v);
+      return Status::ok();
+    case Kind::kFixed:
+      if (len > 0) hash_fixed(sink, buffer_at(a, 1) + first * node.width, node.width, len, v);
+      return Status::ok();
+    case Kind::kFixedBinary: {
+      const uint8_t* data = buffer_at(a, 1);
+      for (int64_t i = 0; i < len; ++i) {
+        if (v.valid(i)) {
+          put_bytes_value(sink, data + (first + i) * node.width, static_cast<uint64_t>(node.width));
+        } else {
+          sink.put_byte(0);
+        }
+      }
+      return Status::ok();
+    }
+    case Kind::kBinary:
+      if (len > 0) hash_binary<int32_t>(sink, a, first, len, v);
+      return Status::ok();
+    case Kind::kLargeBinary:
+      if (len > 0) hash_binary<int64_t>(sink, a, first, len, v);
+      return Status::ok();
+    case Kind::kBinaryView: return hash_binary_view(sink, node, a, first, len, v);
+    case Kind::kList:
+    case Kind::kLargeList:
+    case Kind::kListView:
+    case Kind::kLargeListView:
+    case Kind::kFixedList: return hash_lists(sink, node, a, first, len, v);
+    case Kind::kDictionary: return hash_dictionary(sink, node, a, first, len, v);
+    case Kind::kRunEnd: return hash_run_ends(sink, node, a, first, len, v);
+    case Kind::kStruct: break;
+  }
+  return Status::internal("column " + describe(node) + ": a struct reached the value hasher");
+}
+
+}  // namespace odf_hash::logical
