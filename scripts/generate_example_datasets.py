@@ -322,8 +322,9 @@ def write_block(system_time, prev_block_hash, sequence_number, event_tag, event,
 
 
 class DatasetWriter:
-    def __init__(self, path: pathlib.Path):
+    def __init__(self, path: pathlib.Path, version: int = MANIFEST_VERSION):
         self.path = path
+        self.version = version
         if path.exists():
             shutil.rmtree(path)
         for sub in ("blocks", "data", "checkpoints", "refs"):
@@ -336,7 +337,8 @@ class DatasetWriter:
 
     def commit(self, system_time, event_tag, event) -> bytes:
         self.sequence_number += 1
-        block = write_block(system_time, self.head, self.sequence_number, event_tag, event)
+        block = write_block(system_time, self.head, self.sequence_number, event_tag, event,
+                            version=self.version)
         mh = sha3_multihash(block)
         (self.path / "blocks" / multibase16(mh)).write_bytes(block)
         self.head = mh
@@ -411,15 +413,14 @@ def hours(n):
     return dt.timedelta(hours=n)
 
 
-def generate(out: pathlib.Path, fixtures: pathlib.Path):
+def generate_root(path: pathlib.Path, version: int = MANIFEST_VERSION):
     root_id = dataset_id("root")
-    root = DatasetWriter(out / "root")
+    root = DatasetWriter(path, version)
     root.commit(T0, EV_SEED, {"dataset_id": root_id, "dataset_kind": DATASET_KIND_ROOT})
     root.commit(T0 + hours(1), EV_SET_INFO, {
         "description": "Population of Canadian cities (odf-hash example root dataset)",
         "keywords": ["example", "population"]})
     batches = [CITIES[0:4], CITIES[4:8], CITIES[8:11]]
-    root_slices = []
     offset = 0
     for i, batch in enumerate(batches):
         when = T0 + hours(24 * (i + 1))
@@ -429,9 +430,12 @@ def generate(out: pathlib.Path, fixtures: pathlib.Path):
             {"source": "census", "pages_read": i + 1}, sort_keys=True).encode()
         event = root.data_event(table, checkpoint, T0 + hours(i))
         root.commit(when, EV_ADD_DATA, event)
-        root_slices.append((table, event))
         offset += len(batch)
+    return root, root_id, batches
 
+
+def generate(out: pathlib.Path, fixtures: pathlib.Path):
+    root, root_id, batches = generate_root(out / "root")
     deriv = DatasetWriter(out / "derivative")
     deriv.commit(T0 + hours(100), EV_SEED,
                  {"dataset_id": dataset_id("derivative"), "dataset_kind": DATASET_KIND_DERIVATIVE})
@@ -476,6 +480,16 @@ def generate(out: pathlib.Path, fixtures: pathlib.Path):
                        "physical": multibase16(sha3_multihash((fixtures / name).read_bytes()))}
     (fixtures / "fixtures.json").write_text(json.dumps(facts, indent=2) + "\n")
     write_legacy_fixture(fixtures)
+    # The root dataset again in the version 2 block layout (misaligned Timestamps).
+    global LEGACY_UNALIGNED
+    LEGACY_UNALIGNED = True
+    try:
+        generate_root(fixtures / "root-v2", version=2)
+    finally:
+        LEGACY_UNALIGNED = False
+    misaligned = sum(system_time_misaligned(p.read_bytes())
+                     for p in (fixtures / "root-v2" / "blocks").iterdir())
+    assert misaligned > 0, "the version 2 fixture has no misaligned Timestamp"
 
 
 def write_legacy_fixture(fixtures: pathlib.Path):
@@ -513,6 +527,15 @@ def write_legacy_fixture(fixtures: pathlib.Path):
                 "block_hash": multibase16(sha3_multihash(block)),
                 "system_time_offset_in_content": where - content}
     (fixtures / "block-v2-unaligned.json").write_text(json.dumps(expected, indent=2) + "\n")
+
+
+def system_time_misaligned(block: bytes) -> bool:
+    """Whether MetadataBlock.systemTime (field 0) is off a 4-byte boundary in the content."""
+    start = manifest_content_offset(block)
+    content = block[start:]
+    root = struct.unpack_from("<I", content, 0)[0]
+    vtable = root - struct.unpack_from("<i", content, root)[0]
+    return (root + struct.unpack_from("<H", content, vtable + 4)[0]) % 4 != 0
 
 
 def manifest_content_offset(block: bytes) -> int:

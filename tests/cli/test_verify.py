@@ -179,3 +179,35 @@ def test_derivative_reencoded_passes_logically(run, tmp_path):
     r = run("verify", "--integrity-only", ds)
     assert r.rc == 1, r
     assert "(logical fallback skipped: --integrity-only)" in r.out
+
+
+def test_progress_only_on_a_terminal(odf_hash_bin, tmp_path):
+    """With stderr on a pseudo-terminal a progress line appears (and is erased); stdout keeps
+    the report alone."""
+    import os
+    import pty
+    import subprocess
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run([odf_hash_bin, "verify", str(DATASETS / "root")],
+                              stdout=subprocess.PIPE, stderr=slave, timeout=120)
+        os.close(slave)
+        slave = -1
+        err = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        if slave != -1:
+            os.close(slave)
+        os.close(master)
+    assert proc.returncode == 0
+    assert b"verifying " in err and b"5/5 files" in err
+    assert b"\r\x1b[K" in err  # the line is erased at the end
+    assert b"verifying" not in proc.stdout
