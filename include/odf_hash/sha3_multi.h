@@ -39,6 +39,10 @@
 
 namespace odf_hash {
 
+namespace keccak {
+struct Kernels;
+}
+
 // Implementation level; see the top of this file.
 enum class KeccakLevel : int {
   kPortable = 0,
@@ -175,7 +179,8 @@ class Sha3_256x4 {
   void update_slow(size_t lane, const void* data, size_t size) noexcept;
   void pad_lane(size_t lane) noexcept;
   Digest256 squeeze_lane(size_t lane) const noexcept;
-  void absorb_lane_excess(size_t lane, const uint8_t*& data, size_t& size) noexcept;
+  void absorb_budgets(const keccak::Kernels& kernels, size_t budget[kLanes],
+                      const uint8_t* p[kLanes], size_t n[kLanes]) noexcept;
 
   KeccakLevel level_;
   // Keccak state of the 4 lanes, interleaved: word w of lane l at state_[4 * w + l]
