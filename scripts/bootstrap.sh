@@ -39,3 +39,8 @@ if ! .venv/bin/python -c "import pytest, sys; sys.exit(pytest.__version__ != '$P
   echo "bootstrap: installing pytest $PYTEST_VERSION into .venv" >&2
   .venv/bin/pip install -q --disable-pip-version-check "pytest==$PYTEST_VERSION" >&2
 fi
+# flatbuffers: the example dataset generator writes ODF blocks with the Python builder.
+if ! .venv/bin/python -c "import flatbuffers" 2>/dev/null; then
+  echo "bootstrap: installing flatbuffers (Python) into .venv" >&2
+  .venv/bin/pip install -q --disable-pip-version-check flatbuffers >&2
+fi

@@ -167,6 +167,10 @@ class ValidatingBatchReader : public arrow::RecordBatchReader {
 arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> make_parquet_reader(
     const std::shared_ptr<arrow::io::RandomAccessFile>& file, arrow::TimeUnit::type int96_unit) {
   parquet::ReaderProperties props = parquet::default_reader_properties();
+  // Read column chunks through a small buffer, page by page, rather than whole: memory then
+  // stays near one batch of decoded values instead of one compressed row group.
+  props.enable_buffered_stream();
+  props.set_buffer_size(1 << 20);
   parquet::ArrowReaderProperties arrow_props;
   arrow_props.set_pre_buffer(false);   // never read more than the row group being decoded
   arrow_props.set_use_threads(false);  // files are read in parallel, not columns

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/reader.h"
+#include "output.h"
 #include "parallel.h"
 
 namespace odf_hash::cli {
@@ -58,13 +59,14 @@ FileOutcome hash_one(const std::string& path) {
 
 void print_text(const std::string& path, const FileOutcome& r, bool columns) {
   if (!r.digest) {
-    std::fprintf(stderr, "odf-hash: %s\n", r.error.message().c_str());
+    print_error(r.error.message());
     return;
   }
-  std::printf("%s  %s\n", r.digest->multihash().to_string().c_str(), path.c_str());
+  std::printf("%s  %s\n", r.digest->multihash().to_string().c_str(), escape_name(path).c_str());
   if (columns) {
     for (const auto& c : r.digest->columns) {
-      std::printf("  %s  %s  %s\n", hex_of(c.digest).c_str(), c.type.c_str(), c.path.c_str());
+      std::printf("  %s  %s  %s\n", hex_of(c.digest).c_str(), c.type.c_str(),
+                  escape_name(c.path).c_str());
     }
   }
   std::fflush(stdout);
@@ -74,7 +76,7 @@ nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool colum
   nlohmann::json j;
   j["path"] = path;
   if (!r.digest) {
-    j["error"] = r.error.message();
+    j["error"] = reason_of(r.error, path);
     return j;
   }
   j["logical"] = r.digest->multihash().to_string();
@@ -99,7 +101,7 @@ int run_logical(const LogicalOptions& opt) {
       [&](size_t i, FileOutcome& r) {
         if (!r.digest) failed = true;
         if (opt.json) {
-          if (!r.digest) std::fprintf(stderr, "odf-hash: %s\n", r.error.message().c_str());
+          if (!r.digest) print_error(r.error.message());
           files.push_back(to_json(opt.files[i], r, opt.columns));
         } else {
           print_text(opt.files[i], r, opt.columns);
@@ -108,7 +110,7 @@ int run_logical(const LogicalOptions& opt) {
   if (opt.json) {
     nlohmann::json doc;
     doc["files"] = std::move(files);
-    std::printf("%s\n", doc.dump(2).c_str());
+    print_json(doc);
   }
   return failed ? kExitError : kExitOk;
 }
