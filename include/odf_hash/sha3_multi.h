@@ -39,6 +39,10 @@
 
 namespace odf_hash {
 
+namespace keccak {
+struct Kernels;  // internal (src/core/keccak_dispatch.h)
+}
+
 // Implementation level; see the top of this file.
 enum class KeccakLevel : int {
   kPortable = 0,
@@ -111,10 +115,13 @@ class Sha3_256Scalar {
 //     per-lane buffer of kBufferBlocks blocks so it can still be absorbed 4-wide when the other
 //     lanes catch up;
 //   - a lane that runs more than kBufferBlocks blocks ahead of the slowest lane has its excess
-//     absorbed by a single-lane permutation (still correct, one lane's speed).
+//     absorbed at once: together with the other lanes that have an excess (the 4-lane kernel
+//     with the idle lanes masked: 2 or 3 lanes for about the price of 4), or alone with a
+//     one-lane permutation (one lane's speed).
 // So feed the lanes at similar rates (e.g. four column staging buffers of similar size) and
 // prefer update_all with large spans. Lanes that are not used may be left empty: their digest
 // is the empty-message digest, and they cost one permutation per lane at finalize.
+// Every level gives the same digests; only the speed differs.
 //
 // The object is about 6 KiB and holds no heap memory; it is movable and copyable (a copy
 // continues every lane independently).
@@ -166,7 +173,7 @@ class Sha3_256x4 {
   // The digest of lane `lane` alone (0..3; precondition, checked by assert); resets that lane
   // to the empty message and leaves the other lanes as they are. For streams that end at
   // different times (e.g. files of different sizes sharing the four lanes): the lane's
-  // last buffered blocks are absorbed with a one-lane permutation.
+  // last buffered blocks (at most kBufferBlocks + 1) are absorbed with a one-lane permutation.
   Digest256 finalize_lane(size_t lane) noexcept;
 
  private:
@@ -175,7 +182,8 @@ class Sha3_256x4 {
   void update_slow(size_t lane, const void* data, size_t size) noexcept;
   void pad_lane(size_t lane) noexcept;
   Digest256 squeeze_lane(size_t lane) const noexcept;
-  void absorb_lane_excess(size_t lane, const uint8_t*& data, size_t& size) noexcept;
+  void absorb_budgets(const keccak::Kernels& kernels, size_t budget[kLanes],
+                      const uint8_t* p[kLanes], size_t n[kLanes]) noexcept;
 
   KeccakLevel level_;
   // Keccak state of the 4 lanes, interleaved: word w of lane l at state_[4 * w + l]

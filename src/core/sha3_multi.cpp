@@ -49,16 +49,6 @@ bool bmi2_supported() noexcept {
 constexpr int kNotForced = -1;
 std::atomic<int> g_forced_level{kNotForced};
 
-void absorb_four(const keccak::Kernels& k, uint64_t* state, const uint8_t* const in[4],
-                 size_t blocks) noexcept {
-  if (blocks == 0) return;
-  if (k.four != nullptr) {
-    k.four(state, in, blocks);
-  } else {
-    for (size_t l = 0; l < 4; ++l) keccak::absorb_one_lane(state, l, in[l], blocks, k.one);
-  }
-}
-
 }  // namespace
 
 namespace keccak {
@@ -169,98 +159,105 @@ void Sha3_256x4::update_all(const uint8_t* const data[kLanes], const size_t size
   const keccak::Kernels kernels = keccak::kernels_for(level_);
   const uint8_t* p[kLanes];
   size_t n[kLanes];
+  size_t pending[kLanes];  // bytes of each lane not absorbed yet: buffered, then input
   for (size_t l = 0; l < kLanes; ++l) {
     p[l] = data[l];
     n[l] = size[l];
+    pending[l] = len_[l] - head_[l] + n[l];
   }
-  // 4-wide while every lane has a full block: first its buffered blocks, then (once its
-  // partial block is topped up from the input) blocks straight from the caller's memory.
-  for (;;) {
-    const uint8_t* block[kLanes];
-    bool from_buffer[kLanes];
-    size_t run = SIZE_MAX;
-    for (size_t l = 0; l < kLanes; ++l) {
-      size_t buffered = len_[l] - head_[l];
-      if (buffered > 0 && buffered < kRate) {
-        const size_t take = std::min(kRate - buffered, n[l]);
-        if (take > 0) {
-          std::memcpy(buf_[l] + len_[l], p[l], take);
-          len_[l] += take;
-          p[l] += take;
-          n[l] -= take;
-          buffered += take;
-        }
-      }
-      if (buffered >= kRate) {
-        block[l] = buf_[l] + head_[l];
-        from_buffer[l] = true;
-        run = std::min(run, buffered / kRate);
-      } else if (buffered == 0 && n[l] >= kRate) {
-        block[l] = p[l];
-        from_buffer[l] = false;
-        run = std::min(run, n[l] / kRate);
-      } else {
-        run = 0;
-        break;
-      }
-    }
-    if (run == 0) break;
-    absorb_four(kernels, state_, block, run);
-    for (size_t l = 0; l < kLanes; ++l) {
-      if (from_buffer[l]) {
-        head_[l] += run * kRate;
-        if (head_[l] == len_[l]) head_[l] = len_[l] = 0;
-      } else {
-        p[l] += run * kRate;
-        n[l] -= run * kRate;
-      }
-    }
+  // The blocks every lane has, 4-wide: buffered blocks first, then (once a partial block is
+  // topped up from the input) blocks straight from the caller's memory.
+  size_t budget[kLanes];
+  const size_t common = *std::min_element(pending, pending + kLanes) / kRate;
+  for (size_t l = 0; l < kLanes; ++l) budget[l] = common;
+  absorb_budgets(kernels, budget, p, n);
+  // Keep the rest for later 4-wide steps. What does not fit in a lane's buffer is absorbed
+  // now: lanes together while two or more have such an excess, else one lane alone.
+  for (size_t l = 0; l < kLanes; ++l) {
+    const size_t rest = len_[l] - head_[l] + n[l];
+    budget[l] = rest > kCapacity ? (rest - kCapacity + kRate - 1) / kRate : 0;
   }
-  // Keep the rest for later 4-wide steps; what does not fit is absorbed in this lane alone.
+  absorb_budgets(kernels, budget, p, n);
   for (size_t l = 0; l < kLanes; ++l) {
     if (n[l] == 0) continue;
-    if (len_[l] + n[l] > kCapacity) absorb_lane_excess(l, p[l], n[l]);
+    if (head_[l] > 0) {
+      std::memmove(buf_[l], buf_[l] + head_[l], len_[l] - head_[l]);
+      len_[l] -= head_[l];
+      head_[l] = 0;
+    }
     std::memcpy(buf_[l] + len_[l], p[l], n[l]);
     len_[l] += n[l];
   }
 }
 
-// Makes room for `size` more bytes in the buffer of `lane`: compacts it, then absorbs (with a
-// one-lane permutation) the fewest leading blocks of buffer + input so that the rest fits.
-void Sha3_256x4::absorb_lane_excess(size_t lane, const uint8_t*& data, size_t& size) noexcept {
-  uint8_t* buf = buf_[lane];
-  if (head_[lane] > 0) {
-    std::memmove(buf, buf + head_[lane], len_[lane] - head_[lane]);
-    len_[lane] -= head_[lane];
-    head_[lane] = 0;
+// Absorbs budget[l] blocks of each lane from its pending bytes in order: its buffered full
+// blocks, its partial block topped up from the input (p[l], n[l]), then the input itself.
+// Lanes with a budget go together through the 4-lane kernel while there are at least two of
+// them (the state of idle lanes is saved and restored around the call; their input pointers
+// repeat an active lane's); a lane alone, or a level without a 4-lane kernel, goes one lane at
+// a time. Precondition: budget[l] * 136 <= buffered bytes + n[l].
+void Sha3_256x4::absorb_budgets(const keccak::Kernels& kernels, size_t budget[kLanes],
+                                const uint8_t* p[kLanes], size_t n[kLanes]) noexcept {
+  for (;;) {
+    const uint8_t* block[kLanes] = {};
+    bool from_buffer[kLanes] = {};
+    size_t run[kLanes] = {};
+    size_t active = 0, first = 0, shortest = SIZE_MAX;
+    for (size_t l = 0; l < kLanes; ++l) {
+      if (budget[l] == 0) continue;
+      size_t buffered = len_[l] - head_[l];
+      if (buffered > 0 && buffered < kRate) {
+        // Only a partial block is buffered: complete it from the input.
+        const size_t take = kRate - buffered;
+        std::memcpy(buf_[l] + len_[l], p[l], take);
+        len_[l] += take;
+        p[l] += take;
+        n[l] -= take;
+        buffered = kRate;
+      }
+      if (buffered >= kRate) {
+        block[l] = buf_[l] + head_[l];
+        from_buffer[l] = true;
+        run[l] = std::min(budget[l], buffered / kRate);
+      } else {
+        block[l] = p[l];
+        run[l] = std::min(budget[l], n[l] / kRate);
+      }
+      assert(run[l] > 0 && "absorb_budgets: budget beyond the pending bytes");
+      if (active++ == 0) first = l;
+      shortest = std::min(shortest, run[l]);
+    }
+    if (active == 0) return;
+    if (active >= 2 && kernels.four != nullptr) {
+      uint64_t saved[kLanes][keccak::kStateWords];
+      for (size_t l = 0; l < kLanes; ++l) {
+        run[l] = budget[l] == 0 ? 0 : shortest;
+        if (budget[l] != 0 || active == kLanes) continue;
+        block[l] = block[first];
+        for (size_t w = 0; w < keccak::kStateWords; ++w) saved[l][w] = state_[kLanes * w + l];
+      }
+      kernels.four(state_, block, shortest);
+      for (size_t l = 0; l < kLanes; ++l) {
+        if (budget[l] != 0) continue;
+        for (size_t w = 0; w < keccak::kStateWords; ++w) state_[kLanes * w + l] = saved[l][w];
+      }
+    } else {
+      for (size_t l = 0; l < kLanes; ++l) {
+        keccak::absorb_one_lane(state_, l, block[l], run[l], kernels.one);
+      }
+    }
+    for (size_t l = 0; l < kLanes; ++l) {
+      if (run[l] == 0) continue;
+      budget[l] -= run[l];
+      if (from_buffer[l]) {
+        head_[l] += run[l] * kRate;
+        if (head_[l] == len_[l]) head_[l] = len_[l] = 0;
+      } else {
+        p[l] += run[l] * kRate;
+        n[l] -= run[l] * kRate;
+      }
+    }
   }
-  const size_t total = len_[lane] + size;
-  if (total <= kCapacity) return;
-  size_t blocks = (total - kCapacity + kRate - 1) / kRate;  // total >= blocks * kRate
-  const size_t whole = len_[lane] / kRate;
-  const size_t from_buf = std::min(blocks, whole);
-  const keccak::AbsorbFn one = keccak::kernels_for(level_).one;
-  keccak::absorb_one_lane(state_, lane, buf, from_buf, one);
-  blocks -= from_buf;
-  size_t consumed = from_buf * kRate;
-  if (blocks > 0 && consumed < len_[lane]) {
-    // Top up the partial block from the input and absorb it.
-    const size_t take = kRate - (len_[lane] - consumed);
-    std::memcpy(buf + len_[lane], data, take);
-    data += take;
-    size -= take;
-    keccak::absorb_one_lane(state_, lane, buf + consumed, 1, one);
-    consumed += kRate;
-    len_[lane] += take;
-    --blocks;
-  }
-  if (blocks > 0) {
-    keccak::absorb_one_lane(state_, lane, data, blocks, one);
-    data += blocks * kRate;
-    size -= blocks * kRate;
-  }
-  std::memmove(buf, buf + consumed, len_[lane] - consumed);
-  len_[lane] -= consumed;
 }
 
 // Pads the buffer of `lane` in place (0x06 ... 0x80: the FIPS 202 SHA3 domain bits and
@@ -286,8 +283,11 @@ Digest256 Sha3_256x4::squeeze_lane(size_t lane) const noexcept {
 Digest256 Sha3_256x4::finalize_lane(size_t lane) noexcept {
   assert(lane < kLanes);
   pad_lane(lane);
-  keccak::absorb_one_lane(state_, lane, buf_[lane] + head_[lane],
-                          (len_[lane] - head_[lane]) / kRate, keccak::kernels_for(level_).one);
+  size_t budget[kLanes] = {};
+  budget[lane] = (len_[lane] - head_[lane]) / kRate;
+  const uint8_t* p[kLanes] = {};
+  size_t n[kLanes] = {};
+  absorb_budgets(keccak::kernels_for(level_), budget, p, n);
   const Digest256 out = squeeze_lane(lane);
   for (size_t w = 0; w < keccak::kStateWords; ++w) state_[kLanes * w + lane] = 0;
   head_[lane] = len_[lane] = 0;
@@ -295,19 +295,14 @@ Digest256 Sha3_256x4::finalize_lane(size_t lane) noexcept {
 }
 
 std::array<Digest256, Sha3_256x4::kLanes> Sha3_256x4::finalize() noexcept {
-  for (size_t l = 0; l < kLanes; ++l) pad_lane(l);
-  const keccak::Kernels kernels = keccak::kernels_for(level_);
-  size_t run = SIZE_MAX;
-  const uint8_t* block[kLanes];
+  size_t budget[kLanes];
   for (size_t l = 0; l < kLanes; ++l) {
-    run = std::min(run, (len_[l] - head_[l]) / kRate);
-    block[l] = buf_[l] + head_[l];
+    pad_lane(l);
+    budget[l] = (len_[l] - head_[l]) / kRate;
   }
-  absorb_four(kernels, state_, block, run);
-  for (size_t l = 0; l < kLanes; ++l) {
-    const size_t start = head_[l] + run * kRate;
-    keccak::absorb_one_lane(state_, l, buf_[l] + start, (len_[l] - start) / kRate, kernels.one);
-  }
+  const uint8_t* p[kLanes] = {};
+  size_t n[kLanes] = {};
+  absorb_budgets(keccak::kernels_for(level_), budget, p, n);
   std::array<Digest256, kLanes> out;
   for (size_t l = 0; l < kLanes; ++l) out[l] = squeeze_lane(l);
   reset();
