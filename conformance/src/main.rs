@@ -141,7 +141,10 @@ fn cmd_gen(args: &[String]) -> Result<ExitCode, String> {
 fn cmd_inspect(files: &[String]) -> Result<ExitCode, String> {
     use arrow::array::{Array, StructArray};
     fn walk(prefix: &str, a: &dyn Array, out: &mut Vec<String>) {
-        let nulls = a.nulls().map_or("no bitmap".to_string(), |n| format!("{} null", n.null_count()));
+        let nulls = a.nulls().map_or("no bitmap".to_string(), |n| {
+            let at: Vec<String> = (0..n.len()).filter(|&i| n.is_null(i)).map(|i| i.to_string()).collect();
+            format!("{} null at [{}]", n.null_count(), at.join(","))
+        });
         out.push(format!("{prefix}: {} len {} offset {} {nulls}", a.data_type(), a.len(), a.offset()));
         if let Some(s) = a.as_any().downcast_ref::<StructArray>() {
             for (f, c) in s.fields().iter().zip(s.columns()) {
