@@ -23,7 +23,8 @@ const USAGE: &str = "usage:
   odf-hash-conformance hash FILE...
   odf-hash-conformance gen --seed S --count N --out DIR [--start I] [--require-coverage]
   odf-hash-conformance vectors --out DIR
-  odf-hash-conformance vectors --check DIR";
+  odf-hash-conformance vectors --check DIR
+  odf-hash-conformance inspect FILE     (validity of every column per batch, as arrow-rs reads it)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         Some("hash") => cmd_hash(&args[1..]),
         Some("gen") => cmd_gen(&args[1..]),
         Some("vectors") => vectors::cmd_vectors(&args[1..]),
+        Some("inspect") => cmd_inspect(&args[1..]),
         // Issue 5 will add a benchmark mode here: arrow-digest over in-memory tables from
         // gen::random_table-style builders, timed in the release profile.
         Some("bench") => Err("bench: not implemented yet (planned for the performance issue)".into()),
@@ -131,6 +133,36 @@ fn cmd_gen(args: &[String]) -> Result<ExitCode, String> {
     }
     if require_coverage && !missing.is_empty() {
         return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Debugging aid for mismatches: how arrow-rs represents each column's validity per batch.
+fn cmd_inspect(files: &[String]) -> Result<ExitCode, String> {
+    use arrow::array::{Array, StructArray};
+    fn walk(prefix: &str, a: &dyn Array, out: &mut Vec<String>) {
+        let nulls = a.nulls().map_or("no bitmap".to_string(), |n| {
+            let at: Vec<String> = (0..n.len()).filter(|&i| n.is_null(i)).map(|i| i.to_string()).collect();
+            format!("{} null at [{}]", n.null_count(), at.join(","))
+        });
+        out.push(format!("{prefix}: {} len {} offset {} {nulls}", a.data_type(), a.len(), a.offset()));
+        if let Some(s) = a.as_any().downcast_ref::<StructArray>() {
+            for (f, c) in s.fields().iter().zip(s.columns()) {
+                walk(&format!("{prefix}.{}", f.name()), c.as_ref(), out);
+            }
+        }
+    }
+    for f in files {
+        for (i, batch) in reference::read_batches(Path::new(f))?.iter().enumerate() {
+            let mut out = Vec::new();
+            for (field, col) in batch.schema().fields().iter().zip(batch.columns()) {
+                walk(field.name(), col.as_ref(), &mut out);
+            }
+            println!("{f} batch {i} ({} rows)", batch.num_rows());
+            for line in out {
+                println!("  {line}");
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -145,6 +145,26 @@ fn hash_unchecked(path: &Path) -> Result<FileHash, String> {
     })
 }
 
+/// Every batch of a file as the hash path reads it (for `inspect`).
+pub fn read_batches(path: &Path) -> Result<Vec<RecordBatch>, String> {
+    let file = File::open(path).map_err(|e| e.to_string())?;
+    let batches: Result<Vec<_>, _> = match detect_format(path)? {
+        Format::Parquet => ParquetRecordBatchReaderBuilder::try_new(file)
+            .map_err(|e| e.to_string())?
+            .with_batch_size(PARQUET_BATCH_SIZE)
+            .build()
+            .map_err(|e| e.to_string())?
+            .collect(),
+        Format::IpcFile => arrow::ipc::reader::FileReader::try_new(file, None)
+            .map_err(|e| e.to_string())?
+            .collect(),
+        Format::IpcStream => arrow::ipc::reader::StreamReader::try_new(std::io::BufReader::new(file), None)
+            .map_err(|e| e.to_string())?
+            .collect(),
+    };
+    batches.map_err(|e| e.to_string())
+}
+
 /// The reference logical hash of a file. arrow-digest panics on types it does not support
 /// (and arrow-rs may panic on some corrupt inputs): a panic is reported as an error.
 pub fn hash_file(path: &Path) -> Result<FileHash, String> {
