@@ -4,7 +4,9 @@
 #     nlohmann-json, FlatBuffers, clang for the fuzzers and sanitizers);
 #   - a project-local Python venv (.venv) holding pyarrow, whose bundled Arrow C++ and
 #     Parquet C++ headers and libraries the CMake build falls back to, and pytest, which
-#     runs the black-box CLI tests (tests/cli/).
+#     runs the black-box CLI tests (tests/cli/);
+#   - the crates of the Rust reference tool conformance/ (cargo fetch --locked), so its
+#     build in the tests needs no network. Rust itself (cargo) must already be installed.
 # Each step runs only when what it installs is missing, so calling it before every
 # make target costs well under a second once the machine is set up.
 set -euo pipefail
@@ -38,4 +40,24 @@ fi
 if ! .venv/bin/python -c "import pytest, sys; sys.exit(pytest.__version__ != '$PYTEST_VERSION')" 2>/dev/null; then
   echo "bootstrap: installing pytest $PYTEST_VERSION into .venv" >&2
   .venv/bin/pip install -q --disable-pip-version-check "pytest==$PYTEST_VERSION" >&2
+fi
+# flatbuffers: the example dataset generator writes ODF blocks with the Python builder.
+if ! .venv/bin/python -c "import flatbuffers" 2>/dev/null; then
+  echo "bootstrap: installing flatbuffers (Python) into .venv" >&2
+  .venv/bin/pip install -q --disable-pip-version-check flatbuffers >&2
+fi
+
+# The conformance tests build conformance/ (the Rust reference, arrow-digest) with cargo.
+CARGO="$(command -v cargo || true)"
+[ -z "$CARGO" ] && [ -x "$HOME/.cargo/bin/cargo" ] && CARGO="$HOME/.cargo/bin/cargo"
+if [ -z "$CARGO" ]; then
+  echo "bootstrap: cargo (Rust) not found: install Rust (e.g. rustup, or Debian's cargo" >&2
+  echo "bootstrap: package if recent enough for arrow-rs 60) and put cargo on PATH" >&2
+  exit 1
+fi
+stamp="conformance/target/.fetched-$(sha256sum conformance/Cargo.lock | cut -c1-16)"
+if [ ! -e "$stamp" ]; then
+  echo "bootstrap: fetching the conformance tool's crates (cargo fetch --locked)" >&2
+  "$CARGO" fetch --locked --manifest-path conformance/Cargo.toml >&2
+  mkdir -p conformance/target && touch "$stamp"
 fi

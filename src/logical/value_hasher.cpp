@@ -115,15 +115,15 @@ Status put_one_value(DigestSink& sink, const TypeNode& node, const ArrowArray& a
 
 template <int W>
 void put_fixed_masked(DigestSink& sink, const uint8_t* data, uint64_t valid, int64_t k) {
+  // Branch-free: always copy the value, then either keep it or overwrite its first byte
+  // with the null marker and advance by one. Writes stay inside the k * W reserved bytes.
   uint8_t* out = sink.reserve(static_cast<size_t>(k * W));
   size_t n = 0;
   for (int64_t b = 0; b < k; ++b) {
-    if ((valid >> b) & 1) {
-      std::memcpy(out + n, data + b * W, W);
-      n += W;
-    } else {
-      out[n++] = 0;
-    }
+    const size_t is_valid = (valid >> b) & 1;
+    std::memcpy(out + n, data + b * W, W);
+    out[n] = is_valid ? out[n] : 0;
+    n += is_valid ? W : 1;
   }
   sink.commit(n);
 }

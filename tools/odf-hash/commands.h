@@ -22,5 +22,8 @@ struct Command {
 Command add_physical_command(CLI::App& root);
 Command add_decode_command(CLI::App& root);
 Command add_logical_command(CLI::App& root);
+Command add_verify_command(CLI::App& root);
+Command add_compare_command(CLI::App& root);
+Command add_slice_command(CLI::App& root);
 
 }  // namespace odf_hash::cli

@@ -1,7 +1,9 @@
 // `odf-hash physical --check LIST`: verifies the files of a check list, with the output,
 // warnings and flags of coreutils' `sha256sum --check`.
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.h"

@@ -1,7 +1,7 @@
 // A slow, obviously-correct hasher for the differential test: it reads arrays through Arrow
 // C++'s typed accessors (not the C Data Interface), one value at a time, straight from the
-// rules in docs/logical-hash rules (spec text plus docs/divergences.md), collects every
-// column's bytes in memory and hashes them with OpenSSL at the end.
+// rules (the spec text plus docs/divergences.md), collects every column's bytes in memory
+// and hashes them with OpenSSL at the end.
 #pragma once
 
 #include <arrow/api.h>

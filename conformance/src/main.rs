@@ -1,0 +1,136 @@
+//! odf-hash-conformance: the reference side of odf-hash's conformance tests.
+//!
+//!   hash FILE...                       reference logical hash of each file, one JSON per line
+//!   gen --seed S --count N --out DIR   seeded random tables as IPC + Parquet + manifest.jsonl
+//!   vectors --out DIR | --check DIR    (re)generate / check the committed vector set
+//!   bench                              reserved for the performance issue (not written yet)
+//!
+//! The reference is arrow-digest's RecordDigestV0<Sha3_256> fed by the arrow-rs readers
+//! exactly as the main ODF implementation reads data files.
+
+mod gen;
+mod reference;
+mod rng;
+mod vectors;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::json;
+
+const USAGE: &str = "usage:
+  odf-hash-conformance hash FILE...
+  odf-hash-conformance gen --seed S --count N --out DIR [--start I] [--require-coverage]
+  odf-hash-conformance vectors --out DIR
+  odf-hash-conformance vectors --check DIR";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("hash") => cmd_hash(&args[1..]),
+        Some("gen") => cmd_gen(&args[1..]),
+        Some("vectors") => vectors::cmd_vectors(&args[1..]),
+        // Issue 5 will add a benchmark mode here: arrow-digest over in-memory tables from
+        // gen::random_table-style builders, timed in the release profile.
+        Some("bench") => Err("bench: not implemented yet (planned for the performance issue)".into()),
+        _ => Err(USAGE.to_string()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("odf-hash-conformance: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Value of `--name` in args, if present.
+pub fn flag_value<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str)
+}
+
+fn parse_u64(args: &[String], name: &str) -> Result<Option<u64>, String> {
+    flag_value(args, name)
+        .map(|v| v.parse::<u64>().map_err(|_| format!("{name}: not a number: {v}")))
+        .transpose()
+}
+
+fn cmd_hash(files: &[String]) -> Result<ExitCode, String> {
+    if files.is_empty() {
+        return Err(USAGE.to_string());
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut failed = false;
+    for f in files {
+        let line = match reference::hash_file(Path::new(f)) {
+            Ok(h) => json!({"path": f, "format": h.format.name(), "logical": h.logical,
+                            "rows": h.rows, "schema": h.schema}),
+            Err(e) => {
+                failed = true;
+                json!({"path": f, "error": e})
+            }
+        };
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
+    }
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn cmd_gen(args: &[String]) -> Result<ExitCode, String> {
+    let seed = parse_u64(args, "--seed")?.ok_or("gen: --seed is required")?;
+    let count = parse_u64(args, "--count")?.ok_or("gen: --count is required")?;
+    let start = parse_u64(args, "--start")?.unwrap_or(0);
+    let out = PathBuf::from(flag_value(args, "--out").ok_or("gen: --out is required")?);
+    let require_coverage = args.iter().any(|a| a == "--require-coverage");
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let manifest_path = out.join("manifest.jsonl");
+    let mut manifest = std::io::BufWriter::new(
+        std::fs::File::create(&manifest_path).map_err(|e| format!("{}: {e}", manifest_path.display()))?,
+    );
+    let profile = gen::TableProfile::default();
+    let mut coverage = gen::Coverage::default();
+    let mut reference_errors = 0usize;
+    for index in start..start + count {
+        let mut rng = rng::Rng::derive(seed, index);
+        let table = gen::random_table(&mut rng, &profile);
+        for (fi, ext) in ["arrow", "parquet"].iter().enumerate() {
+            let name = format!("{seed}_{index}.{ext}");
+            let path = out.join(&name);
+            let written = if fi == 0 {
+                gen::write_ipc_file(&path, &table, &mut rng).map(|_| String::new())
+            } else {
+                gen::write_parquet(&path, &table, &mut rng)
+            };
+            if let Err(e) = written {
+                coverage.skip(ext, format!("{name}: {e}"));
+                continue;
+            }
+            coverage.add(fi, &table);
+            let mut line = json!({"file": name, "seed": seed, "index": index,
+                                  "types": table.type_names()});
+            match reference::hash_file(&path) {
+                Ok(h) => {
+                    line["format"] = json!(h.format.name());
+                    line["logical"] = json!(h.logical);
+                    line["rows"] = json!(h.rows);
+                }
+                Err(e) => {
+                    reference_errors += 1;
+                    eprintln!("gen: reference cannot read back {name}: {e}");
+                    line["reference_error"] = json!(e);
+                }
+            }
+            writeln!(manifest, "{line}").map_err(|e| e.to_string())?;
+        }
+    }
+    manifest.flush().map_err(|e| e.to_string())?;
+    let missing = coverage.report();
+    if reference_errors > 0 {
+        eprintln!("gen: {reference_errors} file(s) the reference could not read back");
+    }
+    if require_coverage && !missing.is_empty() {
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,113 @@
+// ODF metadata blocks: reading one block file.
+//
+// A block file is a FlatBuffers `Manifest { kind: int64 = 0x400000, version: int32,
+// content: [ubyte] }` whose content is a nested FlatBuffers `MetadataBlock` (schema in
+// src/odf/schema/odf_block.fbs, written from the ODF specification). Versions 2 and 3 are
+// read; version 2 blocks store the Timestamp struct unaligned, which is tolerated.
+//
+// Blocks are untrusted input: the FlatBuffers verifier runs over the Manifest and over the
+// nested MetadataBlock before any field is read, and every hash is decoded strictly. Any
+// bytes give either a block or a clear parse error; never a crash. A block is never
+// re-serialized: its hash is the SHA3-256 of the file bytes exactly as given.
+//
+// Only what odf-hash needs is extracted: the chain fields, the event kind, the dataset kind
+// of a Seed, and the data slice / checkpoint references of AddData and ExecuteTransform.
+//
+// Thread safety: parse_block is reentrant.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "odf_hash/multihash.h"
+#include "odf_hash/status.h"
+
+namespace odf_hash::odf {
+
+// The multicodec of an ODF metadata block, stored in Manifest.kind.
+inline constexpr int64_t kMetadataBlockKind = 0x400000;
+inline constexpr int32_t kMinBlockVersion = 2;
+inline constexpr int32_t kMaxBlockVersion = 3;
+
+// ODF Timestamp: a proleptic Gregorian UTC date as year and day of the year (1-based).
+struct Timestamp {
+  int32_t year = 0;
+  uint16_t ordinal = 0;
+  uint32_t seconds_from_midnight = 0;
+  uint32_t nanoseconds = 0;
+  // RFC 3339, e.g. "2024-01-31T12:00:00Z" (fractional seconds only when non-zero); a
+  // timestamp that is not a valid date is shown as its raw fields.
+  std::string to_string() const;
+};
+
+// The MetadataEvent union members, in the specification's order (value = union tag).
+enum class EventKind : uint8_t {
+  kNone = 0,
+  kAddData = 1,
+  kExecuteTransform,
+  kSeed,
+  kSetPollingSource,
+  kSetTransform,
+  kSetVocab,
+  kSetAttachments,
+  kSetInfo,
+  kSetLicense,
+  kSetDataSchema,
+  kAddPushSource,
+  kDisablePushSource,
+  kDisablePollingSource,
+  kUnknown = 255,  // a tag newer than the schema odf-hash knows
+};
+
+// "AddData", "ExecuteTransform", ..., "Unknown".
+const char* event_kind_name(EventKind kind);
+
+enum class DatasetKind { kRoot = 0, kDerivative = 1 };
+
+const char* dataset_kind_name(DatasetKind kind);  // "root" / "derivative"
+
+// Closed interval [start, end] of record offsets.
+struct OffsetInterval {
+  uint64_t start = 0;
+  uint64_t end = 0;
+};
+
+// A data file added by a block (ODF DataSlice).
+struct DataSlice {
+  Multihash logical_hash;
+  Multihash physical_hash;
+  OffsetInterval offset_interval;
+  uint64_t size = 0;  // file length in bytes
+};
+
+// A checkpoint file written by a block (ODF Checkpoint).
+struct CheckpointRef {
+  Multihash physical_hash;
+  uint64_t size = 0;
+};
+
+struct MetadataBlock {
+  int32_t version = 0;  // Manifest version (2 or 3)
+  Timestamp system_time;
+  std::optional<Multihash> prev_block_hash;  // absent only on the seed block
+  uint64_t sequence_number = 0;
+  EventKind event = EventKind::kNone;
+
+  // Seed only.
+  std::optional<DatasetKind> dataset_kind;
+
+  // AddData and ExecuteTransform only.
+  std::optional<Multihash> prev_checkpoint;
+  std::optional<uint64_t> prev_offset;
+  std::optional<DataSlice> new_data;
+  std::optional<CheckpointRef> new_checkpoint;
+};
+
+// Parses the bytes of a block file. Errors (kParseError) say what is wrong: not a
+// FlatBuffer, failed verification, wrong Manifest kind, unsupported version, missing
+// content or event, a hash that is not a valid multihash (naming the field).
+Result<MetadataBlock> parse_block(std::span<const uint8_t> bytes);
+
+}  // namespace odf_hash::odf

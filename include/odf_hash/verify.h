@@ -1,0 +1,126 @@
+// Verification of an ODF dataset directory: metadata integrity, data and checkpoint
+// integrity, and the logical fallback for reproduced (derivative) data.
+//
+// What is checked, in order:
+//  1. metadata: refs/head names an existing block; every block's bytes hash to its name; the
+//     block parses (FlatBuffers verifier); prevBlockHash links form one chain down to a Seed
+//     block with sequence number 0, each sequence number one less than its successor's; data
+//     slice offsets are contiguous from 0 (and agree with prevOffset);
+//  2. data, for every newData of AddData and ExecuteTransform, newest block first: the file
+//     exists, its size matches, its physical hash matches. On a mismatch a root dataset
+//     fails; a derivative dataset falls back to the logical hash (reproduced data may be
+//     encoded differently) and the report says so. `integrity_only` skips that fallback;
+//  3. every checkpoint referenced by a block: exists, size, physical hash;
+//  4. files of blocks/, data/ and checkpoints/ that the chain does not reference are
+//     reported as unexpected (".pending-*" files are ignored).
+// Every problem is reported; verification never stops at the first. Nothing in the
+// dataset is modified.
+//
+// Thread safety: verify_dataset is reentrant; it runs file checks on `jobs` threads and
+// calls `progress` from them (serialised, never concurrently).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "odf_hash/dataset.h"
+#include "odf_hash/multihash.h"
+#include "odf_hash/odf_block.h"
+#include "odf_hash/status.h"
+
+namespace odf_hash::odf {
+
+enum class ProblemKind {
+  kHeadMissing,           // refs/head does not exist
+  kHeadInvalid,           // refs/head does not hold a multihash
+  kBlockMissing,          // a referenced block file does not exist
+  kBlockUnreadable,       // the block file could not be read
+  kBlockHashMismatch,     // the block's bytes do not hash to its name
+  kBlockMalformed,        // the block does not parse (verifier, kind, version, hashes)
+  kSequenceMismatch,      // sequence number is not one less than its successor's
+  kChainNotSeeded,        // the chain ends at a block that is not a Seed with sequence 0
+  kChainCycle,            // prevBlockHash leads back to a block already visited
+  kOffsetMismatch,        // data slice offsets are not contiguous or disagree with prevOffset
+  kFileMissing,           // a referenced data or checkpoint file does not exist
+  kFileUnreadable,        // the file could not be read (I/O error, or corrupt for logical)
+  kSizeMismatch,          // file size differs from the recorded size
+  kPhysicalHashMismatch,  // physical hash differs (root data, checkpoints, or no fallback)
+  kLogicalHashMismatch,   // derivative data: physical and logical hashes both differ
+  kUnexpectedFile,        // a file no block of the chain references
+};
+
+// Stable kebab-case name, e.g. "physical-hash-mismatch" (used in --json output).
+const char* problem_kind_name(ProblemKind kind);
+
+struct Problem {
+  ProblemKind kind;
+  std::optional<Multihash> block;           // the block concerned, when there is one
+  std::optional<uint64_t> sequence_number;  // its sequence number, when known
+  std::string file;                         // relative path ("data/f1620..."), may be empty
+  std::string expected;                     // expected value, may be empty
+  std::string actual;                       // actual value, may be empty
+  std::string message;                      // one human sentence
+};
+
+enum class FileRole { kData, kCheckpoint };
+const char* file_role_name(FileRole role);  // "data" / "checkpoint"
+
+enum class FileOutcome {
+  kPhysicalMatch,  // size and physical hash match
+  kLogicalMatch,   // physical mismatch, logical hash matches (derivative fallback)
+  kFailed,         // a Problem was reported for this file
+};
+const char* file_outcome_name(FileOutcome outcome);  // "physical-match", ...
+
+// One data or checkpoint file check.
+struct FileCheck {
+  FileRole role;
+  Multihash block;  // the newest block referencing the file
+  uint64_t sequence_number = 0;
+  std::string file;  // relative path
+  FileOutcome outcome = FileOutcome::kFailed;
+  // For kLogicalMatch: the physical hash found and the logical hash that matched.
+  std::optional<Multihash> actual_physical;
+  std::optional<Multihash> logical;
+};
+
+struct DatasetReport {
+  std::string path;
+  std::optional<Multihash> head;
+  std::optional<DatasetKind> kind;  // from the Seed block, when reached
+  uint64_t blocks = 0;              // blocks read along the chain
+  // True when the walk reached the seed. Unreferenced hash-named files are only reported
+  // for a complete chain (otherwise every file below the break would look unreferenced).
+  bool chain_complete = false;
+  std::vector<FileCheck> files;   // newest block first; data before checkpoint per block
+  std::vector<Problem> problems;  // metadata, then files (newest first), then unexpected
+
+  bool valid() const noexcept { return problems.empty(); }
+  uint64_t logical_fallbacks() const noexcept;
+};
+
+struct VerifyProgress {
+  uint64_t files_done = 0;
+  uint64_t files_total = 0;
+  uint64_t bytes_done = 0;
+  uint64_t bytes_total = 0;  // recorded sizes of the files to check
+};
+
+struct VerifyOptions {
+  unsigned jobs = 1;                                    // threads hashing files (0 means 1)
+  bool integrity_only = false;                          // no logical fallback for derivative data
+  std::function<void(const VerifyProgress&)> progress;  // optional
+};
+
+// Verifies the dataset at `path`. Returns an error only when verification could not run
+// (the path is not a readable directory); every finding about the dataset is a Problem.
+Result<DatasetReport> verify_dataset(const std::string& path, const VerifyOptions& options = {});
+
+// The metadata chain from head to seed, strictly: the first problem found (as
+// verify_dataset would report it) is returned as a kParseError / kNotFound status.
+Result<std::vector<ChainBlock>> read_chain(const DatasetDir& dir);
+
+}  // namespace odf_hash::odf

@@ -1,0 +1,214 @@
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "chain_walk.h"
+#include "odf_hash/sha3.h"
+
+namespace odf_hash::odf::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uintmax_t kMaxBlockFileBytes = 64u << 20;
+
+std::string hash_key(const Multihash& h) {
+  auto b = h.to_bytes();
+  return std::string(b.begin(), b.end());
+}
+
+Result<std::vector<uint8_t>> read_small_file(const std::string& path) {
+  std::error_code ec;
+  uintmax_t size = fs::file_size(path, ec);
+  if (ec) return Status::io_error("cannot stat: " + ec.message());
+  if (size > kMaxBlockFileBytes) {
+    return Status::parse_error("block file is " + std::to_string(size) +
+                               " bytes, larger than any metadata block may be");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::io_error("cannot open for reading");
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (static_cast<uintmax_t>(in.gcount()) != size) return Status::io_error("short read");
+  return bytes;
+}
+
+std::string referrer_text(const std::optional<ChainBlock>& child) {
+  if (!child) return "refs/head";
+  return "block " + child->hash.to_string() + " (sequence number " +
+         std::to_string(child->block.sequence_number) + ")";
+}
+
+}  // namespace
+
+ChainWalk walk_chain(const DatasetDir& dir) {
+  ChainWalk walk;
+  auto head = dir.read_head();
+  if (!head.is_ok()) {
+    Problem p;
+    p.kind = head.status().code() == StatusCode::kNotFound ? ProblemKind::kHeadMissing
+                                                           : ProblemKind::kHeadInvalid;
+    p.file = "refs/head";
+    p.message = head.status().message();
+    walk.problems.push_back(std::move(p));
+    return walk;
+  }
+  walk.head = *head;
+
+  std::set<std::string> visited;
+  std::optional<ChainBlock> child;  // the block whose prevBlockHash led here
+  Multihash current = *head;
+  std::optional<uint64_t> expected_seq;
+  for (;;) {
+    auto problem = [&](ProblemKind kind, std::string file, std::string message) {
+      Problem p;
+      p.kind = kind;
+      p.block = current;
+      p.sequence_number = expected_seq;
+      p.file = std::move(file);
+      p.message = std::move(message);
+      return p;
+    };
+    if (!visited.insert(hash_key(current)).second) {
+      walk.problems.push_back(problem(ProblemKind::kChainCycle, "",
+                                      "prevBlockHash of " + referrer_text(child) +
+                                          " leads back to block " + current.to_string()));
+      return walk;
+    }
+    const DatasetFile* file = dir.find_block(current);
+    if (file == nullptr) {
+      walk.problems.push_back(problem(ProblemKind::kBlockMissing, "blocks/" + current.to_string(),
+                                      "block " + current.to_string() + " referenced by " +
+                                          referrer_text(child) + " does not exist"));
+      return walk;
+    }
+    auto bytes = read_small_file(dir.full_path(file->rel_path));
+    if (!bytes.is_ok()) {
+      auto kind = bytes.status().code() == StatusCode::kParseError ? ProblemKind::kBlockMalformed
+                                                                   : ProblemKind::kBlockUnreadable;
+      walk.problems.push_back(problem(kind, file->rel_path, bytes.status().message()));
+      return walk;
+    }
+    Multihash actual = Multihash::sha3_256(Sha3_256::digest(*bytes));
+    if (!(actual == current)) {
+      Problem p = problem(ProblemKind::kBlockHashMismatch, file->rel_path,
+                          "the block's bytes do not hash to its name");
+      p.expected = current.to_string();
+      p.actual = actual.to_string();
+      walk.problems.push_back(std::move(p));
+    }
+    auto parsed = parse_block(*bytes);
+    if (!parsed.is_ok()) {
+      walk.problems.push_back(problem(ProblemKind::kBlockMalformed, file->rel_path,
+                                      "the block cannot be read: " + parsed.status().message()));
+      return walk;
+    }
+    ChainBlock cb{current, file->rel_path, std::move(parsed).value()};
+    const MetadataBlock& b = cb.block;
+    if (expected_seq && b.sequence_number != *expected_seq) {
+      Problem p = problem(
+          ProblemKind::kSequenceMismatch, file->rel_path,
+          "sequence number is not one less than that of its successor, " + referrer_text(child));
+      p.sequence_number = b.sequence_number;
+      p.expected = std::to_string(*expected_seq);
+      p.actual = std::to_string(b.sequence_number);
+      walk.problems.push_back(std::move(p));
+    }
+    expected_seq = b.sequence_number;  // from here on, problems name the block's own number
+    if (b.prev_block_hash && b.sequence_number == 0) {
+      walk.problems.push_back(problem(ProblemKind::kSequenceMismatch, file->rel_path,
+                                      "a block with sequence number 0 has a prevBlockHash"));
+    }
+    if (b.event == EventKind::kSeed && b.prev_block_hash) {
+      walk.problems.push_back(problem(ProblemKind::kChainNotSeeded, file->rel_path,
+                                      "a Seed block has a prevBlockHash: only the first block "
+                                      "may be a Seed"));
+    }
+    if (!b.prev_block_hash) {
+      if (b.event != EventKind::kSeed || b.sequence_number != 0) {
+        walk.problems.push_back(
+            problem(ProblemKind::kChainNotSeeded, file->rel_path,
+                    std::string("the chain ends at a ") + event_kind_name(b.event) +
+                        " block with sequence number " + std::to_string(b.sequence_number) +
+                        ", not at a Seed block with sequence number 0"));
+      }
+      walk.blocks.push_back(std::move(cb));
+      walk.complete = true;
+      return walk;
+    }
+    current = *b.prev_block_hash;
+    expected_seq = b.sequence_number == 0 ? std::optional<uint64_t>() : b.sequence_number - 1;
+    child = cb;
+    walk.blocks.push_back(std::move(cb));
+  }
+}
+
+std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks, bool chain_complete) {
+  std::vector<std::vector<Problem>> per_block;  // seed first
+  std::optional<uint64_t> last_end;
+  bool last_end_known = chain_complete;
+  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
+    const MetadataBlock& b = it->block;
+    if (b.event != EventKind::kAddData && b.event != EventKind::kExecuteTransform) continue;
+    if (!last_end_known) {
+      last_end = b.prev_offset;
+      last_end_known = true;
+    }
+    std::vector<Problem>& found = per_block.emplace_back();
+    auto problem = [&](std::string expected, std::string actual, std::string message) {
+      Problem p;
+      p.kind = ProblemKind::kOffsetMismatch;
+      p.block = it->hash;
+      p.sequence_number = b.sequence_number;
+      p.file = it->rel_path;
+      p.expected = std::move(expected);
+      p.actual = std::move(actual);
+      p.message = std::move(message);
+      found.push_back(std::move(p));
+    };
+    auto text = [](const std::optional<uint64_t>& v) {
+      return v ? std::to_string(*v) : std::string("none");
+    };
+    if (b.prev_offset != last_end) {
+      problem(text(last_end), text(b.prev_offset),
+              "prevOffset is not the last offset of the previous data slice");
+    }
+    if (!b.new_data) continue;
+    const OffsetInterval& iv = b.new_data->offset_interval;
+    uint64_t expected_start = last_end ? *last_end + 1 : 0;
+    if (iv.start != expected_start) {
+      problem(std::to_string(expected_start), std::to_string(iv.start),
+              "newData.offsetInterval.start does not follow the previous data slice");
+    }
+    if (iv.end < iv.start) {
+      problem(">= " + std::to_string(iv.start), std::to_string(iv.end),
+              "newData.offsetInterval.end is before its start");
+    }
+    last_end = iv.end;
+  }
+  std::vector<Problem> out;  // head first, each block's problems in the order checked
+  for (auto it = per_block.rbegin(); it != per_block.rend(); ++it) {
+    for (auto& p : *it) out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace odf_hash::odf::detail
+
+namespace odf_hash::odf {
+
+Result<std::vector<ChainBlock>> read_chain(const DatasetDir& dir) {
+  detail::ChainWalk walk = detail::walk_chain(dir);
+  if (!walk.problems.empty()) {
+    const Problem& p = walk.problems.front();
+    std::string where = p.file.empty() ? "" : p.file + ": ";
+    if (p.kind == ProblemKind::kHeadMissing || p.kind == ProblemKind::kBlockMissing) {
+      return Status::not_found(where + p.message);
+    }
+    return Status::parse_error(where + p.message);
+  }
+  return std::move(walk.blocks);
+}
+
+}  // namespace odf_hash::odf

@@ -1,0 +1,27 @@
+// Internal: walking the metadata chain from refs/head to the seed, collecting problems.
+#pragma once
+
+#include <vector>
+
+#include "odf_hash/dataset.h"
+#include "odf_hash/verify.h"
+
+namespace odf_hash::odf::detail {
+
+struct ChainWalk {
+  std::vector<ChainBlock> blocks;  // head first
+  std::vector<Problem> problems;   // in the order found (head towards seed)
+  std::optional<Multihash> head;
+  bool complete = false;  // reached a block without prevBlockHash, every link followed
+};
+
+// Reads refs/head and every block down the chain; block hashes, parse errors, links and
+// sequence numbers are checked here.
+ChainWalk walk_chain(const DatasetDir& dir);
+
+// Data slice offsets along `blocks` (head first): contiguous from 0 and consistent with
+// prevOffset. When the chain is incomplete the slices before the oldest block read are
+// unknown, so that block's prevOffset is taken as given. Problems are returned head first.
+std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks, bool chain_complete);
+
+}  // namespace odf_hash::odf::detail

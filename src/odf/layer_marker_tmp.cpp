@@ -1,1 +1,0 @@
-namespace odf_hash::odf_detail { int layer_marker = 0; }

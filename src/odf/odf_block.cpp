@@ -1,0 +1,264 @@
+#include "odf_hash/odf_block.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "odf_hash_fb/odf_block_generated.h"
+
+namespace odf_hash::odf {
+
+namespace {
+
+// Larger than any real block by orders of magnitude, and far below the 2 GiB FlatBuffers
+// limit that the verifier asserts on.
+constexpr size_t kMaxBlockBytes = 64u << 20;
+
+// FlatBuffers are read in place; giving them a buffer aligned for their largest scalar
+// (8 bytes) makes every correctly laid out field naturally aligned. The nested
+// MetadataBlock sits at whatever offset the writer gave the content vector (4 modulo 8
+// is common), so it is copied too before it is read.
+class AlignedBytes {
+ public:
+  explicit AlignedBytes(std::span<const uint8_t> bytes)
+      : words_((bytes.size() + 7) / 8), size_(bytes.size()) {
+    if (size_ != 0) std::memcpy(words_.data(), bytes.data(), size_);
+  }
+  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(words_.data()); }
+  size_t size() const { return size_; }
+
+ private:
+  std::vector<uint64_t> words_;
+  size_t size_;
+};
+
+bool verify_buffer_as_manifest(const AlignedBytes& buf, bool check_alignment) {
+  flatbuffers::Verifier::Options opts;
+  opts.check_alignment = check_alignment;
+  flatbuffers::Verifier verifier(buf.data(), buf.size(), opts);
+  return fb::VerifyManifestBuffer(verifier);
+}
+
+bool verify_buffer_as_block(const AlignedBytes& buf, bool check_alignment) {
+  flatbuffers::Verifier::Options opts;
+  opts.check_alignment = check_alignment;
+  flatbuffers::Verifier verifier(buf.data(), buf.size(), opts);
+  return verifier.VerifyBuffer<fb::MetadataBlock>(nullptr);
+}
+
+// Version 2 blocks were written by a Rust flatc whose generated code gave the Timestamp
+// struct an alignment of 1 (flatbuffers issue 8150, kamu-cli issue 1084): the struct may
+// start at any byte. Its fields are therefore copied out byte-wise, never read through a
+// pointer to the struct; the same code serves version 3, where it is aligned.
+Timestamp read_timestamp(const fb::Timestamp* raw) {
+  fb::Timestamp copy;
+  static_assert(sizeof(copy) == 16, "ODF Timestamp is 16 bytes (with 2 bytes of padding)");
+  std::memcpy(&copy, reinterpret_cast<const uint8_t*>(raw), sizeof(copy));
+  Timestamp t;
+  t.year = copy.year();
+  t.ordinal = copy.ordinal();
+  t.seconds_from_midnight = copy.seconds_from_midnight();
+  t.nanoseconds = copy.nanoseconds();
+  return t;
+}
+
+// The bytes of a verified [ubyte] vector. With alignment checks off (version 2) the vector's
+// length prefix may be misaligned, so no member function of flatbuffers::Vector (an object
+// requiring 4-byte alignment) is called: the length is read with ReadScalar, which is
+// alignment-independent.
+std::span<const uint8_t> vector_bytes(const flatbuffers::Vector<uint8_t>* v) {
+  const auto* p = reinterpret_cast<const uint8_t*>(v);
+  return {p + sizeof(flatbuffers::uoffset_t), flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p)};
+}
+
+Result<Multihash> read_hash(const flatbuffers::Vector<uint8_t>* v, const char* field) {
+  if (v == nullptr) return Status::parse_error(std::string(field) + " is missing");
+  auto r = Multihash::from_bytes(vector_bytes(v));
+  if (!r.is_ok()) return r.status().with_context(std::string(field) + " is not a valid multihash");
+  return r;
+}
+
+Result<std::optional<Multihash>> read_optional_hash(const flatbuffers::Vector<uint8_t>* v,
+                                                    const char* field) {
+  if (v == nullptr) return std::optional<Multihash>();
+  ODF_HASH_ASSIGN_OR_RETURN(Multihash h, read_hash(v, field));
+  return std::optional<Multihash>(h);
+}
+
+Result<DataSlice> read_data_slice(const fb::DataSlice& s, const char* event) {
+  std::string prefix = std::string(event) + ".newData.";
+  ODF_HASH_ASSIGN_OR_RETURN(Multihash logical,
+                            read_hash(s.logical_hash(), (prefix + "logicalHash").c_str()));
+  ODF_HASH_ASSIGN_OR_RETURN(Multihash physical,
+                            read_hash(s.physical_hash(), (prefix + "physicalHash").c_str()));
+  if (s.offset_interval() == nullptr) {
+    return Status::parse_error(prefix + "offsetInterval is missing");
+  }
+  return DataSlice{logical, physical,
+                   OffsetInterval{s.offset_interval()->start(), s.offset_interval()->end()},
+                   s.size()};
+}
+
+Result<CheckpointRef> read_checkpoint(const fb::Checkpoint& c, const char* event) {
+  std::string field = std::string(event) + ".newCheckpoint.physicalHash";
+  ODF_HASH_ASSIGN_OR_RETURN(Multihash physical, read_hash(c.physical_hash(), field.c_str()));
+  return CheckpointRef{physical, c.size()};
+}
+
+// AddData and ExecuteTransform share the fields odf-hash reads, under the same names.
+template <typename Event>
+Status read_data_event(const Event& e, const char* name, MetadataBlock& out) {
+  std::string field = std::string(name) + ".prevCheckpoint";
+  ODF_HASH_ASSIGN_OR_RETURN(out.prev_checkpoint,
+                            read_optional_hash(e.prev_checkpoint(), field.c_str()));
+  if (e.prev_offset().has_value()) out.prev_offset = *e.prev_offset();
+  if (e.new_data() != nullptr) {
+    ODF_HASH_ASSIGN_OR_RETURN(out.new_data, read_data_slice(*e.new_data(), name));
+  }
+  if (e.new_checkpoint() != nullptr) {
+    ODF_HASH_ASSIGN_OR_RETURN(out.new_checkpoint, read_checkpoint(*e.new_checkpoint(), name));
+  }
+  return Status::ok();
+}
+
+Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
+  auto type = b.event_type();
+  if (type == fb::MetadataEvent::NONE || b.event() == nullptr) {
+    return Status::parse_error("the block has no event");
+  }
+  auto tag = static_cast<uint8_t>(type);
+  if (tag > static_cast<uint8_t>(EventKind::kDisablePollingSource)) {
+    out.event = EventKind::kUnknown;
+    return Status::ok();
+  }
+  out.event = static_cast<EventKind>(tag);
+  switch (type) {
+    case fb::MetadataEvent::Seed: {
+      auto kind = b.event_as_Seed()->dataset_kind();
+      if (kind != fb::DatasetKind::Root && kind != fb::DatasetKind::Derivative) {
+        return Status::parse_error("Seed.datasetKind has the unknown value " +
+                                   std::to_string(static_cast<int32_t>(kind)));
+      }
+      out.dataset_kind =
+          kind == fb::DatasetKind::Root ? DatasetKind::kRoot : DatasetKind::kDerivative;
+      return Status::ok();
+    }
+    case fb::MetadataEvent::AddData: return read_data_event(*b.event_as_AddData(), "AddData", out);
+    case fb::MetadataEvent::ExecuteTransform:
+      return read_data_event(*b.event_as_ExecuteTransform(), "ExecuteTransform", out);
+    default: return Status::ok();
+  }
+}
+
+bool is_leap(int64_t y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+}  // namespace
+
+std::string Timestamp::to_string() const {
+  char buf[96];
+  int days_in_year = is_leap(year) ? 366 : 365;
+  if (year < 0 || year > 9999 || ordinal < 1 || ordinal > days_in_year ||
+      seconds_from_midnight >= 86400 || nanoseconds >= 1000000000u) {
+    std::snprintf(buf, sizeof buf, "(year %" PRId32 ", day %u, second %" PRIu32 ", ns %" PRIu32 ")",
+                  year, static_cast<unsigned>(ordinal), seconds_from_midnight, nanoseconds);
+    return buf;
+  }
+  static constexpr int kMonthDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  int month = 0;
+  int day = ordinal;
+  while (true) {
+    int len = kMonthDays[month] + (month == 1 && is_leap(year) ? 1 : 0);
+    if (day <= len) break;
+    day -= len;
+    ++month;
+  }
+  uint32_t s = seconds_from_midnight;
+  int n = std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02u:%02u:%02u", static_cast<int>(year),
+                        month + 1, day, s / 3600, (s / 60) % 60, s % 60);
+  if (nanoseconds != 0 && n > 0) {
+    n += std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), ".%09" PRIu32, nanoseconds);
+    while (buf[n - 1] == '0') buf[--n] = '\0';
+  }
+  return std::string(buf) + "Z";
+}
+
+const char* event_kind_name(EventKind kind) {
+  switch (kind) {
+    case EventKind::kNone: return "None";
+    case EventKind::kAddData: return "AddData";
+    case EventKind::kExecuteTransform: return "ExecuteTransform";
+    case EventKind::kSeed: return "Seed";
+    case EventKind::kSetPollingSource: return "SetPollingSource";
+    case EventKind::kSetTransform: return "SetTransform";
+    case EventKind::kSetVocab: return "SetVocab";
+    case EventKind::kSetAttachments: return "SetAttachments";
+    case EventKind::kSetInfo: return "SetInfo";
+    case EventKind::kSetLicense: return "SetLicense";
+    case EventKind::kSetDataSchema: return "SetDataSchema";
+    case EventKind::kAddPushSource: return "AddPushSource";
+    case EventKind::kDisablePushSource: return "DisablePushSource";
+    case EventKind::kDisablePollingSource: return "DisablePollingSource";
+    case EventKind::kUnknown: return "Unknown";
+  }
+  return "Unknown";
+}
+
+const char* dataset_kind_name(DatasetKind kind) {
+  return kind == DatasetKind::kRoot ? "root" : "derivative";
+}
+
+Result<MetadataBlock> parse_block(std::span<const uint8_t> bytes) {
+  if (bytes.size() > kMaxBlockBytes) {
+    return Status::parse_error("block of " + std::to_string(bytes.size()) +
+                               " bytes is larger than the " + std::to_string(kMaxBlockBytes) +
+                               "-byte limit");
+  }
+  AlignedBytes outer(bytes);
+  // The version decides how strict the nested verification is, so the Manifest is first
+  // verified without alignment checks (safe: every read below is alignment-independent),
+  // then again with them once it says it is a version 3 block.
+  if (!verify_buffer_as_manifest(outer, false)) {
+    return Status::parse_error("not a valid FlatBuffers Manifest (verifier rejected it)");
+  }
+  const fb::Manifest* manifest = fb::GetManifest(outer.data());
+  if (manifest->kind() != kMetadataBlockKind) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "0x%" PRIx64, static_cast<uint64_t>(manifest->kind()));
+    return Status::parse_error(std::string("Manifest.kind is ") + buf +
+                               ", not 0x400000 (odf-metadata-block)");
+  }
+  MetadataBlock out;
+  out.version = manifest->version();
+  if (out.version < kMinBlockVersion || out.version > kMaxBlockVersion) {
+    return Status::parse_error("unsupported block version " + std::to_string(out.version) +
+                               " (odf-hash reads versions 2 and 3)");
+  }
+  const bool strict = out.version >= 3;
+  if (strict && !verify_buffer_as_manifest(outer, true)) {
+    return Status::parse_error("version 3 Manifest is misaligned (verifier rejected it)");
+  }
+  if (manifest->content() == nullptr || vector_bytes(manifest->content()).empty()) {
+    return Status::parse_error("Manifest.content is missing or empty");
+  }
+  AlignedBytes inner(vector_bytes(manifest->content()));
+  if (!verify_buffer_as_block(inner, strict)) {
+    return Status::parse_error(
+        std::string("Manifest.content is not a valid FlatBuffers MetadataBlock") +
+        (strict ? " (version 3: aligned layout required)" : ""));
+  }
+  const auto* block = flatbuffers::GetRoot<fb::MetadataBlock>(inner.data());
+  if (block->system_time() == nullptr) {
+    return Status::parse_error("MetadataBlock.systemTime is missing");
+  }
+  out.system_time = read_timestamp(block->system_time());
+  ODF_HASH_ASSIGN_OR_RETURN(out.prev_block_hash, read_optional_hash(block->prev_block_hash(),
+                                                                    "MetadataBlock.prevBlockHash"));
+  out.sequence_number = block->sequence_number();
+  ODF_HASH_RETURN_IF_ERROR(read_event(*block, out));
+  return out;
+}
+
+}  // namespace odf_hash::odf

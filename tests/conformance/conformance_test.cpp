@@ -1,0 +1,166 @@
+// Conformance of odf-hash with the reference implementation on the committed vectors
+// (tests/conformance/vectors.json, made by conformance/ from arrow-rs + arrow-digest and,
+// for the physical hashes, the Rust sha3 crate).
+//
+// For every vector:
+//   - logical_hash_file (our readers + our hasher) must give the reference logical hash and
+//     row count;
+//   - IPC fixtures are also read here with Arrow C++'s own IPC readers, exported through
+//     the C stream interface and hashed with logical_hash_stream, which checks the hasher
+//     independently of src/io;
+//   - physical_hash_file must give the reference SHA3-256.
+// Vectors the reference cannot hash (reference_error) are documented divergences: when the
+// vector names an 'equivalent' file holding the same records decoded, our hash must equal
+// that file's reference hash.
+#include <gtest/gtest.h>
+
+#include <arrow/c/bridge.h>
+#include <arrow/io/file.h>
+#include <arrow/ipc/reader.h>
+#include <arrow/record_batch.h>
+
+#include <cctype>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "odf_hash/logical.h"
+#include "odf_hash/physical.h"
+#include "odf_hash/reader.h"
+
+namespace {
+
+const std::string kDir = std::string(ODF_HASH_SOURCE_DIR) + "/tests/conformance/";
+
+struct Vector {
+  std::string file;
+  nlohmann::json json;
+};
+
+const nlohmann::json& vectors_document() {
+  static const nlohmann::json doc = [] {
+    std::ifstream in(kDir + "vectors.json");
+    return nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  }();
+  return doc;
+}
+
+std::vector<Vector> load_vectors() {
+  std::vector<Vector> out;
+  const auto& doc = vectors_document();
+  if (!doc.is_object() || !doc.contains("vectors")) return out;
+  for (const auto& v : doc["vectors"]) out.push_back({v.value("file", ""), v});
+  return out;
+}
+
+const nlohmann::json* find_vector(const std::string& file) {
+  for (const auto& v : vectors_document()["vectors"]) {
+    if (v.value("file", "") == file) return &v;
+  }
+  return nullptr;
+}
+
+std::string test_name(const testing::TestParamInfo<Vector>& info) {
+  std::string name;
+  for (char c : info.param.file) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+bool is_ipc(const nlohmann::json& v) {
+  const std::string f = v.value("format", "");
+  return f == "arrow-ipc-file" || f == "arrow-ipc-stream";
+}
+
+// Reads an IPC file or stream with Arrow C++ and exports it as an ArrowArrayStream.
+arrow::Status export_ipc(const std::string& path, bool is_file, ArrowArrayStream* out) {
+  ARROW_ASSIGN_OR_RAISE(auto input, arrow::io::ReadableFile::Open(path));
+  std::shared_ptr<arrow::RecordBatchReader> reader;
+  if (is_file) {
+    ARROW_ASSIGN_OR_RAISE(auto file_reader, arrow::ipc::RecordBatchFileReader::Open(input));
+    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+    for (int i = 0; i < file_reader->num_record_batches(); ++i) {
+      ARROW_ASSIGN_OR_RAISE(auto b, file_reader->ReadRecordBatch(i));
+      batches.push_back(std::move(b));
+    }
+    ARROW_ASSIGN_OR_RAISE(reader, arrow::RecordBatchReader::Make(batches, file_reader->schema()));
+  } else {
+    ARROW_ASSIGN_OR_RAISE(reader, arrow::ipc::RecordBatchStreamReader::Open(input));
+  }
+  // The C ABI struct declared by odf_hash/arrow_c_data.h and by arrow/c/abi.h is the same.
+  return arrow::ExportRecordBatchReader(reader, reinterpret_cast<struct ArrowArrayStream*>(out));
+}
+
+class ConformanceVector : public testing::TestWithParam<Vector> {};
+
+TEST(ConformanceVectors, LoadedAndNonTrivial) {
+  const auto vectors = load_vectors();
+  ASSERT_GE(vectors.size(), 40u) << "tests/conformance/vectors.json missing or too small";
+  size_t generated = 0, pyarrow = 0, ipc = 0, parquet = 0;
+  for (const auto& v : vectors) {
+    generated += v.json.value("source", "") == "generated";
+    pyarrow += v.json.value("source", "") == "pyarrow";
+    ipc += is_ipc(v.json);
+    parquet += v.json.value("format", "") == "parquet";
+  }
+  EXPECT_GE(generated, 30u);
+  EXPECT_GE(pyarrow, 10u);
+  EXPECT_GE(ipc, 20u);
+  EXPECT_GE(parquet, 20u);
+}
+
+TEST_P(ConformanceVector, LogicalHashOfFileMatchesReference) {
+  const auto& v = GetParam().json;
+  const std::string path = kDir + GetParam().file;
+  auto ours = odf_hash::logical_hash_file(path);
+  if (v.contains("reference_error")) {
+    if (!v.contains("equivalent")) {
+      GTEST_SKIP() << "documented divergence without an equivalent vector: "
+                   << v["reference_error"].get<std::string>();
+    }
+    const auto* eq = find_vector(v["equivalent"].get<std::string>());
+    ASSERT_NE(eq, nullptr) << "equivalent vector not found: " << v["equivalent"];
+    ASSERT_TRUE(eq->contains("logical"));
+    ASSERT_TRUE(ours.is_ok()) << ours.status().message();
+    EXPECT_EQ(ours->multihash().to_string(), (*eq)["logical"].get<std::string>())
+        << "the reference cannot hash this file (" << v["reference_error"].get<std::string>()
+        << "); our hash of its decoded values must equal the reference hash of "
+        << v["equivalent"].get<std::string>();
+    return;
+  }
+  ASSERT_TRUE(ours.is_ok()) << ours.status().message();
+  EXPECT_EQ(ours->multihash().to_string(), v["logical"].get<std::string>());
+  EXPECT_EQ(ours->num_rows, v["rows"].get<uint64_t>());
+}
+
+TEST_P(ConformanceVector, LogicalHashOfArrowCppIpcStreamMatchesReference) {
+  const auto& v = GetParam().json;
+  if (!is_ipc(v)) GTEST_SKIP() << "not an IPC fixture";
+  ASSERT_TRUE(v.contains("logical")) << "IPC vectors are always hashable by the reference";
+  ArrowArrayStream stream{};
+  auto st = export_ipc(kDir + GetParam().file, v["format"] == "arrow-ipc-file", &stream);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  auto ours = odf_hash::logical_hash_stream(&stream);
+  ASSERT_TRUE(ours.is_ok()) << ours.status().message();
+  EXPECT_EQ(ours->multihash().to_string(), v["logical"].get<std::string>());
+  EXPECT_EQ(ours->num_rows, v["rows"].get<uint64_t>());
+}
+
+TEST_P(ConformanceVector, PhysicalHashMatchesSha3Crate) {
+  const auto& v = GetParam().json;
+  auto ours = odf_hash::physical_hash_file(kDir + GetParam().file);
+  ASSERT_TRUE(ours.is_ok()) << ours.status().message();
+  EXPECT_EQ(ours->hash.to_string(), v["physical"].get<std::string>());
+}
+
+TEST_P(ConformanceVector, FormatDetectedFromContent) {
+  const auto& v = GetParam().json;
+  auto format = odf_hash::detect_file_format(kDir + GetParam().file);
+  ASSERT_TRUE(format.is_ok()) << format.status().message();
+  EXPECT_EQ(std::string(odf_hash::file_format_name(*format)), v["format"].get<std::string>());
+}
+
+INSTANTIATE_TEST_SUITE_P(Vectors, ConformanceVector, testing::ValuesIn(load_vectors()), test_name);
+
+}  // namespace

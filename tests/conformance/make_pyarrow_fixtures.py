@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Parquet fixtures written by pyarrow (Arrow C++), for the conformance vectors.
+
+Writers other than arrow-rs annotate Parquet differently; the logical hash of such a file is
+what arrow-rs reads from it (the main ODF implementation's path). Run with the project venv:
+
+    .venv/bin/python tests/conformance/make_pyarrow_fixtures.py
+
+It writes tests/conformance/data/pyarrow/*.parquet and data/pyarrow/fixtures.json (file and
+description of each). Then `odf-hash-conformance vectors --out tests/conformance` hashes
+them with the reference and records the results in vectors.json. The data is fixed (no
+randomness), so reruns with the same pyarrow produce the same records.
+"""
+import datetime as dt
+import decimal
+import json
+import os
+import sys
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pyarrow")
+
+
+def ts_values(n):
+    base = dt.datetime(2021, 3, 28, 0, 30, 15, 123456)
+    return [None if i % 5 == 3 else base + dt.timedelta(hours=7 * i, microseconds=i) for i in range(n)]
+
+
+def base_table(n=40):
+    ints = [None if i % 7 == 2 else (i * 2654435761) % 2**31 - 2**30 for i in range(n)]
+    strings = [None if i % 6 == 1 else ("" if i % 9 == 0 else "значення-" * (i % 4) + str(i)) for i in range(n)]
+    return pa.table({
+        "id": pa.array(range(n), pa.int64()),
+        "i32": pa.array(ints, pa.int32()),
+        "u16": pa.array([i * 1000 % 65536 for i in range(n)], pa.uint16()),
+        "f64": pa.array([None if i % 8 == 0 else i / 3.0 for i in range(n)], pa.float64()),
+        "flag": pa.array([None if i % 4 == 0 else i % 3 == 0 for i in range(n)], pa.bool_()),
+        "name": pa.array(strings, pa.string()),
+        "blob": pa.array([bytes(range(i % 20)) if i % 5 else None for i in range(n)], pa.binary()),
+        "day": pa.array([dt.date(2020, 1, 1) + dt.timedelta(days=37 * i) for i in range(n)], pa.date32()),
+        "amount": pa.array([None if i % 6 == 0 else decimal.Decimal(i * 1234567) / 100 for i in range(n)],
+                           pa.decimal128(18, 2)),
+    })
+
+
+def nested_table(n=30):
+    lists = [None if i % 7 == 3 else [[j, None if j == 2 else j * i] for j in range(i % 4)] if i % 5 else []
+             for i in range(n)]
+    structs = [None if i % 6 == 2 else {
+        "a": None if i % 4 == 1 else i,
+        "inner": None if i % 5 == 4 else {"s": "x" * (i % 3), "deep": {"v": None if i % 3 == 0 else float(i)}},
+    } for i in range(n)]
+    struct_type = pa.struct([
+        ("a", pa.int32()),
+        ("inner", pa.struct([("s", pa.string()), ("deep", pa.struct([("v", pa.float64())]))])),
+    ])
+    return pa.table({
+        "lol": pa.array(lists, pa.list_(pa.list_(pa.int64()))),
+        "st": pa.array(structs, struct_type),
+        "large": pa.array([None if i % 4 == 0 else "L" * (i % 17) for i in range(n)], pa.large_string()),
+        "fsl": pa.array([[i, i + 1] if i % 3 else None for i in range(n)], pa.list_(pa.int16(), 2)),
+    })
+
+
+def timestamp_table(n=24):
+    vals = ts_values(n)
+    cols = {}
+    for unit in ("s", "ms", "us", "ns"):
+        cols[f"ts_{unit}"] = pa.array(vals, pa.timestamp(unit))
+        cols[f"ts_{unit}_utc"] = pa.array(vals, pa.timestamp(unit, tz="UTC"))
+    cols["ts_us_kyiv"] = pa.array(vals, pa.timestamp("us", tz="Europe/Kyiv"))
+    cols["ts_ms_plus2"] = pa.array(vals, pa.timestamp("ms", tz="+02:00"))
+    cols["t32_ms"] = pa.array([None if i % 5 == 0 else i * 3_600_001 % 86_400_000 for i in range(n)], pa.time32("ms"))
+    cols["t64_us"] = pa.array([i * 3_600_000_007 % 86_400_000_000 for i in range(n)], pa.time64("us"))
+    return pa.table(cols)
+
+
+def dictionary_table(n=50):
+    cities = ["Kyiv", "Lviv", "", "Odesa", "Kharkiv"]
+    cat = pa.array([None if i % 9 == 4 else cities[i % 5] for i in range(n)]).dictionary_encode()
+    codes = pa.DictionaryArray.from_arrays(pa.array([i % 3 for i in range(n)], pa.int8()),
+                                           pa.array(["low", "mid", "high"]))
+    return pa.table({
+        "city": cat,
+        "level": codes,
+        "plain": pa.array([cities[i % 5] for i in range(n)]),
+        "n": pa.array([i % 4 for i in range(n)], pa.int64()),
+    })
+
+
+def pandas_categorical_table(n=30):
+    """What pa.Table.from_pandas makes of a pandas Categorical (pandas is not needed): a
+    dictionary<int8, string> column plus the 'pandas' schema metadata describing it."""
+    values = ["a", "b", None, "a", "c", "b"]
+    kind = pa.DictionaryArray.from_arrays(
+        pa.array([None if values[i % 6] is None else "abc".index(values[i % 6]) for i in range(n)], pa.int8()),
+        pa.array(["a", "b", "c"]))
+    pandas_meta = {
+        "index_columns": [], "column_indexes": [], "creator": {"library": "pyarrow", "version": pa.__version__},
+        "pandas_version": "2.2.3",
+        "columns": [
+            {"name": "kind", "field_name": "kind", "pandas_type": "categorical", "numpy_type": "int8",
+             "metadata": {"num_categories": 3, "ordered": False}},
+            {"name": "x", "field_name": "x", "pandas_type": "int64", "numpy_type": "int64", "metadata": None},
+        ],
+    }
+    table = pa.table({"kind": kind, "x": pa.array(range(n), pa.int64())})
+    return table.replace_schema_metadata({b"pandas": json.dumps(pandas_meta).encode()})
+
+
+def fixtures():
+    base = base_table()
+    nested = nested_table()
+    ts = timestamp_table()
+    dic = dictionary_table()
+    f = []
+
+    def add(name, table, description, equivalent=None, **kwargs):
+        f.append((name, table, description, equivalent, kwargs))
+
+    add("base_default.parquet", base, "primitive columns with nulls, pyarrow defaults (snappy, dictionary, embedded ARROW:schema)")
+    add("base_no_arrow_schema.parquet", base, "the same table with store_schema=False (types from Parquet annotations only)",
+        store_schema=False)
+    add("base_v1_uncompressed.parquet", base, "format version 1.0, no compression, no dictionary",
+        version="1.0", compression="NONE", use_dictionary=False)
+    add("base_zstd_small_groups.parquet", base, "zstd, row groups of 7 rows, data page v2",
+        compression="zstd", row_group_size=7, data_page_version="2.0")
+    add("nested_default.parquet", nested, "list<list<int64>> with empty and null lists, struct nested three deep with nulls at every level, large_string, fixed_size_list")
+    add("nested_no_arrow_schema.parquet", nested, "nested table with store_schema=False", store_schema=False)
+    add("timestamps_default.parquet", ts, "timestamps in every unit with and without time zones (UTC, Europe/Kyiv, +02:00), time32/time64")
+    add("timestamps_no_arrow_schema.parquet", ts, "timestamps with store_schema=False (tz and unit from Parquet annotations)",
+        store_schema=False)
+    add("timestamps_v1_coerce_ms.parquet", ts, "format version 1.0 with coerce_timestamps='ms' (legacy converted TIMESTAMP_MILLIS)",
+        version="1.0", coerce_timestamps="ms", allow_truncated_timestamps=True)
+    add("timestamps_v1_no_arrow_schema.parquet", ts, "format version 1.0, legacy converted types, store_schema=False",
+        version="1.0", store_schema=False, coerce_timestamps="us", allow_truncated_timestamps=True)
+    add("timestamps_int96.parquet", ts, "INT96 timestamps (use_deprecated_int96_timestamps=True)",
+        use_deprecated_int96_timestamps=True)
+    add("timestamps_int96_no_arrow_schema.parquet", ts, "INT96 timestamps with store_schema=False",
+        use_deprecated_int96_timestamps=True, store_schema=False)
+    add("dictionary_default.parquet", dic, "dictionary-typed columns (Arrow dictionary type in the embedded schema)",
+        equivalent="dictionary_read_plain.parquet")
+    add("dictionary_no_arrow_schema.parquet", dic, "dictionary-encoded pages read as plain strings (store_schema=False)",
+        store_schema=False)
+    add("dictionary_read_plain.parquet", dic.cast(pa.schema([("city", pa.string()), ("level", pa.string()),
+                                                             ("plain", pa.string()), ("n", pa.int64())])),
+        "dictionary-encoded pages (use_dictionary=True) of plain string columns", use_dictionary=True)
+    cat = pandas_categorical_table()
+    add("pandas_categorical.parquet", cat,
+        "pandas-style categorical column (dictionary<int8, string> + pandas metadata)",
+        equivalent="pandas_categorical_plain.parquet")
+    add("pandas_categorical_plain.parquet", cat.cast(pa.schema([("kind", pa.string()), ("x", pa.int64())])),
+        "the categorical table with the column decoded to plain strings")
+    return f
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    meta = []
+    for name, table, description, equivalent, kwargs in fixtures():
+        pq.write_table(table, os.path.join(OUT, name), **kwargs)
+        entry = {"file": name, "description": description,
+                 "writer": f"pyarrow {pa.__version__}", "options": {k: str(v) for k, v in kwargs.items()}}
+        if equivalent:
+            # Same records with the dictionary decoded: odf-hash must hash both alike.
+            entry["equivalent"] = equivalent
+        meta.append(entry)
+    with open(os.path.join(OUT, "fixtures.json"), "w") as fh:
+        json.dump({"fixtures": meta}, fh, indent=1, ensure_ascii=False)
+        fh.write("\n")
+    print(f"wrote {len(meta)} fixtures to {OUT}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
