@@ -243,7 +243,9 @@ class Visitor {
     return visit_struct(root, hint, true, /*is_root=*/true);
   }
 
+  // INT96 units met since the current top-level field started, and per top-level field.
   std::vector<arrow::TimeUnit::type> int96_units;
+  std::vector<std::vector<arrow::TimeUnit::type>> int96_units_per_field;
 
  private:
   void note_int96(const TypePtr& type) {
@@ -331,6 +333,10 @@ class Visitor {
       }
       ODF_HASH_ASSIGN_OR_RETURN(std::optional<Converted> c, dispatch(child, child_hint, true));
       if (c) fields.push_back(arrow::field(child.name(), c->type, c->nullable));
+      if (is_root) {
+        if (c) int96_units_per_field.push_back(int96_units);
+        int96_units.clear();
+      }
     }
     if (fields.empty()) return std::optional<Converted>();
     Converted out{arrow::struct_(fields), rep == Repetition::OPTIONAL};
@@ -509,7 +515,7 @@ Result<ArrowRsSchema> arrow_rs_parquet_schema(const parquet::SchemaDescriptor& d
   ODF_HASH_ASSIGN_OR_RETURN(std::optional<Converted> c, visitor.visit_root(*root, root_hint));
   ArrowRsSchema out;
   out.schema = c ? arrow::schema(c->type->fields()) : arrow::schema(arrow::FieldVector{});
-  out.int96_units = std::move(visitor.int96_units);
+  out.int96_units = std::move(visitor.int96_units_per_field);
   return out;
 }
 

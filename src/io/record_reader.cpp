@@ -57,20 +57,98 @@ arrow::Status guarded(Fn&& fn) {
   }
 }
 
+// The same type with every Date64 replaced by Int64 (same layout).
+std::shared_ptr<arrow::DataType> date64_as_int64(const std::shared_ptr<arrow::DataType>& type) {
+  if (type->id() == arrow::Type::DATE64) return arrow::int64();
+  if (type->id() == arrow::Type::DICTIONARY) {
+    const auto& d = static_cast<const arrow::DictionaryType&>(*type);
+    auto v = date64_as_int64(d.value_type());
+    return v == d.value_type() ? type : arrow::dictionary(d.index_type(), v, d.ordered());
+  }
+  if (type->num_fields() == 0) return type;
+  arrow::FieldVector fields;
+  bool changed = false;
+  for (const auto& f : type->fields()) {
+    auto t = date64_as_int64(f->type());
+    changed = changed || t != f->type();
+    fields.push_back(f->WithType(t));
+  }
+  if (!changed) return type;
+  switch (type->id()) {
+    case arrow::Type::STRUCT: return arrow::struct_(fields);
+    case arrow::Type::LIST: return arrow::list(fields[0]);
+    case arrow::Type::LARGE_LIST: return arrow::large_list(fields[0]);
+    case arrow::Type::LIST_VIEW: return arrow::list_view(fields[0]);
+    case arrow::Type::LARGE_LIST_VIEW: return arrow::large_list_view(fields[0]);
+    case arrow::Type::FIXED_SIZE_LIST:
+      return arrow::fixed_size_list(
+          fields[0], static_cast<const arrow::FixedSizeListType&>(*type).list_size());
+    default: return nullptr;  // a Date64 under a map/union: validate as is
+  }
+}
+
+std::shared_ptr<arrow::ArrayData> date64_as_int64(const std::shared_ptr<arrow::ArrayData>& data,
+                                                  const std::shared_ptr<arrow::DataType>& type) {
+  auto out = data->Copy();
+  out->type = type;
+  if (type->id() == arrow::Type::DICTIONARY && out->dictionary) {
+    out->dictionary = date64_as_int64(
+        out->dictionary, static_cast<const arrow::DictionaryType&>(*type).value_type());
+  }
+  for (size_t i = 0; i < out->child_data.size() && static_cast<int>(i) < type->num_fields(); ++i) {
+    out->child_data[i] =
+        date64_as_int64(out->child_data[i], type->field(static_cast<int>(i))->type());
+  }
+  return out;
+}
+
 // Checks every buffer against lengths and offsets (the C Data Interface carries no buffer
 // sizes, so consumers cannot check them) and UTF-8 in string columns, as arrow-rs does.
+// Arrow C++ also insists that Date64 values are whole days; arrow-rs (and the hash) accept
+// any milliseconds, so Date64 columns are validated as the Int64 they are laid out as.
 arrow::Status validate_batch(const arrow::RecordBatch& batch) {
-  arrow::Status st = batch.ValidateFull();
+  arrow::Status st;
+  bool viewed = false;
+  for (int i = 0; i < batch.num_columns() && st.ok(); ++i) {
+    const auto& col = batch.column(i);
+    auto t = date64_as_int64(col->type());
+    if (t == col->type() || !t) continue;
+    viewed = true;
+    st = arrow::MakeArray(date64_as_int64(col->data(), t))->ValidateFull();
+    if (!st.ok()) st = st.WithMessage("In column ", i, ": ", st.message());
+  }
+  if (st.ok()) {
+    if (viewed) {
+      for (int i = 0; i < batch.num_columns() && st.ok(); ++i) {
+        const auto& col = batch.column(i);
+        auto t = date64_as_int64(col->type());
+        if (t == col->type() || !t) {
+          st = col->ValidateFull();
+          if (!st.ok()) st = st.WithMessage("In column ", i, ": ", st.message());
+        }
+      }
+    } else {
+      st = batch.ValidateFull();
+    }
+  }
   if (!st.ok()) return arrow::Status::Invalid("invalid record batch: ", st.message());
   return st;
 }
 
-// Parquet: one row group at a time, each converted to the arrow-rs schema.
+// One Parquet C++ reader over some of the file's top-level columns. There is more than one
+// only when INT96 columns must be decoded in different time units (a per-reader option).
+struct ParquetReaderGroup {
+  std::unique_ptr<parquet::arrow::FileReader> reader;
+  std::vector<int> fields;  // top-level field positions, ascending
+  std::vector<int> leaves;  // their Parquet leaf column indices
+  std::shared_ptr<arrow::RecordBatchReader> current;
+};
+
+// Parquet: one row group at a time, each batch converted to the arrow-rs schema.
 class ParquetBatchReader : public arrow::RecordBatchReader {
  public:
-  ParquetBatchReader(std::unique_ptr<parquet::arrow::FileReader> reader,
-                     std::shared_ptr<arrow::Schema> target)
-      : reader_(std::move(reader)), target_(std::move(target)) {}
+  ParquetBatchReader(std::vector<ParquetReaderGroup> groups, std::shared_ptr<arrow::Schema> target)
+      : groups_(std::move(groups)), target_(std::move(target)) {}
 
   std::shared_ptr<arrow::Schema> schema() const override { return target_; }
 
@@ -79,45 +157,75 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
   }
 
  private:
+  arrow::Status start_row_group() {
+    for (auto& g : groups_) {
+      if (groups_.size() == 1) {
+        ARROW_ASSIGN_OR_RAISE(g.current, g.reader->GetRecordBatchReader({next_row_group_}));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(g.current,
+                              g.reader->GetRecordBatchReader({next_row_group_}, g.leaves));
+      }
+    }
+    ++next_row_group_;
+    return arrow::Status::OK();
+  }
+
   arrow::Status read_next(std::shared_ptr<arrow::RecordBatch>* out) {
     *out = nullptr;
+    const int num_row_groups = groups_[0].reader->num_row_groups();
     for (;;) {
-      if (!current_) {
-        if (next_row_group_ >= reader_->num_row_groups()) return arrow::Status::OK();
-        ARROW_ASSIGN_OR_RAISE(current_, reader_->GetRecordBatchReader({next_row_group_}));
-        ++next_row_group_;
+      if (!groups_[0].current) {
+        if (next_row_group_ >= num_row_groups) return arrow::Status::OK();
+        ARROW_RETURN_NOT_OK(start_row_group());
       }
-      std::shared_ptr<arrow::RecordBatch> raw;
-      ARROW_RETURN_NOT_OK(current_->ReadNext(&raw));
-      if (!raw) {
-        current_.reset();
+      std::vector<std::shared_ptr<arrow::Array>> columns(target_->num_fields());
+      int64_t rows = -1;
+      size_t ended = 0;
+      for (auto& g : groups_) {
+        std::shared_ptr<arrow::RecordBatch> raw;
+        ARROW_RETURN_NOT_OK(g.current->ReadNext(&raw));
+        if (!raw) {
+          ++ended;
+          continue;
+        }
+        ARROW_RETURN_NOT_OK(raw->Validate());
+        if (static_cast<size_t>(raw->num_columns()) != g.fields.size()) {
+          return arrow::Status::Invalid("Arrow C++ read ", raw->num_columns(),
+                                        " columns, arrow-rs would read ", g.fields.size());
+        }
+        if (rows >= 0 && raw->num_rows() != rows) {
+          return arrow::Status::Invalid("column groups read uneven batches");
+        }
+        rows = raw->num_rows();
+        for (size_t k = 0; k < g.fields.size(); ++k) {
+          const auto& f = target_->field(g.fields[k]);
+          auto c =
+              io_internal::conform_array(raw->column(static_cast<int>(k)), f->type(), f->name());
+          if (!c.is_ok()) return to_arrow(c.status());
+          columns[g.fields[k]] = std::move(c).value();
+        }
+      }
+      if (ended == groups_.size()) {
+        for (auto& g : groups_) g.current.reset();
         continue;
       }
-      ARROW_RETURN_NOT_OK(raw->Validate());
-      if (raw->num_columns() != target_->num_fields()) {
-        return arrow::Status::Invalid("Arrow C++ read ", raw->num_columns(),
-                                      " columns, arrow-rs would read ", target_->num_fields());
-      }
-      std::vector<std::shared_ptr<arrow::Array>> columns;
-      columns.reserve(raw->num_columns());
-      for (int i = 0; i < raw->num_columns(); ++i) {
-        const auto& f = target_->field(i);
-        auto c = io_internal::conform_array(raw->column(i), f->type(), f->name());
-        if (!c.is_ok()) return to_arrow(c.status());
-        columns.push_back(std::move(c).value());
-      }
-      auto batch = arrow::RecordBatch::Make(target_, raw->num_rows(), std::move(columns));
+      if (ended != 0) return arrow::Status::Invalid("column groups read uneven batches");
+      auto batch = arrow::RecordBatch::Make(target_, rows, std::move(columns));
       ARROW_RETURN_NOT_OK(validate_batch(*batch));
       *out = std::move(batch);
       return arrow::Status::OK();
     }
   }
 
-  std::unique_ptr<parquet::arrow::FileReader> reader_;
+  std::vector<ParquetReaderGroup> groups_;
   std::shared_ptr<arrow::Schema> target_;
-  std::shared_ptr<arrow::RecordBatchReader> current_;
   int next_row_group_ = 0;
 };
+
+void collect_leaves(const parquet::arrow::SchemaField& field, std::vector<int>* out) {
+  if (field.column_index >= 0) out->push_back(field.column_index);
+  for (const auto& c : field.children) collect_leaves(c, out);
+}
 
 // Arrow IPC file: one record batch block at a time, validated.
 class IpcFileBatchReader : public arrow::RecordBatchReader {
@@ -194,18 +302,50 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
     return arrow::Status::Invalid("schema");
   }
   // INT96 values are converted to the timestamp unit while decoding (a coarser unit keeps
-  // dates that nanoseconds cannot hold), and Arrow C++ takes that unit per file.
-  const auto& int96_units = target->int96_units;
-  if (int96_units.size() > 1) {
+  // dates that nanoseconds cannot hold), and Parquet C++ takes that unit per reader: the
+  // top-level columns are read by one reader per unit needed.
+  const auto& per_field = target->int96_units;
+  std::vector<arrow::TimeUnit::type> units;  // the unit of each group
+  std::vector<int> group_of_field;
+  for (size_t i = 0; i < per_field.size(); ++i) {
+    if (per_field[i].size() > 1) {
+      *schema_error = Status::unsupported(
+          "column '" + target->schema->field(static_cast<int>(i))->name() +
+          "' holds INT96 timestamps read in different time units (embedded Arrow schema); "
+          "odf-hash reads the INT96 columns under one top-level column in one unit");
+      return arrow::Status::Invalid("schema");
+    }
+    arrow::TimeUnit::type unit =
+        per_field[i].empty() ? (units.empty() ? arrow::TimeUnit::NANO : units[0]) : per_field[i][0];
+    size_t g = 0;
+    while (g < units.size() && units[g] != unit) ++g;
+    if (g == units.size()) units.push_back(unit);
+    group_of_field.push_back(static_cast<int>(g));
+  }
+  if (units.empty()) units.push_back(arrow::TimeUnit::NANO);
+  const auto& manifest_fields = reader->manifest().schema_fields;
+  if (units.size() > 1 && manifest_fields.size() != per_field.size()) {
     *schema_error = Status::unsupported(
-        "INT96 timestamp columns read in different time units (embedded Arrow schema); "
-        "odf-hash reads all INT96 columns of a file in one unit");
+        "INT96 columns in different time units in a schema "
+        "with empty groups");
     return arrow::Status::Invalid("schema");
   }
-  if (int96_units.size() == 1 && int96_units[0] != arrow::TimeUnit::NANO) {
-    ARROW_ASSIGN_OR_RAISE(reader, make_parquet_reader(file, int96_units[0]));
+  std::vector<ParquetReaderGroup> groups(units.size());
+  for (size_t g = 0; g < units.size(); ++g) {
+    if (g == 0 && units[0] == arrow::TimeUnit::NANO) {
+      groups[g].reader = std::move(reader);
+    } else {
+      ARROW_ASSIGN_OR_RAISE(groups[g].reader, make_parquet_reader(file, units[g]));
+    }
   }
-  return std::make_shared<ParquetBatchReader>(std::move(reader), std::move(target->schema));
+  const int num_fields = target->schema->num_fields();
+  for (int i = 0; i < num_fields; ++i) {
+    auto& g = groups[units.size() == 1 ? 0 : group_of_field[i]];
+    g.fields.push_back(i);
+    if (units.size() > 1) collect_leaves(manifest_fields[i], &g.leaves);
+  }
+  if (num_fields == 0) groups.resize(1);
+  return std::make_shared<ParquetBatchReader>(std::move(groups), std::move(target->schema));
 }
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_ipc(

@@ -121,6 +121,22 @@ TEST(ReaderTypes, Int96TakesUnitAndZoneFromEmbeddedSchema) {
                {{"a", "tsm:Europe/Berlin"}, {"b", "tsm:"}});
 }
 
+// Each INT96 column takes its unit from the embedded schema; Parquet C++ takes one unit per
+// reader, so these columns are read by several readers in step (two row groups, so the
+// batches of the readers must stay aligned).
+TEST(ReaderTypes, Int96ColumnsInDifferentUnits) {
+  using arrow::TimeUnit;
+  auto t =
+      table_of({{"s", array_from_json(arrow::timestamp(TimeUnit::SECOND, "Europe/Berlin"), kTimes)},
+                {"id", array_from_json(arrow::int32(), "[1, 2, 3]")},
+                {"ms", array_from_json(arrow::timestamp(TimeUnit::MILLI), kTimes)},
+                {"us", array_from_json(arrow::timestamp(TimeUnit::MICRO, "UTC"), kTimes)},
+                {"ns", array_from_json(arrow::timestamp(TimeUnit::NANO), kTimes)}});
+  expect_types(
+      write_parquet("int96_units.parquet", t, {.int96 = true, .row_group_size = 2}),
+      {{"s", "tss:Europe/Berlin"}, {"id", "i"}, {"ms", "tsm:"}, {"us", "tsu:UTC"}, {"ns", "tsn:"}});
+}
+
 std::shared_ptr<arrow::Table> strings_table() {
   const char* s = R"(["a", null, "ccc"])";
   return table_of({{"utf8", array_from_json(arrow::utf8(), s)},
