@@ -1,5 +1,6 @@
 """odf-hash physical --check: verdict lines, warnings, flags, exit codes, --json."""
 import json
+import pathlib
 
 import pytest
 
@@ -249,3 +250,21 @@ def test_json_reports_each_entry_and_a_summary(run, tree):
     assert entries[1]["actual"] == physical_hash(b"changed")
     assert entries[3]["error"] == "No such file or directory"
     assert "actual" not in entries[3]
+
+
+def test_bundled_example_check_list_verifies(run):
+    # examples/files.sha3 comes from examples/make_files_sha3.py (hashlib); paths are
+    # relative to the repository root.
+    root = pathlib.Path(__file__).resolve().parents[2]
+    files = sorted(p for p in (root / "examples" / "files").iterdir() if p.is_file())
+    r = run("physical", "--check", "examples/files.sha3", cwd=root)
+    assert r.rc == 0, r
+    assert r.out == "".join(f"{p.relative_to(root).as_posix()}: OK\n" for p in files)
+    listed = [
+        line.split("  ", 1)
+        for line in (root / "examples" / "files.sha3").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert listed == [
+        [physical_hash(p.read_bytes()), p.relative_to(root).as_posix()] for p in files
+    ]
