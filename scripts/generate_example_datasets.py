@@ -16,8 +16,8 @@ file re-encoded with other Parquet options (same records), and a copy with one v
 Everything is independent of odf-hash's own C++ code:
   - physical hashes and block hashes: hashlib.sha3_256, as sha3-256 multihashes
     (0x16, 32 bytes) in base16 ('f' + lower-case hex);
-  - logical hashes: the Rust reference (conformance/, arrow-digest), run as
-    `cargo run --release --manifest-path conformance/Cargo.toml -- hash FILE`;
+  - logical hashes: the Rust reference (conformance/, arrow-rs + arrow-digest), built with
+    `cargo build --release --locked` and run as `odf-hash-conformance hash FILE`;
   - blocks: the `flatbuffers` Python builder, driven in the order kamu's generated Rust
     serializers use (every vector / nested table of a table first, in schema field order,
     depth first; then the table's fields in schema order), which gives the canonical
@@ -78,7 +78,12 @@ def did(dataset_id_bytes: bytes) -> str:
 PLACEHOLDER_LOGICAL = False  # --placeholder-logical: only until the reference tool is merged
 
 
+_REFERENCE_BIN = None
+
+
 def reference_logical_hash(path: pathlib.Path) -> str:
+    """`hash FILE` of the Rust reference tool: one JSON line {path, format, logical, rows, ...}."""
+    global _REFERENCE_BIN
     manifest = ROOT_DIR / "conformance" / "Cargo.toml"
     if PLACEHOLDER_LOGICAL:
         print(f"WARNING: placeholder (all-zero) logical hash for {path.name}", file=sys.stderr)
@@ -88,19 +93,16 @@ def reference_logical_hash(path: pathlib.Path) -> str:
             "generate_example_datasets: the Rust reference tool (conformance/Cargo.toml) is "
             "missing; logical hashes must come from it. Merge it first."
         )
-    out = subprocess.run(
-        ["cargo", "run", "--quiet", "--release", "--manifest-path", str(manifest), "--", "hash",
-         str(path)],
-        check=True, capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        record = json.loads(line)
-        for value in record.values() if isinstance(record, dict) else []:
-            if isinstance(value, str) and value.startswith("f9680c00120") and len(value) == 75:
-                return value
-    sys.exit(f"generate_example_datasets: no arrow0-sha3-256 hash in the reference output: {out!r}")
+    if _REFERENCE_BIN is None:
+        subprocess.run(["cargo", "build", "--quiet", "--release", "--locked", "--manifest-path",
+                        str(manifest)], check=True)
+        _REFERENCE_BIN = ROOT_DIR / "conformance" / "target" / "release" / "odf-hash-conformance"
+    out = subprocess.run([str(_REFERENCE_BIN), "hash", str(path)], check=True,
+                         capture_output=True, text=True).stdout
+    record = json.loads(out.splitlines()[0])
+    if "error" in record or not str(record.get("logical", "")).startswith("f9680c00120"):
+        sys.exit(f"generate_example_datasets: the reference could not hash {path}: {out!r}")
+    return record["logical"]
 
 
 def multibase16_decode(text: str) -> bytes:

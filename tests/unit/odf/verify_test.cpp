@@ -323,6 +323,26 @@ TEST_F(BrokenDataset, UnreferencedExtraFiles) {
                 "references this file"}));
 }
 
+// Older datasets name files and refs/head in base58btc: files are found by decoded hash.
+TEST_F(BrokenDataset, Base58NamesAreFoundByHash) {
+  copy_example("root");
+  for (const char* folder : {"blocks", "data", "checkpoints"}) {
+    for (const auto& e : std::vector<fs::directory_entry>(fs::directory_iterator(dir_ / folder),
+                                                          fs::directory_iterator())) {
+      auto raw = multibase::decode(e.path().filename().string());
+      ASSERT_TRUE(raw.is_ok());
+      fs::rename(e.path(), dir_ / folder / multibase::encode(multibase::Base::kBase58Btc, *raw));
+    }
+  }
+  auto head = multibase::decode(blocks_[4].hash);
+  std::ofstream(dir_ / "refs/head", std::ios::trunc)
+      << multibase::encode(multibase::Base::kBase58Btc, *head) << "\n";
+  DatasetReport r = verify();
+  EXPECT_TRUE(r.valid()) << ::testing::PrintToString(describe_all(r));
+  EXPECT_EQ(r.files.size(), 5u);
+  EXPECT_EQ(r.files[0].file[5], 'z');  // "data/z..."
+}
+
 TEST_F(BrokenDataset, NotADirectoryCannotRun) {
   auto r = verify_dataset((kSource / "no-such-dataset").string());
   ASSERT_FALSE(r.is_ok());
