@@ -44,7 +44,7 @@ fi
 # flatbuffers: the example dataset generator writes ODF blocks with the Python builder.
 if ! .venv/bin/python -c "import flatbuffers" 2>/dev/null; then
   echo "bootstrap: installing flatbuffers (Python) into .venv" >&2
-  .venv/bin/pip install -q --disable-pip-version-check flatbuffers >&2
+  .venv/bin/pip install -q --disable-pip-version-check "flatbuffers==25.12.19" >&2
 fi
 
 # The conformance tests build conformance/ (the Rust reference, arrow-digest) with cargo.
