@@ -54,4 +54,9 @@ CheckList parse_check_list(std::string_view text);
 // newline, a carriage return or a backslash. parse_check_line() reads it back exactly.
 std::string format_check_line(const Multihash& hash, std::string_view path);
 
+// A file name as the coreutils checksum tools print it: unchanged, or, when it holds a
+// newline, a carriage return or a backslash, those escaped ("\\n", "\\r", "\\\\") behind a
+// leading backslash. format_check_line() puts that leading backslash at the start of the line.
+std::string escape_check_list_name(std::string_view path);
+
 }  // namespace odf_hash

@@ -100,17 +100,10 @@ CheckList parse_check_list(std::string_view text) {
   return list;
 }
 
-std::string format_check_line(const Multihash& hash, std::string_view path) {
-  bool needs_escape = path.find_first_of("\\\n\r") != std::string_view::npos;
-  std::string out;
-  out.reserve(path.size() + 80);
-  if (needs_escape) out.push_back('\\');
-  out += hash.to_string();
-  out += "  ";
-  if (!needs_escape) {
-    out += path;
-    return out;
-  }
+std::string escape_check_list_name(std::string_view path) {
+  if (path.find_first_of("\\\n\r") == std::string_view::npos) return std::string(path);
+  std::string out = "\\";
+  out.reserve(path.size() + 8);
   for (char c : path) {
     if (c == '\\') {
       out += "\\\\";
@@ -122,6 +115,21 @@ std::string format_check_line(const Multihash& hash, std::string_view path) {
       out.push_back(c);
     }
   }
+  return out;
+}
+
+std::string format_check_line(const Multihash& hash, std::string_view path) {
+  std::string name = escape_check_list_name(path);
+  std::string out;
+  out.reserve(name.size() + 80);
+  if (name != path) {
+    // Escaped: the marking backslash starts the line, before the hash.
+    out.push_back('\\');
+    name.erase(0, 1);
+  }
+  out += hash.to_string();
+  out += "  ";
+  out += name;
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "output.h"
 
+#include "odf_hash/check_list.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -21,20 +23,7 @@ void print_json(const nlohmann::json& doc) {
 }
 
 std::string escape_name(std::string_view name) {
-  if (name.find_first_of("\\\n\r") == std::string_view::npos) return std::string(name);
-  std::string out = "\\";
-  for (char c : name) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
+  return escape_check_list_name(name);
 }
 
 std::string reason_of(const Status& status, std::string_view path) {
