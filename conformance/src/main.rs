@@ -3,11 +3,12 @@
 //!   hash FILE...                       reference logical hash of each file, one JSON per line
 //!   gen --seed S --count N --out DIR   seeded random tables as IPC + Parquet + manifest.jsonl
 //!   vectors --out DIR | --check DIR    (re)generate / check the committed vector set
-//!   bench                              reserved for the performance issue (not written yet)
+//!   bench [--runs N] [--warmup N] FILE...  in-memory hashing speed (see bench.rs)
 //!
 //! The reference is arrow-digest's RecordDigestV0<Sha3_256> fed by the arrow-rs readers
 //! exactly as the main ODF implementation reads data files.
 
+mod bench;
 mod gen;
 mod reference;
 mod rng;
@@ -24,7 +25,8 @@ const USAGE: &str = "usage:
   odf-hash-conformance gen --seed S --count N --out DIR [--start I] [--require-coverage]
   odf-hash-conformance vectors --out DIR
   odf-hash-conformance vectors --check DIR
-  odf-hash-conformance inspect FILE     (validity of every column per batch, as arrow-rs reads it)";
+  odf-hash-conformance inspect FILE     (validity of every column per batch, as arrow-rs reads it)
+  odf-hash-conformance bench [--runs N] [--warmup N] FILE...   (in-memory hashing speed)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,9 +35,7 @@ fn main() -> ExitCode {
         Some("gen") => cmd_gen(&args[1..]),
         Some("vectors") => vectors::cmd_vectors(&args[1..]),
         Some("inspect") => cmd_inspect(&args[1..]),
-        // Issue 5 will add a benchmark mode here: arrow-digest over in-memory tables from
-        // gen::random_table-style builders, timed in the release profile.
-        Some("bench") => Err("bench: not implemented yet (planned for the performance issue)".into()),
+        Some("bench") => bench::cmd_bench(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     match result {
