@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark tables for bench/logical.sh, made once and cached.
 
-    make_tables.py logical DIR [--scale S] [CASE...]   Arrow IPC files DIR/<case>.arrow
+    make_tables.py logical [--scale S] DIR [CASE...]   Arrow IPC files DIR/<case>.arrow
     make_tables.py parquet FILE [--mib N]              one Parquet file of about N MiB
 
 Data is deterministic (pyarrow.compute.random with fixed seeds) and vectorised (no numpy

@@ -28,11 +28,18 @@ if [ ! -x "$ODF_HASH_BIN" ]; then
 fi
 mkdir -p "$ODF_HASH_BENCH_DATA"
 echo "odf-hash benchmarks on $(nproc) cores ($(uname -m)), $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (high load makes the numbers noisy)"
+[ "${BENCH_QUICK:-0}" = 1 ] && echo "quick mode (BENCH_QUICK=1): small data, few runs; not for the record"
+# One SHA3 rate for every table, so the "of SHA3" columns share a denominator.
+source bench/lib.sh
+BENCH_SHA3_MBPS="$(sha3_rate)"
+export BENCH_SHA3_MBPS
+echo "single-stream SHA3-256 (openssl speed -evp sha3-256, 16 KiB, median of 3): $BENCH_SHA3_MBPS MB/s"
 
 for part in bench/*.sh; do
   name="$(basename "$part" .sh)"
-  [ "$name" = "run" ] && continue
+  [ "$name" = "run" ] || [ "$name" = "lib" ] && continue
   selected "$name" "$@" || continue
   echo
   echo "=== $name ($part)"

@@ -1,0 +1,49 @@
+# Helpers shared by the bench/*.sh scripts (sourced, not run; bench/run.sh skips it).
+#
+# Environment every script honours:
+#   BENCH_QUICK=1     a few-minute smoke run: smaller data, fewer runs
+#   BENCH_RUNS        timed runs per measurement (default 5, quick 3); medians are reported
+#   BENCH_SHA3_MBPS   the machine's single-stream SHA3-256 rate in MB/s; measured once by
+#                     bench/run.sh (openssl speed) and exported, measured here when unset
+
+BIN="${ODF_HASH_BIN:-build/odf-hash}"
+DATA="${ODF_HASH_BENCH_DATA:-build/bench-data}"
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+  RUNS="${BENCH_RUNS:-3}"
+else
+  RUNS="${BENCH_RUNS:-5}"
+fi
+PYTHON="${ODF_HASH_PYTHON:-.venv/bin/python}"
+CONFORMANCE_BIN="${ODF_HASH_CONFORMANCE_BIN:-conformance/target/release/odf-hash-conformance}"
+mkdir -p "$DATA"
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+mbps() { awk -v b="$1" -v t="$2" 'BEGIN { print b / 1000000 / t }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print a / b }'; }
+
+# sha3_rate: MB/s of one SHA3-256 stream on this machine (OpenSSL, 16 KiB blocks, the
+# median of three one-second runs), or $BENCH_SHA3_MBPS when set.
+sha3_rate() {
+  if [ -n "${BENCH_SHA3_MBPS:-}" ]; then
+    echo "$BENCH_SHA3_MBPS"
+    return
+  fi
+  local r=()
+  for _ in 1 2 3; do
+    r+=("$(openssl speed -evp sha3-256 -bytes 16384 -seconds 1 2>/dev/null |
+      awk '$1 == "sha3-256" { sub(/k$/, "", $2); print $2 * 1000 / 1000000 }')")
+  done
+  median "${r[@]}"
+}
+
+# json_field FILE KEY: the value of KEY in the single JSON object of FILE.
+json_field() { "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
+
+# ensure_conformance: the Rust reference tool, built in the release profile (a no-op when
+# up to date; the crates are fetched by scripts/bootstrap.sh).
+ensure_conformance() {
+  if [ -z "${ODF_HASH_CONFORMANCE_BIN:-}" ]; then
+    cargo build --quiet --release --locked --offline --manifest-path conformance/Cargo.toml >&2
+  fi
+  [ -x "$CONFORMANCE_BIN" ] || { echo "bench: $CONFORMANCE_BIN not found" >&2; exit 2; }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Logical hashing in memory: odf-hash (build/bench/logical_compare) next to the reference,
+# arrow-digest's RecordDigestV0<Sha3_256> (odf-hash-conformance bench, release profile), on
+# the same generated Arrow IPC tables (bench/make_tables.py, cached in $ODF_HASH_BENCH_DATA).
+# Both read the whole file into memory first and time only the hashing: one warm-up, then
+# $BENCH_RUNS runs, median. The two digests must be equal; a mismatch fails the script.
+#
+# Knobs (environment): see bench/lib.sh; BENCH_SCALE (rows relative to the ~100-200 MB
+# tables; default 1, quick 0.1), BENCH_THREADS (odf-hash's threads, default 1),
+# BENCH_LOGICAL_CASES (space-separated subset of make_tables.py's cases).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+if [ "${BENCH_QUICK:-0}" = 1 ]; then SCALE="${BENCH_SCALE:-0.1}"; else SCALE="${BENCH_SCALE:-1}"; fi
+THREADS="${BENCH_THREADS:-1}"
+OURS="${ODF_HASH_LOGICAL_COMPARE:-build/bench/logical_compare}"
+[ -x "$OURS" ] || { echo "logical.sh: $OURS not found; run 'make build' first" >&2; exit 2; }
+ensure_conformance
+
+tables="$DATA/logical-scale$SCALE"
+read -r -a cases <<<"${BENCH_LOGICAL_CASES:-$("$PYTHON" bench/make_tables.py describe | cut -f1 | tr '\n' ' ')}"
+"$PYTHON" bench/make_tables.py logical --scale "$SCALE" "$tables" "${cases[@]}"
+declare -A desc
+while IFS=$'\t' read -r name text; do desc[$name]="$text"; done < <("$PYTHON" bench/make_tables.py describe)
+
+sha3=$(sha3_rate)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+echo "In-memory logical hash, one warm-up + median of $RUNS runs per side; odf-hash threads: $THREADS"
+echo "MB = Arrow buffer bytes of the table (1e6); single-stream SHA3-256 (openssl speed): $sha3 MB/s"
+printf '  %-13s %-32s %8s %12s %12s %8s %9s\n' "case" "table" "MB" "ref MB/s" "odf MB/s" "ratio" "of SHA3"
+mismatches=0
+for c in "${cases[@]}"; do
+  file="$tables/$c.arrow"
+  cat "$file" >/dev/null
+  "$OURS" --runs "$RUNS" --threads "$THREADS" "$file" >"$out/ours.json"
+  "$CONFORMANCE_BIN" bench --runs "$RUNS" "$file" >"$out/ref.json"
+  ours_digest=$(json_field "$out/ours.json" logical)
+  ref_digest=$(json_field "$out/ref.json" logical)
+  bytes=$(json_field "$out/ours.json" arrow_bytes)
+  ours_mbps=$(mbps "$bytes" "$(json_field "$out/ours.json" seconds)")
+  ref_mbps=$(mbps "$bytes" "$(json_field "$out/ref.json" seconds)")
+  printf '  %-13s %-32s %8.1f %12.1f %12.1f %7.2fx %9.2f\n' "$c" "${desc[$c]:-}" \
+    "$(mbps "$bytes" 1)" "$ref_mbps" "$ours_mbps" "$(ratio "$ours_mbps" "$ref_mbps")" \
+    "$(ratio "$ours_mbps" "$sha3")"
+  if [ "$ours_digest" != "$ref_digest" ]; then
+    mismatches=$((mismatches + 1))
+    echo "  !!! DIGEST MISMATCH on $file: odf-hash $ours_digest, arrow-digest $ref_digest" >&2
+  fi
+done
+echo "  (ratio = odf-hash / reference; 'of SHA3' = odf-hash MB/s over the single-stream rate;"
+echo "   goals: >= 3x on nullable and variable-width columns, >= 1x on non-null fixed-width)"
+if [ "$mismatches" -gt 0 ]; then
+  echo "logical.sh: $mismatches case(s) where odf-hash and the reference disagree" >&2
+  exit 1
+fi
