@@ -47,3 +47,16 @@ ensure_conformance() {
   fi
   [ -x "$CONFORMANCE_BIN" ] || { echo "bench: $CONFORMANCE_BIN not found" >&2; exit 2; }
 }
+
+# summary_row SECTION CASE MB PEER_MBPS ODF_MBPS OF_SHA3 GOAL: one row of the summary table
+# bench/run.sh prints at the end (when it set BENCH_SUMMARY). The ratio is ODF / PEER.
+summary_row() {
+  [ -n "${BENCH_SUMMARY:-}" ] || return 0
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$(ratio "$5" "$4")" "$6" "$7" \
+    >>"$BENCH_SUMMARY"
+}
+# summary_note TEXT: a line printed under the summary table.
+summary_note() {
+  [ -n "${BENCH_SUMMARY:-}" ] || return 0
+  printf 'note\t%s\n' "$1" >>"$BENCH_SUMMARY"
+}

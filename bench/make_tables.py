@@ -140,43 +140,39 @@ def make_logical(out, scale, names):
         write_ipc(path, table)
 
 
+def parquet_group(src, start, n):
+    return pa.table({
+        "offset": pa.array(range(start, start + n), pa.int64()),
+        "event_time": pc.cast(src.ints(n, bound=2.0**50), pa.timestamp("us", tz="UTC")),
+        "account": src.ints(n, null_fraction=0.1),
+        "amount": src.floats(n, null_fraction=0.2),
+        "code": src.short_strings(n, null_fraction=0.05),
+        "note": src.long_strings(n, null_fraction=0.3, repeat=6),
+        "flag": src.booleans(n, null_fraction=0.1),
+        "qty": src.ints(n, pa.int32(), bound=1e4),
+    })
+
+
 def make_parquet(path, mib):
-    """Flat columns with strings and nulls, one row group per ~96 MiB of Arrow data."""
+    """Flat columns with strings and nulls (snappy), in row groups of 2^20 rows: about
+    105 MB of Arrow data and 50 MB on disk each. The group count is chosen from the
+    compressed size of the first group so the file comes out near `mib` MiB."""
     if os.path.exists(path):
         return
     print(f"  making {path} (about {mib} MiB)...", file=sys.stderr)
     group_rows = 1 << 20
     src = Source(7)
+    first = parquet_group(src, 0, group_rows)
+    probe = pa.BufferOutputStream()
+    pq.write_table(first, probe, row_group_size=group_rows, compression="snappy")
+    groups = max(1, round((mib << 20) / probe.getvalue().size))
     tmp = path + ".tmp"
-    writer = None
-    written = 0
-    start = 0
-    while written < mib << 20:
-        n = group_rows
-        table = pa.table({
-            "offset": pa.array(range(start, start + n), pa.int64()),
-            "event_time": pc.cast(src.ints(n, bound=2.0**50), pa.timestamp("us", tz="UTC")),
-            "account": src.ints(n, null_fraction=0.1),
-            "amount": src.floats(n, null_fraction=0.2),
-            "code": src.short_strings(n, null_fraction=0.05),
-            "note": src.long_strings(n, null_fraction=0.3, repeat=6),
-            "flag": src.booleans(n, null_fraction=0.1),
-            "qty": src.ints(n, pa.int32(), bound=1e4),
-        })
-        if writer is None:
-            writer = pq.ParquetWriter(tmp, table.schema, compression="snappy")
-        writer.write_table(table, row_group_size=n)
-        start += n
-        written = os.path.getsize(tmp) if os.path.exists(tmp) else 0
-        written = max(written, writer_bytes_guess(start, table, n))
-    writer.close()
+    with pq.ParquetWriter(tmp, first.schema, compression="snappy") as writer:
+        writer.write_table(first, row_group_size=group_rows)
+        for g in range(1, groups):
+            writer.write_table(parquet_group(src, g * group_rows, group_rows),
+                               row_group_size=group_rows)
     os.replace(tmp, path)
-
-
-def writer_bytes_guess(rows, table, n):
-    # The file on disk only grows when a row group is flushed; count Arrow bytes instead,
-    # scaled by snappy's ratio on this data (measured: about 0.9 of the Arrow size).
-    return int(table.nbytes / n * rows * 0.9)
 
 
 def main():

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Runs the benchmarks (what `make bench` runs), each comparing odf-hash with its peers
 # measured side by side in the same run:
-#   1. every bench/<part>.sh script, in name order (shell-driven end-to-end timings of
-#      build/odf-hash against command-line peers such as `openssl dgst`);
+#   1. every bench/<part>.sh script: physical.sh, logical.sh, endtoend.sh, then any other in
+#      name order (build/odf-hash and bench helpers against their peers: `openssl dgst`, the
+#      Rust reference odf-hash-conformance); lib.sh holds their shared helpers;
 #   2. every Google Benchmark binary build/bench/<name>_bench (bench/<name>_bench.cpp).
 # Arguments select parts by name: `bench/run.sh physical` runs bench/physical.sh only.
+# Every part adds its rows to one summary table printed at the end. A part that fails (a
+# hash mismatch between odf-hash and a peer) fails the whole run, after the others ran.
+# BENCH_QUICK=1 makes a few-minute smoke run; bench/lib.sh lists the other knobs.
 # To add a benchmark, drop a bench/<part>.sh (executable, prints its own table) or a
 # bench/<name>_bench.cpp; nothing else needs registering.
 set -euo pipefail
@@ -37,13 +41,24 @@ BENCH_SHA3_MBPS="$(sha3_rate)"
 export BENCH_SHA3_MBPS
 echo "single-stream SHA3-256 (openssl speed -evp sha3-256, 16 KiB, median of 3): $BENCH_SHA3_MBPS MB/s"
 
-for part in bench/*.sh; do
+# Scripts: the issue's order first (physical, logical in memory, end to end), then any other.
+parts=()
+for p in bench/physical.sh bench/logical.sh bench/endtoend.sh bench/*.sh; do
+  name="$(basename "$p" .sh)"
+  { [ "$name" = "run" ] || [ "$name" = "lib" ]; } && continue
+  [[ " ${parts[*]} " == *" $p "* ]] || parts+=("$p")
+done
+
+BENCH_SUMMARY="$(mktemp)"
+export BENCH_SUMMARY
+trap 'rm -f "$BENCH_SUMMARY"' EXIT
+failed=()
+for part in "${parts[@]}"; do
   name="$(basename "$part" .sh)"
-  [ "$name" = "run" ] || [ "$name" = "lib" ] && continue
   selected "$name" "$@" || continue
   echo
   echo "=== $name ($part)"
-  bash "$part"
+  bash "$part" || failed+=("$name")
 done
 
 for exe in build/bench/*_bench; do
@@ -52,5 +67,28 @@ for exe in build/bench/*_bench; do
   selected "$name" "$@" || continue
   echo
   echo "=== $name ($exe)"
-  "$exe" --benchmark_counters_tabular=true
+  if [ "${BENCH_QUICK:-0}" = 1 ]; then
+    "$exe" --benchmark_counters_tabular=true --benchmark_min_time=0.05s || failed+=("$name")
+  else
+    "$exe" --benchmark_counters_tabular=true || failed+=("$name")
+  fi
 done
+
+if [ -s "$BENCH_SUMMARY" ]; then
+  echo
+  echo "=== summary: medians; ratio = odf-hash / peer; 'of SHA3' = odf-hash over $BENCH_SHA3_MBPS MB/s"
+  printf '%-16s %-22s %8s %10s %10s %8s %8s  %s\n' "part" "case" "MB" "peer MB/s" "odf MB/s" \
+    "ratio" "of SHA3" "goal"
+  while IFS=$'\t' read -r part case mb peer odf r sha3 goal; do
+    if [ "$part" = "note" ]; then
+      printf '  %s\n' "$case"
+    else
+      printf '%-16s %-22s %8.1f %10.1f %10.1f %7.2fx %8.2f  %s\n' "$part" "$case" "$mb" "$peer" \
+        "$odf" "$r" "$sha3" "$goal"
+    fi
+  done < <(grep -v '^note' "$BENCH_SUMMARY"; grep '^note' "$BENCH_SUMMARY" || true)
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "bench: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
