@@ -5,7 +5,7 @@
 #   make example   hash / verify the bundled examples with build/odf-hash
 #   make test      all tests: optimised build, then the ASan+UBSan build
 #   make build     build/odf-hash and the test binaries (RelWithDebInfo, -Werror)
-#   make bench     benchmarks against peers, side by side
+#   make bench     benchmarks against peers, side by side (BENCH_QUICK=1: a smoke run)
 #   make fuzz      libFuzzer binaries (clang), each run briefly over its corpus
 #   make format    clang-format the sources in place
 
