@@ -6,7 +6,7 @@
 //! Each FILE (an Arrow IPC file, or anything `hash` reads) is read whole into memory first;
 //! then RecordDigestV0<Sha3_256> hashes every batch, `--warmup` times untimed (default 1)
 //! and `--runs` times timed (default 5). One JSON line per file: the median and every run's
-//! seconds, the Arrow bytes held by the batches (every buffer's length, as arrow-rs sliced
+//! seconds (wall, and CPU time of the hashing thread), the Arrow bytes held by the batches (every buffer's length, as arrow-rs sliced
 //! it from the file), and the digest, so the caller can check both sides hashed the same.
 
 use std::io::Write;
@@ -73,22 +73,37 @@ pub fn cmd_bench(args: &[String]) -> Result<ExitCode, String> {
             digest = hash_all();
         }
         let mut seconds = Vec::with_capacity(runs);
+        let mut cpu_seconds = Vec::with_capacity(runs);
         for _ in 0..runs {
+            let cpu_start = thread_cpu_seconds();
             let start = Instant::now();
             digest = std::hint::black_box(hash_all());
             seconds.push(start.elapsed().as_secs_f64());
+            cpu_seconds.push(thread_cpu_seconds() - cpu_start);
         }
+        let median_cpu = median(&mut cpu_seconds.clone());
         let median = median(&mut seconds.clone());
         let case = path.file_stem().map_or(f.clone(), |s| s.to_string_lossy().into_owned());
         let line = json!({
             "case": case, "impl": "arrow-digest", "rows": rows, "arrow_bytes": arrow_bytes,
             "batches": batches.len(), "threads": 1, "seconds": median, "runs": seconds,
+            "cpu_seconds": median_cpu, "cpu_runs": cpu_seconds,
             "mb_per_s": arrow_bytes as f64 / 1e6 / median,
             "logical": reference::logical_multibase(&digest),
         });
         writeln!(out, "{line}").map_err(|e| e.to_string())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// CPU time of this thread (the hashing runs on it alone), from the scheduler's account in
+/// /proc/thread-self/schedstat (nanoseconds; it may lag by one scheduler tick). On a loaded
+/// machine it still measures the work when wall time measures the queue. NaN if unavailable.
+fn thread_cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()))
+        .map_or(f64::NAN, |ns| ns as f64 / 1e9)
 }
 
 fn median(v: &mut [f64]) -> f64 {
