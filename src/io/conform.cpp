@@ -3,9 +3,12 @@
 #include <utility>
 #include <vector>
 
+#include <arrow/array/concatenate.h>
+#include <arrow/array/util.h>
 #include <arrow/compute/api_vector.h>
 #include <arrow/compute/cast.h>
 #include <arrow/extension_type.h>
+#include <arrow/util/bitmap_ops.h>
 
 namespace odf_hash::io_internal {
 
@@ -75,6 +78,65 @@ TypePtr list_of_kind(const DataType& kind, const std::shared_ptr<arrow::Field>& 
 
 Result<ArrayPtr> conform(ArrayPtr a, const TypePtr& target, const std::string& path);
 
+// A (large) list read in place of a fixed-size list (see parquet_hint.h), rebuilt the way
+// arrow-rs's FixedSizeListArrayReader builds it: a valid slot must hold exactly N items, a
+// null slot gets N null items.
+template <typename ListArrayT>
+Result<ArrayPtr> fixed_size_list_from(const ArrayPtr& a, const TypePtr& target,
+                                      const std::string& path) {
+  const auto& list = static_cast<const ListArrayT&>(*a);
+  const int32_t size = static_cast<const arrow::FixedSizeListType&>(*target).list_size();
+  // Runs of valid slots are contiguous slices of the items; runs of null slots become
+  // null items. The pieces are concatenated (Take has no kernel for view types).
+  arrow::ArrayVector pieces;
+  int64_t i = 0;
+  while (i < list.length()) {
+    // An empty slot that is not null lies under a null ancestor (a non-nullable list has no
+    // validity of its own): arrow-rs gives it N null items too.
+    const bool null_run = list.IsNull(i) || (size > 0 && list.value_length(i) == 0);
+    int64_t j = i;
+    while (j < list.length() &&
+           (list.IsNull(j) || (size > 0 && list.value_length(j) == 0)) == null_run) {
+      if (!null_run && list.value_length(j) != size) {
+        return Status::parse_error("column '" + path + "': misaligned fixed-size list at row " +
+                                   std::to_string(j) + ": " + std::to_string(list.value_length(j)) +
+                                   " items (expected " + std::to_string(size) + ")");
+      }
+      ++j;
+    }
+    if (null_run) {
+      auto nulls = arrow::MakeArrayOfNull(list.value_type(), (j - i) * size);
+      if (!nulls.ok()) return cannot(path, *a->type(), *target, nulls.status().message());
+      pieces.push_back(std::move(nulls).ValueOrDie());
+    } else {
+      pieces.push_back(list.values()->Slice(list.value_offset(i), (j - i) * size));
+    }
+    i = j;
+  }
+  std::shared_ptr<arrow::Array> items;
+  if (pieces.empty()) {
+    auto empty = arrow::MakeEmptyArray(list.value_type());
+    if (!empty.ok()) return cannot(path, *a->type(), *target, empty.status().message());
+    items = std::move(empty).ValueOrDie();
+  } else if (pieces.size() == 1) {
+    items = pieces[0];
+  } else {
+    auto joined = arrow::Concatenate(pieces);
+    if (!joined.ok()) return cannot(path, *a->type(), *target, joined.status().message());
+    items = std::move(joined).ValueOrDie();
+  }
+  std::shared_ptr<arrow::Buffer> validity;
+  if (list.null_count() > 0) {
+    auto copied = arrow::internal::CopyBitmap(arrow::default_memory_pool(), list.null_bitmap_data(),
+                                              list.offset(), list.length());
+    if (!copied.ok()) return cannot(path, *a->type(), *target, copied.status().message());
+    validity = std::move(copied).ValueOrDie();
+  }
+  auto type = arrow::fixed_size_list(a->type()->field(0), size);
+  return ArrayPtr(std::make_shared<arrow::FixedSizeListArray>(type, list.length(), items, validity,
+                                                              list.null_count()));
+}
+
 // Same nesting kind on both sides: conform every child to the target's child type and
 // take the target type (field names and nullability as arrow-rs has them).
 Result<ArrayPtr> conform_children(const ArrayPtr& a, const TypePtr& target,
@@ -128,6 +190,12 @@ Result<ArrayPtr> conform(ArrayPtr a, const TypePtr& target, const std::string& p
     return conform(dense, target, path);
   }
 
+  if (t == Type::FIXED_SIZE_LIST && (s == Type::LIST || s == Type::LARGE_LIST)) {
+    ODF_HASH_ASSIGN_OR_RETURN(
+        a, s == Type::LIST ? fixed_size_list_from<arrow::ListArray>(a, target, path)
+                           : fixed_size_list_from<arrow::LargeListArray>(a, target, path));
+    return conform_children(a, target, path);
+  }
   if (list_family(s) && list_family(t)) {
     if (s != t) {
       ODF_HASH_ASSIGN_OR_RETURN(a, cast(a, list_of_kind(*target, src->field(0)), path));

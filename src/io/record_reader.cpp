@@ -1,10 +1,13 @@
 // Opening Parquet and Arrow IPC files as validated, arrow-rs-typed record batch streams.
+#include <algorithm>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <arrow/array/concatenate.h>
 #include <arrow/c/bridge.h>
 #include <arrow/io/file.h>
 #include <arrow/ipc/reader.h>
@@ -16,13 +19,15 @@
 
 #include "arrow_rs_schema.h"
 #include "conform.h"
+#include "null_slots.h"
 #include "odf_hash/reader.h"
+#include "parquet_hint.h"
 
 namespace odf_hash {
 
 namespace {
 
-constexpr int64_t kParquetBatchSize = 10000;  // as kamu reads (batch size does not change hashes)
+constexpr int64_t kParquetBatchSize = 10000;  // as kamu reads (and the conformance tool)
 
 Status from_arrow(const std::string& path, const arrow::Status& st) {
   std::string m = path + ": " + st.message();
@@ -144,11 +149,26 @@ struct ParquetReaderGroup {
   std::shared_ptr<arrow::RecordBatchReader> current;
 };
 
-// Parquet: one row group at a time, each batch converted to the arrow-rs schema.
+// Rows read (and converted to the arrow-rs schema) but not yet handed out.
+struct PendingRows {
+  std::shared_ptr<arrow::RecordBatch> batch;
+  int64_t consumed = 0;
+  bool starts_row_group = false;
+};
+
+// Parquet: decoded one row group at a time, handed out in batches cut exactly as arrow-rs's
+// ParquetRecordBatchReader cuts them (kParquetBatchSize rows, continuing across row groups):
+// with nested nullable structs the reference's hash depends on the batch boundaries
+// (docs/divergences.md section 1), and on which rows arrow-rs decodes together
+// (null_slots.h).
 class ParquetBatchReader : public arrow::RecordBatchReader {
  public:
-  ParquetBatchReader(std::vector<ParquetReaderGroup> groups, std::shared_ptr<arrow::Schema> target)
-      : groups_(std::move(groups)), target_(std::move(target)) {}
+  ParquetBatchReader(std::vector<ParquetReaderGroup> groups, std::shared_ptr<arrow::Schema> target,
+                     std::vector<io_internal::StaleZeroByPath> zeros)
+      : groups_(std::move(groups)), target_(std::move(target)), zeros_(std::move(zeros)) {
+    for (const auto& f : target_->fields())
+      has_struct_ = has_struct_ || f->type()->id() == arrow::Type::STRUCT;
+  }
 
   std::shared_ptr<arrow::Schema> schema() const override { return target_; }
 
@@ -167,10 +187,12 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
       }
     }
     ++next_row_group_;
+    row_group_started_ = true;
     return arrow::Status::OK();
   }
 
-  arrow::Status read_next(std::shared_ptr<arrow::RecordBatch>* out) {
+  // The next batch Arrow C++ decodes, converted to the arrow-rs types; nullptr at the end.
+  arrow::Status read_converted(std::shared_ptr<arrow::RecordBatch>* out, bool* starts_row_group) {
     *out = nullptr;
     const int num_row_groups = groups_[0].reader->num_row_groups();
     for (;;) {
@@ -210,16 +232,71 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
         continue;
       }
       if (ended != 0) return arrow::Status::Invalid("column groups read uneven batches");
-      auto batch = arrow::RecordBatch::Make(target_, rows, std::move(columns));
-      ARROW_RETURN_NOT_OK(validate_batch(*batch));
-      *out = std::move(batch);
+      *out = arrow::RecordBatch::Make(target_, rows, std::move(columns));
+      *starts_row_group = row_group_started_;
+      row_group_started_ = false;
       return arrow::Status::OK();
     }
   }
 
+  arrow::Status read_next(std::shared_ptr<arrow::RecordBatch>* out) {
+    *out = nullptr;
+    while (pending_rows_ < kParquetBatchSize) {
+      std::shared_ptr<arrow::RecordBatch> batch;
+      bool starts = false;
+      ARROW_RETURN_NOT_OK(read_converted(&batch, &starts));
+      if (!batch) break;
+      if (batch->num_rows() == 0) continue;
+      pending_rows_ += batch->num_rows();
+      pending_.push_back({std::move(batch), 0, starts});
+    }
+    if (pending_rows_ == 0) return arrow::Status::OK();
+
+    const int64_t n = std::min(pending_rows_, kParquetBatchSize);
+    std::vector<std::shared_ptr<arrow::RecordBatch>> pieces;
+    std::vector<int64_t> runs;  // rows arrow-rs decodes in one go: one per row group
+    int64_t taken = 0;
+    while (taken < n) {
+      PendingRows& p = pending_.front();
+      const int64_t k = std::min(n - taken, p.batch->num_rows() - p.consumed);
+      if (taken == 0 || (p.consumed == 0 && p.starts_row_group)) runs.push_back(taken);
+      pieces.push_back(p.consumed == 0 && k == p.batch->num_rows() ? p.batch
+                                                                   : p.batch->Slice(p.consumed, k));
+      p.consumed += k;
+      taken += k;
+      if (p.consumed == p.batch->num_rows()) pending_.pop_front();
+    }
+    pending_rows_ -= n;
+
+    std::vector<std::shared_ptr<arrow::Array>> columns(target_->num_fields());
+    for (int c = 0; c < target_->num_fields(); ++c) {
+      if (pieces.size() == 1) {
+        columns[c] = pieces[0]->column(c);
+      } else {
+        arrow::ArrayVector parts;
+        for (const auto& piece : pieces) parts.push_back(piece->column(c));
+        ARROW_ASSIGN_OR_RAISE(columns[c], arrow::Concatenate(parts));
+      }
+      if (has_struct_) {
+        auto filled = io_internal::fill_undefined_like_arrow_rs(columns[c], runs, zeros_[c]);
+        if (!filled.is_ok()) return to_arrow(filled.status());
+        columns[c] = std::move(filled).value();
+      }
+    }
+    auto batch = arrow::RecordBatch::Make(target_, n, std::move(columns));
+    ARROW_RETURN_NOT_OK(validate_batch(*batch));
+    *out = std::move(batch);
+    return arrow::Status::OK();
+  }
+
   std::vector<ParquetReaderGroup> groups_;
   std::shared_ptr<arrow::Schema> target_;
+  std::vector<io_internal::StaleZeroByPath> zeros_;  // per top-level field
+  bool has_struct_ = false;
   int next_row_group_ = 0;
+  bool row_group_started_ = false;
+  std::deque<PendingRows> pending_;
+  int64_t pending_rows_ = 0;
 };
 
 void collect_leaves(const parquet::arrow::SchemaField& field, std::vector<int>* out) {
@@ -272,13 +349,18 @@ class ValidatingBatchReader : public arrow::RecordBatchReader {
   std::shared_ptr<arrow::RecordBatchReader> reader_;
 };
 
-arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> make_parquet_reader(
-    const std::shared_ptr<arrow::io::RandomAccessFile>& file, arrow::TimeUnit::type int96_unit) {
+parquet::ReaderProperties parquet_reader_properties() {
   parquet::ReaderProperties props = parquet::default_reader_properties();
   // Read column chunks through a small buffer, page by page, rather than whole: memory then
   // stays near one batch of decoded values instead of one compressed row group.
   props.enable_buffered_stream();
   props.set_buffer_size(1 << 20);
+  return props;
+}
+
+arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> make_parquet_reader(
+    const std::shared_ptr<arrow::io::RandomAccessFile>& file, arrow::TimeUnit::type int96_unit,
+    const std::shared_ptr<parquet::FileMetaData>& metadata) {
   parquet::ArrowReaderProperties arrow_props;
   arrow_props.set_pre_buffer(false);   // never read more than the row group being decoded
   arrow_props.set_use_threads(false);  // files are read in parallel, not columns
@@ -286,20 +368,52 @@ arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> make_parquet_reader(
   arrow_props.set_coerce_int96_timestamp_unit(int96_unit);
 
   parquet::arrow::FileReaderBuilder builder;
-  ARROW_RETURN_NOT_OK(builder.Open(file, props));
+  ARROW_RETURN_NOT_OK(builder.Open(file, parquet_reader_properties(), metadata));
   std::unique_ptr<parquet::arrow::FileReader> reader;
   ARROW_RETURN_NOT_OK(builder.properties(arrow_props)->Build(&reader));
   return reader;
 }
 
+// The fill values of INT96 leaves under structs (null_slots.h), by child-index path.
+void collect_int96_zeros(const parquet::arrow::SchemaField& field, const arrow::DataType& target,
+                         const parquet::SchemaDescriptor& descr, const std::string& key,
+                         io_internal::StaleZeroByPath* out) {
+  if (field.column_index >= 0) {
+    if (field.column_index < descr.num_columns() &&
+        descr.Column(field.column_index)->physical_type() == parquet::Type::INT96 &&
+        target.id() == arrow::Type::TIMESTAMP) {
+      (*out)[key] =
+          io_internal::int96_zero_in(static_cast<const arrow::TimestampType&>(target).unit());
+    }
+    return;
+  }
+  if (target.id() != arrow::Type::STRUCT) return;
+  const size_t n = std::min(field.children.size(), static_cast<size_t>(target.num_fields()));
+  for (size_t i = 0; i < n; ++i) {
+    collect_int96_zeros(field.children[i], *target.field(static_cast<int>(i))->type(), descr,
+                        key.empty() ? std::to_string(i) : key + "/" + std::to_string(i), out);
+  }
+}
+
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
     const std::shared_ptr<arrow::io::RandomAccessFile>& file, Status* schema_error) {
-  ARROW_ASSIGN_OR_RAISE(auto reader, make_parquet_reader(file, arrow::TimeUnit::NANO));
+  ARROW_ASSIGN_OR_RAISE(auto reader, make_parquet_reader(file, arrow::TimeUnit::NANO, nullptr));
   auto target = io_internal::arrow_rs_parquet_schema(
       *reader->parquet_reader()->metadata()->schema(), reader->manifest().origin_schema);
   if (!target.is_ok()) {
     *schema_error = target.status();
     return arrow::Status::Invalid("schema");
+  }
+  auto patched = io_internal::metadata_reading_fixed_lists_as_lists(
+      *reader->parquet_reader()->metadata(), reader->manifest().origin_schema,
+      parquet_reader_properties());
+  if (!patched.is_ok()) {
+    *schema_error = patched.status();
+    return arrow::Status::Invalid("schema");
+  }
+  std::shared_ptr<parquet::FileMetaData> metadata = std::move(patched).value();
+  if (metadata) {
+    ARROW_ASSIGN_OR_RAISE(reader, make_parquet_reader(file, arrow::TimeUnit::NANO, metadata));
   }
   // INT96 values are converted to the timestamp unit while decoding (a coarser unit keeps
   // dates that nanoseconds cannot hold), and Parquet C++ takes that unit per reader: the
@@ -335,7 +449,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
     if (g == 0 && units[0] == arrow::TimeUnit::NANO) {
       groups[g].reader = std::move(reader);
     } else {
-      ARROW_ASSIGN_OR_RAISE(groups[g].reader, make_parquet_reader(file, units[g]));
+      ARROW_ASSIGN_OR_RAISE(groups[g].reader, make_parquet_reader(file, units[g], metadata));
     }
   }
   const int num_fields = target->schema->num_fields();
@@ -345,7 +459,18 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
     if (units.size() > 1) collect_leaves(manifest_fields[i], &g.leaves);
   }
   if (num_fields == 0) groups.resize(1);
-  return std::make_shared<ParquetBatchReader>(std::move(groups), std::move(target->schema));
+  std::vector<io_internal::StaleZeroByPath> zeros(num_fields);
+  const auto& fields = groups[0].reader->manifest().schema_fields;
+  const auto& descr = *groups[0].reader->parquet_reader()->metadata()->schema();
+  if (static_cast<int>(fields.size()) == num_fields) {
+    for (int i = 0; i < num_fields; ++i) {
+      const auto& type = *target->schema->field(i)->type();
+      if (type.id() == arrow::Type::STRUCT)
+        collect_int96_zeros(fields[i], type, descr, "", &zeros[i]);
+    }
+  }
+  return std::make_shared<ParquetBatchReader>(std::move(groups), std::move(target->schema),
+                                              std::move(zeros));
 }
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_ipc(

@@ -110,6 +110,34 @@ def pandas_categorical_table(n=30):
     return table.replace_schema_metadata({b"pandas": json.dumps(pandas_meta).encode()})
 
 
+def structs_across_row_groups_table(n=12345):
+    """Nested nullable structs over more rows than one arrow-rs batch (10,000), for files
+    whose row groups do not divide the batch: the reference's hash of such data depends on
+    the batch boundaries and on the values arrow-rs leaves under null slots, which depend on
+    the rows it decodes together (one run per row group within a batch)."""
+    def inner(i):
+        if i % 11 == 5:
+            return None
+        return {
+            "v": None if i % 3 == 1 else i * 7 - 5000,
+            "ok": None if i % 4 == 2 else i % 5 == 0,
+            "s": None if i % 6 == 3 else "s" * (i % 5) + str(i),
+            "ls": None if i % 5 == 1 else ("view-" * (i % 4)) + str(i),
+            "fsb": None if i % 7 == 6 else (i % 65536).to_bytes(2, "little") + b"\x01\x02",
+            "dec": None if i % 8 == 7 else decimal.Decimal(i * 31) / 100,
+            "ts": None if i % 9 == 4 else dt.datetime(2020, 1, 1) + dt.timedelta(seconds=97 * i),
+            "pair": None if i % 10 == 3 else [i, -i],
+        }
+    rows = [None if i % 13 == 7 else {"inner": inner(i), "w": None if i % 2 else i % 100} for i in range(n)]
+    inner_type = pa.struct([
+        ("v", pa.int32()), ("ok", pa.bool_()), ("s", pa.string()), ("ls", pa.large_string()),
+        ("fsb", pa.binary(4)), ("dec", pa.decimal128(12, 2)), ("ts", pa.timestamp("us")),
+        ("pair", pa.list_(pa.int64(), 2)),
+    ])
+    outer_type = pa.struct([("inner", inner_type), ("w", pa.int16())])
+    return pa.table({"id": pa.array(range(n), pa.int64()), "st": pa.array(rows, outer_type)})
+
+
 def fixtures():
     base = base_table()
     nested = nested_table()
@@ -147,6 +175,14 @@ def fixtures():
     add("dictionary_read_plain.parquet", dic.cast(pa.schema([("city", pa.string()), ("level", pa.string()),
                                                              ("plain", pa.string()), ("n", pa.int64())])),
         "dictionary-encoded pages (use_dictionary=True) of plain string columns", use_dictionary=True)
+    big = structs_across_row_groups_table()
+    add("structs_row_groups_7000.parquet", big,
+        "nested nullable structs (int, bool, string, large_string, fixed binary, decimal, timestamp, "
+        "fixed_size_list under null structs) over 12,345 rows in row groups of 7,000: arrow-rs batches "
+        "of 10,000 rows span row groups", compression="zstd", row_group_size=7000)
+    add("structs_row_groups_int96.parquet", big,
+        "the same table with INT96 timestamps and row groups of 3,000 rows",
+        compression="zstd", row_group_size=3000, use_deprecated_int96_timestamps=True)
     cat = pandas_categorical_table()
     add("pandas_categorical.parquet", cat,
         "pandas-style categorical column (dictionary<int8, string> + pandas metadata)",
