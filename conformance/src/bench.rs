@@ -32,7 +32,9 @@ pub fn cmd_bench(args: &[String]) -> Result<ExitCode, String> {
         match args[i].as_str() {
             "--runs" | "--warmup" => {
                 let v = args.get(i + 1).ok_or(USAGE)?;
-                let n: usize = v.parse().map_err(|_| format!("{}: not a number: {v}", args[i]))?;
+                let n: usize = v
+                    .parse()
+                    .map_err(|_| format!("{}: not a number: {v}", args[i]))?;
                 if args[i] == "--runs" {
                     runs = n.max(1);
                 } else {
@@ -83,7 +85,9 @@ pub fn cmd_bench(args: &[String]) -> Result<ExitCode, String> {
         }
         let median_cpu = median(&mut cpu_seconds.clone());
         let median = median(&mut seconds.clone());
-        let case = path.file_stem().map_or(f.clone(), |s| s.to_string_lossy().into_owned());
+        let case = path
+            .file_stem()
+            .map_or(f.clone(), |s| s.to_string_lossy().into_owned());
         let line = json!({
             "case": case, "impl": "arrow-digest", "rows": rows, "arrow_bytes": arrow_bytes,
             "batches": batches.len(), "threads": 1, "seconds": median, "runs": seconds,
@@ -102,7 +106,11 @@ pub fn cmd_bench(args: &[String]) -> Result<ExitCode, String> {
 fn thread_cpu_seconds() -> f64 {
     std::fs::read_to_string("/proc/thread-self/schedstat")
         .ok()
-        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()))
+        .and_then(|s| {
+            s.split_whitespace()
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+        })
         .map_or(f64::NAN, |ns| ns as f64 / 1e9)
 }
 
@@ -117,7 +125,11 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 fn batch_bytes(batch: &RecordBatch) -> usize {
-    batch.columns().iter().map(|c| data_bytes(&c.to_data())).sum()
+    batch
+        .columns()
+        .iter()
+        .map(|c| data_bytes(&c.to_data()))
+        .sum()
 }
 
 fn data_bytes(data: &ArrayData) -> usize {
