@@ -64,6 +64,23 @@ for c in "${cases[@]}"; do
     echo "  !!! DIGEST MISMATCH on $file: odf-hash $ours_digest, arrow-digest $ref_digest" >&2
   fi
 done
+# Wide table with every core against the same table on one thread (the issue's 2-core goal).
+cores=$(nproc)
+if [ "$cores" -gt 1 ] && [[ " ${cases[*]} " == *" wide20 "* ]]; then
+  file="$tables/wide20.arrow"
+  "$OURS" --runs "$RUNS" --threads 1 "$file" >"$out/one.json"
+  "$OURS" --runs "$RUNS" --threads "$cores" "$file" >"$out/all.json" 2>"$out/all.err"
+  bytes=$(json_field "$out/one.json" arrow_bytes)
+  one_mbps=$(mbps "$bytes" "$(json_field "$out/one.json" seconds)")
+  all_mbps=$(mbps "$bytes" "$(json_field "$out/all.json" seconds)")
+  used=$(json_field "$out/all.json" threads)
+  printf '  %-13s %-32s %7.1f %9s %9.1f %6.2fx %9s %8.2f   vs odf-hash 1 thread (%.1f MB/s)\n' \
+    "wide20" "same, $used of $cores threads" "$(mbps "$bytes" 1)" "" "$all_mbps" \
+    "$(ratio "$all_mbps" "$one_mbps")" "" "$(ratio "$all_mbps" "$sha3")" "$one_mbps"
+  [ "$used" = "$cores" ] || echo "  (odf-hash's thread option is not wired into logical_compare yet: 1 thread)"
+  summary_row "logical, memory" "wide20, $used threads" "$(mbps "$bytes" 1)" "$one_mbps" "$all_mbps" \
+    - "$(ratio "$all_mbps" "$sha3")" ">= 1.8x one thread"
+fi
 echo "  (ratio = odf-hash / reference, wall clock; cpu ratio = the same from CPU time; 'of SHA3' ="
 echo "   odf-hash MB/s over the single-stream rate, 'per cpu' the same per CPU second;"
 echo "   goals: >= 3x on nullable and variable-width columns, >= 1x on non-null fixed-width)"
