@@ -186,6 +186,9 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
                               g.reader->GetRecordBatchReader({next_row_group_}, g.leaves));
       }
     }
+    rows_expected_ =
+        groups_[0].reader->parquet_reader()->metadata()->RowGroup(next_row_group_)->num_rows();
+    rows_read_ = 0;
     ++next_row_group_;
     row_group_started_ = true;
     return arrow::Status::OK();
@@ -228,10 +231,20 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
         }
       }
       if (ended == groups_.size()) {
+        // Never hash fewer (or more) rows than the file holds: Arrow C++ can decode a row
+        // group into fewer rows without an error (seen with files pyarrow writes with data
+        // page v2 and records spanning pages, which arrow-rs reads in full).
+        if (rows_read_ != rows_expected_) {
+          return arrow::Status::Invalid("Arrow C++ decoded ", rows_read_, " rows of row group ",
+                                        next_row_group_ - 1, ", whose metadata says ",
+                                        rows_expected_,
+                                        " (a file odf-hash cannot read as arrow-rs does)");
+        }
         for (auto& g : groups_) g.current.reset();
         continue;
       }
       if (ended != 0) return arrow::Status::Invalid("column groups read uneven batches");
+      rows_read_ += rows;
       *out = arrow::RecordBatch::Make(target_, rows, std::move(columns));
       *starts_row_group = row_group_started_;
       row_group_started_ = false;
@@ -295,6 +308,8 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
   bool has_struct_ = false;
   int next_row_group_ = 0;
   bool row_group_started_ = false;
+  int64_t rows_expected_ = 0;  // of the row group being decoded, from the metadata
+  int64_t rows_read_ = 0;
   std::deque<PendingRows> pending_;
   int64_t pending_rows_ = 0;
 };
