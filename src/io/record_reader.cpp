@@ -19,6 +19,7 @@
 
 #include "arrow_rs_schema.h"
 #include "conform.h"
+#include "memory_pool.h"
 #include "null_slots.h"
 #include "odf_hash/reader.h"
 #include "parquet_hint.h"
@@ -288,7 +289,8 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
       } else {
         arrow::ArrayVector parts;
         for (const auto& piece : pieces) parts.push_back(piece->column(c));
-        ARROW_ASSIGN_OR_RAISE(columns[c], arrow::Concatenate(parts));
+        ARROW_ASSIGN_OR_RAISE(columns[c],
+                              arrow::Concatenate(parts, io_internal::reader_memory_pool()));
       }
       if (has_struct_) {
         auto filled = io_internal::fill_undefined_like_arrow_rs(columns[c], runs, zeros_[c]);
@@ -365,7 +367,7 @@ class ValidatingBatchReader : public arrow::RecordBatchReader {
 };
 
 parquet::ReaderProperties parquet_reader_properties() {
-  parquet::ReaderProperties props = parquet::default_reader_properties();
+  parquet::ReaderProperties props(io_internal::reader_memory_pool());
   // Read column chunks through a small buffer, page by page, rather than whole: memory then
   // stays near one batch of decoded values instead of one compressed row group.
   props.enable_buffered_stream();
@@ -385,7 +387,9 @@ arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> make_parquet_reader(
   parquet::arrow::FileReaderBuilder builder;
   ARROW_RETURN_NOT_OK(builder.Open(file, parquet_reader_properties(), metadata));
   std::unique_ptr<parquet::arrow::FileReader> reader;
-  ARROW_RETURN_NOT_OK(builder.properties(arrow_props)->Build(&reader));
+  ARROW_RETURN_NOT_OK(builder.memory_pool(io_internal::reader_memory_pool())
+                          ->properties(arrow_props)
+                          ->Build(&reader));
   return reader;
 }
 
@@ -491,6 +495,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_ipc(
     const std::shared_ptr<arrow::io::RandomAccessFile>& file, FileFormat format) {
   auto options = arrow::ipc::IpcReadOptions::Defaults();
+  options.memory_pool = io_internal::reader_memory_pool();
   options.use_threads = false;
   if (format == FileFormat::kArrowIpcFile) {
     ARROW_ASSIGN_OR_RAISE(auto reader, arrow::ipc::RecordBatchFileReader::Open(file, options));
