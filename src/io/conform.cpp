@@ -1,4 +1,5 @@
 #include "conform.h"
+#include "memory_pool.h"
 
 #include <utility>
 #include <vector>
@@ -30,7 +31,8 @@ Status cannot(const std::string& path, const DataType& from, const DataType& to,
 }
 
 Result<ArrayPtr> cast(const ArrayPtr& a, const TypePtr& to, const std::string& path) {
-  auto r = arrow::compute::Cast(*a, to, arrow::compute::CastOptions::Safe());
+  arrow::compute::ExecContext ctx(reader_memory_pool());
+  auto r = arrow::compute::Cast(*a, to, arrow::compute::CastOptions::Safe(), &ctx);
   if (!r.ok()) return cannot(path, *a->type(), *to, r.status().message());
   return std::move(r).ValueOrDie();
 }
@@ -105,7 +107,7 @@ Result<ArrayPtr> fixed_size_list_from(const ArrayPtr& a, const TypePtr& target,
       ++j;
     }
     if (null_run) {
-      auto nulls = arrow::MakeArrayOfNull(list.value_type(), (j - i) * size);
+      auto nulls = arrow::MakeArrayOfNull(list.value_type(), (j - i) * size, reader_memory_pool());
       if (!nulls.ok()) return cannot(path, *a->type(), *target, nulls.status().message());
       pieces.push_back(std::move(nulls).ValueOrDie());
     } else {
@@ -115,19 +117,19 @@ Result<ArrayPtr> fixed_size_list_from(const ArrayPtr& a, const TypePtr& target,
   }
   std::shared_ptr<arrow::Array> items;
   if (pieces.empty()) {
-    auto empty = arrow::MakeEmptyArray(list.value_type());
+    auto empty = arrow::MakeEmptyArray(list.value_type(), reader_memory_pool());
     if (!empty.ok()) return cannot(path, *a->type(), *target, empty.status().message());
     items = std::move(empty).ValueOrDie();
   } else if (pieces.size() == 1) {
     items = pieces[0];
   } else {
-    auto joined = arrow::Concatenate(pieces);
+    auto joined = arrow::Concatenate(pieces, reader_memory_pool());
     if (!joined.ok()) return cannot(path, *a->type(), *target, joined.status().message());
     items = std::move(joined).ValueOrDie();
   }
   std::shared_ptr<arrow::Buffer> validity;
   if (list.null_count() > 0) {
-    auto copied = arrow::internal::CopyBitmap(arrow::default_memory_pool(), list.null_bitmap_data(),
+    auto copied = arrow::internal::CopyBitmap(reader_memory_pool(), list.null_bitmap_data(),
                                               list.offset(), list.length());
     if (!copied.ok()) return cannot(path, *a->type(), *target, copied.status().message());
     validity = std::move(copied).ValueOrDie();
@@ -172,7 +174,9 @@ Result<ArrayPtr> conform(ArrayPtr a, const TypePtr& target, const std::string& p
       // only for byte arrays. Encode the dense values (the hash is that of the values
       // either way; this keeps the exported type equal to arrow-rs's).
       ODF_HASH_ASSIGN_OR_RETURN(ArrayPtr dense, conform(a, tdict.value_type(), path));
-      auto encoded = arrow::compute::DictionaryEncode(dense);
+      arrow::compute::ExecContext ctx(reader_memory_pool());
+      auto encoded = arrow::compute::DictionaryEncode(
+          dense, arrow::compute::DictionaryEncodeOptions::Defaults(), &ctx);
       if (!encoded.ok()) return cannot(path, *src, *target, encoded.status().message());
       a = encoded->make_array();
     }

@@ -1,5 +1,7 @@
 #include "null_slots.h"
 
+#include "memory_pool.h"
+
 #include <cstring>
 #include <utility>
 
@@ -30,8 +32,8 @@ Status from_arrow(const arrow::Status& st) {
 Result<std::shared_ptr<arrow::Buffer>> validity_at_zero(const Array& a) {
   const auto& d = *a.data();
   if (d.buffers.empty() || !d.buffers[0] || a.null_count() == 0) return {nullptr};
-  auto r = arrow::internal::CopyBitmap(arrow::default_memory_pool(), d.buffers[0]->data(), d.offset,
-                                       d.length);
+  auto r =
+      arrow::internal::CopyBitmap(reader_memory_pool(), d.buffers[0]->data(), d.offset, d.length);
   if (!r.ok()) return from_arrow(r.status());
   return std::move(r).ValueOrDie();
 }
@@ -56,7 +58,7 @@ std::vector<int64_t> stale_sources(const std::vector<uint8_t>& defined, const Ru
 }
 
 Result<std::shared_ptr<arrow::Buffer>> allocate(int64_t size) {
-  auto r = arrow::AllocateBuffer(size);
+  auto r = arrow::AllocateBuffer(size, reader_memory_pool());
   if (!r.ok()) return from_arrow(r.status());
   return std::shared_ptr<arrow::Buffer>(std::move(r).ValueOrDie());
 }

@@ -19,6 +19,7 @@
 
 #include "arrow_rs_schema.h"
 #include "conform.h"
+#include "memory_pool.h"
 #include "null_slots.h"
 #include "odf_hash/reader.h"
 #include "parquet_hint.h"
@@ -186,6 +187,9 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
                               g.reader->GetRecordBatchReader({next_row_group_}, g.leaves));
       }
     }
+    rows_expected_ =
+        groups_[0].reader->parquet_reader()->metadata()->RowGroup(next_row_group_)->num_rows();
+    rows_read_ = 0;
     ++next_row_group_;
     row_group_started_ = true;
     return arrow::Status::OK();
@@ -228,10 +232,20 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
         }
       }
       if (ended == groups_.size()) {
+        // Never hash fewer (or more) rows than the file holds: Arrow C++ can decode a row
+        // group into fewer rows without an error (seen with files pyarrow writes with data
+        // page v2 and records spanning pages, which arrow-rs reads in full).
+        if (rows_read_ != rows_expected_) {
+          return arrow::Status::Invalid("Arrow C++ decoded ", rows_read_, " rows of row group ",
+                                        next_row_group_ - 1, ", whose metadata says ",
+                                        rows_expected_,
+                                        " (a file odf-hash cannot read as arrow-rs does)");
+        }
         for (auto& g : groups_) g.current.reset();
         continue;
       }
       if (ended != 0) return arrow::Status::Invalid("column groups read uneven batches");
+      rows_read_ += rows;
       *out = arrow::RecordBatch::Make(target_, rows, std::move(columns));
       *starts_row_group = row_group_started_;
       row_group_started_ = false;
@@ -275,7 +289,8 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
       } else {
         arrow::ArrayVector parts;
         for (const auto& piece : pieces) parts.push_back(piece->column(c));
-        ARROW_ASSIGN_OR_RAISE(columns[c], arrow::Concatenate(parts));
+        ARROW_ASSIGN_OR_RAISE(columns[c],
+                              arrow::Concatenate(parts, io_internal::reader_memory_pool()));
       }
       if (has_struct_) {
         auto filled = io_internal::fill_undefined_like_arrow_rs(columns[c], runs, zeros_[c]);
@@ -295,6 +310,8 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
   bool has_struct_ = false;
   int next_row_group_ = 0;
   bool row_group_started_ = false;
+  int64_t rows_expected_ = 0;  // of the row group being decoded, from the metadata
+  int64_t rows_read_ = 0;
   std::deque<PendingRows> pending_;
   int64_t pending_rows_ = 0;
 };
@@ -350,7 +367,7 @@ class ValidatingBatchReader : public arrow::RecordBatchReader {
 };
 
 parquet::ReaderProperties parquet_reader_properties() {
-  parquet::ReaderProperties props = parquet::default_reader_properties();
+  parquet::ReaderProperties props(io_internal::reader_memory_pool());
   // Read column chunks through a small buffer, page by page, rather than whole: memory then
   // stays near one batch of decoded values instead of one compressed row group.
   props.enable_buffered_stream();
@@ -370,7 +387,9 @@ arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> make_parquet_reader(
   parquet::arrow::FileReaderBuilder builder;
   ARROW_RETURN_NOT_OK(builder.Open(file, parquet_reader_properties(), metadata));
   std::unique_ptr<parquet::arrow::FileReader> reader;
-  ARROW_RETURN_NOT_OK(builder.properties(arrow_props)->Build(&reader));
+  ARROW_RETURN_NOT_OK(builder.memory_pool(io_internal::reader_memory_pool())
+                          ->properties(arrow_props)
+                          ->Build(&reader));
   return reader;
 }
 
@@ -476,6 +495,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_ipc(
     const std::shared_ptr<arrow::io::RandomAccessFile>& file, FileFormat format) {
   auto options = arrow::ipc::IpcReadOptions::Defaults();
+  options.memory_pool = io_internal::reader_memory_pool();
   options.use_threads = false;
   if (format == FileFormat::kArrowIpcFile) {
     ARROW_ASSIGN_OR_RAISE(auto reader, arrow::ipc::RecordBatchFileReader::Open(file, options));
