@@ -26,7 +26,8 @@
 // before exporting). `null_count` may be -1 (unknown); it is then counted from the bitmap.
 //
 // Thread safety: a hasher object must not be used from two threads at once; distinct
-// hashers are independent.
+// hashers are independent. A hasher may run its own worker threads (LogicalHashOptions);
+// they only work during update() and finalize(), and are joined when the hasher is destroyed.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +56,28 @@ struct LogicalDigest {
   Multihash multihash() const { return Multihash::arrow0_sha3_256(digest); }
 };
 
+// How the logical hasher spends CPU. The digests never depend on these options: every
+// setting gives the same combined and column digests as the serial path.
+struct LogicalHashOptions {
+  // Threads hashing the leaf columns of a batch at the same time, the caller's included.
+  // 1 (the default) hashes on the calling thread only and starts no thread. 0 means one per
+  // core. More threads than leaf columns are not started. With more than one thread,
+  // logical_hash_stream also reads the next batch (get_next) on a thread of its own while
+  // the current one is hashed, so at most two batches are held at a time.
+  // Each column's digest state is touched by one thread at a time; columns are balanced
+  // across threads by the bytes they hash in each batch, so a table with one huge column
+  // gains little.
+  unsigned threads = 1;
+
+  // Multi-lane Keccak (sha3_multi.h): groups of up to four leaf columns absorbed together
+  // with 4-lane SIMD Keccak, one group per thread at a time.
+  //   kAuto: when the multi-lane level (multi_lane_level()) is AVX2, where it is faster;
+  //   kOff:  every column through OpenSSL's SHA3-256, one at a time;
+  //   kOn:   at whatever level multi_lane_level() says, even where it is slower (tests).
+  enum class MultiLane { kAuto, kOff, kOn };
+  MultiLane multi_lane = MultiLane::kAuto;
+};
+
 // Hash of a record stream (the reference's record digest). The schema must be a struct
 // ("+s") whose children are the columns.
 class LogicalHasher {
@@ -62,8 +85,9 @@ class LogicalHasher {
   // Validates the schema (every leaf type supported) and hashes it. Errors name the
   // column path and its type: kUnsupported for Interval, Duration, Map, Union and structs
   // inside lists; kInvalidArgument for malformed schemas. The schema is only read during
-  // the call.
-  static Result<LogicalHasher> create(const ArrowSchema& schema);
+  // the call. `options` choose threads and multi-lane Keccak, never the result.
+  static Result<LogicalHasher> create(const ArrowSchema& schema,
+                                      const LogicalHashOptions& options = {});
 
   LogicalHasher(LogicalHasher&&) noexcept;
   LogicalHasher& operator=(LogicalHasher&&) noexcept;
@@ -74,6 +98,8 @@ class LogicalHasher {
   // Buffers are validated against lengths and offsets before they are read; a malformed
   // array is an error and leaves the hasher unusable (further calls return the same error).
   // The batch is only read during the call; the caller keeps ownership and releases it.
+  // With options.threads > 1 the batch's columns are read from several threads during the
+  // call (the caller must not modify them meanwhile).
   Status update(const ArrowArray& batch);
 
   // The combined digest and every leaf column's digest. Consumes the hasher.
@@ -104,7 +130,12 @@ class ArrayHasher {
   std::unique_ptr<Impl> impl_;
 };
 
-// One-shot over a stream. Consumes (releases) the stream.
-Result<LogicalDigest> logical_hash_stream(ArrowArrayStream* stream);
+// One-shot over a stream. Consumes (releases) the stream. The stream's callbacks are never
+// called concurrently: get_schema on the calling thread; with options.threads > 1, get_next
+// and get_last_error on one reader thread (joined before returning), and every array it
+// produced is released before returning, on every path (errors included). An error from
+// get_next, or in a batch, is the same Status whatever the options.
+Result<LogicalDigest> logical_hash_stream(ArrowArrayStream* stream,
+                                          const LogicalHashOptions& options = {});
 
 }  // namespace odf_hash

@@ -35,7 +35,9 @@ Result<FileFormat> detect_file_format(const std::string& path);
 // cannot hash, are reported as errors naming the path (and the column).
 Status open_record_stream(const std::string& path, ArrowArrayStream* out);
 
-// Logical hash (arrow0-sha3-256) of a data file: open_record_stream + logical_hash_stream.
-Result<LogicalDigest> logical_hash_file(const std::string& path);
+// Logical hash (arrow0-sha3-256) of a data file: open_record_stream + logical_hash_stream
+// (`options` choose threads and multi-lane Keccak, never the result).
+Result<LogicalDigest> logical_hash_file(const std::string& path,
+                                        const LogicalHashOptions& options = {});
 
 }  // namespace odf_hash

@@ -6,10 +6,11 @@
 
 namespace odf_hash {
 
-Result<LogicalDigest> logical_hash_file(const std::string& path) {
+Result<LogicalDigest> logical_hash_file(const std::string& path,
+                                        const LogicalHashOptions& options) {
   ArrowArrayStream stream{};
   ODF_HASH_RETURN_IF_ERROR(open_record_stream(path, &stream));
-  Result<LogicalDigest> digest = logical_hash_stream(&stream);
+  Result<LogicalDigest> digest = logical_hash_stream(&stream, options);
   if (digest.is_ok()) return digest;
   // Reader errors already name the file; the hasher's (an unsupported type) do not.
   Status st = digest.status();

@@ -1,14 +1,19 @@
-// LogicalHasher (the reference's RecordDigestV0), ArrayHasher (ArrayDigestV0) and the
-// one-shot over an ArrowArrayStream.
+// LogicalHasher (the reference's RecordDigestV0) and ArrayHasher (ArrayDigestV0).
+#include <algorithm>
+#include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "array_check.h"
 #include "bitmap.h"
+#include "cost_estimate.h"
 #include "digest_sink.h"
 #include "odf_hash/logical.h"
+#include "odf_hash/sha3_multi.h"
 #include "type_node.h"
 #include "value_hasher.h"
+#include "worker_pool.h"
 
 namespace odf_hash {
 
@@ -26,38 +31,52 @@ void put_u64(Sha3_256& h, uint64_t v) {
   h.update(b, 8);
 }
 
-// Validates and hashes the slots [pos, pos + len) of one column, leaf or struct. Structs
-// are flattened: each leaf below gets the bitmap inherited from its ancestors combined with
-// its own, by the reference's rule (bitmap.h, docs/divergences.md).
-struct ColumnWalker {
-  std::vector<DigestSink>& sinks;
-  size_t next_leaf = 0;
+// Slots [r, r + n) of a validity computed for a whole batch range.
+Validity sub_validity(const Validity& v, int64_t r) {
+  if (!v.present()) return Validity{};
+  return Validity{v.bits, v.offset + r, -1};
+}
 
-  Status walk(const TypeNode& node, const ArrowArray& array, int64_t pos, int64_t len,
-              const Validity& inherited) {
-    const OwnedValidity own = logical::own_validity(node, array, pos, len, true);
-    const OwnedValidity combined = logical::combine_validity(inherited, own.v, len);
-    if (node.kind == Kind::kStruct) {
-      for (size_t c = 0; c < node.children.size(); ++c) {
-        ODF_HASH_RETURN_IF_ERROR(
-            walk(node.children[c], *array.children[c], array.offset + pos, len, combined.v));
-      }
-      return Status::ok();
-    }
-    return logical::hash_slots(sinks[next_leaf++], node, array, pos, len, combined.v);
-  }
+// What one leaf column hashes of the current batch: slots [pos, pos + len) of `array`, with
+// the validity inherited from its struct ancestors (null for a top-level column).
+struct LeafSlice {
+  const ArrowArray* array = nullptr;
+  int64_t pos = 0;
+  const Validity* inherited = nullptr;
+  double cost = 0;  // estimated bytes
 };
+
+// Leaf columns hashed by one thread at a time: one column through its own OpenSSL stream
+// (`lanes` null), or two to four columns sharing a 4-lane Keccak.
+struct ColumnGroup {
+  std::vector<size_t> leaves;
+  std::unique_ptr<Sha3_256x4> lanes;
+  double cost = 0;  // this batch
+};
+
+// Bytes of the widest lane hashed between two drains of a lane group: large enough for
+// direct (zero-copy) runs of fixed-width columns, small enough to stay in the staging buffers.
+constexpr double kLaneChunkBytes = 32 * 1024;
+// Lane groups smaller than this hash their columns one at a time instead.
+constexpr size_t kMinLanes = 2;
 
 }  // namespace
 
 struct LogicalHasher::Impl {
   TypeNode root;  // a struct whose children are the top-level columns
   std::vector<const TypeNode*> leaves;
-  std::vector<std::string> leaf_paths;
   std::vector<DigestSink> sinks;
   Sha3_256 combined;
   Status error;
   uint64_t num_rows = 0;
+  bool multi_lane = false;  // wanted; groups are formed on the first non-empty batch
+  bool grouped = false;
+  std::vector<ColumnGroup> groups;
+  std::unique_ptr<logical::WorkerPool> pool;  // null: hash on the caller's thread only
+  // Per batch.
+  std::vector<LeafSlice> slices;
+  std::deque<OwnedValidity> struct_validity;  // stable addresses for LeafSlice::inherited
+  std::vector<Status> leaf_status;
 
   // Schema part of the combined digest: every field depth-first, its name and level.
   void add_fields(const TypeNode& parent, uint64_t level) {
@@ -72,6 +91,149 @@ struct LogicalHasher::Impl {
       }
     }
   }
+
+  // Records what each leaf below `node` hashes of this batch. Structs are flattened: each
+  // leaf below gets the bitmap inherited from its ancestors combined with its own, by the
+  // reference's rule (bitmap.h, docs/divergences.md); struct levels are combined here, the
+  // leaf's own bitmap by the thread that hashes it.
+  void plan(const TypeNode& node, const ArrowArray& array, int64_t pos, int64_t len,
+            const Validity* inherited, size_t& next_leaf) {
+    if (node.kind != Kind::kStruct) {
+      slices[next_leaf++] =
+          LeafSlice{&array, pos, inherited, logical::estimate_bytes(node, array, pos, len)};
+      return;
+    }
+    const OwnedValidity own = logical::own_validity(node, array, pos, len, true);
+    struct_validity.push_back(
+        logical::combine_validity(inherited != nullptr ? *inherited : Validity{}, own.v, len));
+    const Validity* mine = &struct_validity.back().v;
+    for (size_t c = 0; c < node.children.size(); ++c) {
+      plan(node.children[c], *array.children[c], array.offset + pos, len, mine, next_leaf);
+    }
+  }
+
+  OwnedValidity leaf_validity(size_t k, int64_t len) const {
+    const LeafSlice& s = slices[k];
+    OwnedValidity own = logical::own_validity(*leaves[k], *s.array, s.pos, len, true);
+    OwnedValidity merged =
+        logical::combine_validity(s.inherited != nullptr ? *s.inherited : Validity{}, own.v, len);
+    if (merged.storage.empty() && merged.v.bits != nullptr && merged.v.bits == own.v.bits &&
+        !own.storage.empty()) {
+      // `merged` borrows from `own`'s storage, which dies here: take it over.
+      OwnedValidity out;
+      out.storage = std::move(own.storage);
+      out.v = merged.v;
+      out.v.bits = out.storage.data();
+      return out;
+    }
+    return merged;
+  }
+
+  // Hashes this batch's slots of the columns of `g` (on whichever thread runs it).
+  void hash_group(ColumnGroup& g, int64_t len) {
+    if (g.lanes == nullptr) {
+      const size_t k = g.leaves[0];
+      const OwnedValidity v = leaf_validity(k, len);
+      leaf_status[k] =
+          logical::hash_slots(sinks[k], *leaves[k], *slices[k].array, slices[k].pos, len, v.v);
+      return;
+    }
+    // Lanes advance together in chunks of rows, drained after each chunk.
+    OwnedValidity valid[Sha3_256x4::kLanes];
+    DigestSink* lane_sinks[Sha3_256x4::kLanes] = {};
+    double widest = 0;
+    for (size_t l = 0; l < g.leaves.size(); ++l) {
+      const size_t k = g.leaves[l];
+      valid[l] = leaf_validity(k, len);
+      lane_sinks[l] = &sinks[k];
+      widest = std::max(widest, slices[k].cost);
+    }
+    int64_t rows = len;
+    if (widest > kLaneChunkBytes) {
+      rows = static_cast<int64_t>(kLaneChunkBytes / widest * static_cast<double>(len));
+      rows = rows >= 64 ? rows / 64 * 64 : std::max<int64_t>(1, rows);
+    }
+    for (int64_t r = 0; r < len; r += rows) {
+      const int64_t n = std::min(rows, len - r);
+      for (size_t l = 0; l < g.leaves.size(); ++l) {
+        const size_t k = g.leaves[l];
+        if (!leaf_status[k].is_ok()) continue;
+        leaf_status[k] = logical::hash_slots(sinks[k], *leaves[k], *slices[k].array,
+                                             slices[k].pos + r, n, sub_validity(valid[l].v, r));
+      }
+      logical::drain_lanes(*g.lanes, lane_sinks);
+    }
+  }
+
+  // Lane groups of up to four columns of similar volume (by this first batch), the largest
+  // first; columns left alone keep their OpenSSL stream.
+  void form_lane_groups() {
+    grouped = true;
+    std::vector<size_t> order(leaves.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return slices[a].cost > slices[b].cost; });
+    std::vector<ColumnGroup> out;
+    for (size_t i = 0; i < order.size(); i += Sha3_256x4::kLanes) {
+      const size_t n = std::min(Sha3_256x4::kLanes, order.size() - i);
+      ColumnGroup g;
+      g.leaves.assign(order.begin() + static_cast<std::ptrdiff_t>(i),
+                      order.begin() + static_cast<std::ptrdiff_t>(i + n));
+      bool attached = n >= kMinLanes;
+      if (attached) {
+        g.lanes = std::make_unique<Sha3_256x4>();
+        for (size_t l = 0; l < n && attached; ++l) {
+          attached = sinks[g.leaves[l]].attach_lane(g.lanes.get(), l);
+        }
+      }
+      if (attached) {
+        out.push_back(std::move(g));
+        continue;
+      }
+      // attach_lane succeeds for every fresh sink; if it ever did not, the columns that did
+      // attach already hold staged bytes for the group, so keep a group of the attached ones.
+      for (size_t l = 0; l < n; ++l) {
+        ColumnGroup single;
+        single.leaves = {g.leaves[l]};
+        if (sinks[g.leaves[l]].in_lane()) continue;
+        out.push_back(std::move(single));
+      }
+      if (g.lanes != nullptr) {
+        g.leaves.erase(std::remove_if(g.leaves.begin(), g.leaves.end(),
+                                      [&](size_t k) { return !sinks[k].in_lane(); }),
+                       g.leaves.end());
+        if (!g.leaves.empty()) out.push_back(std::move(g));
+      }
+    }
+    groups = std::move(out);
+  }
+
+  Status hash_batch(const ArrowArray& batch) {
+    struct_validity.clear();
+    size_t next_leaf = 0;
+    for (size_t c = 0; c < root.children.size(); ++c) {
+      plan(root.children[c], *batch.children[c], batch.offset, batch.length, nullptr, next_leaf);
+    }
+    if (multi_lane && !grouped && batch.length > 0) form_lane_groups();
+    for (ColumnGroup& g : groups) {
+      g.cost = 0;
+      for (size_t k : g.leaves) g.cost += slices[k].cost;
+    }
+    for (Status& st : leaf_status) st = Status::ok();
+    if (pool == nullptr) {
+      for (ColumnGroup& g : groups) hash_group(g, batch.length);
+    } else {
+      // Largest groups first: threads claim them in this order.
+      std::vector<size_t> order(groups.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return groups[a].cost > groups[b].cost; });
+      pool->run(order.size(), [&](size_t i) { hash_group(groups[order[i]], batch.length); });
+    }
+    // The first failing column in leaf order, as the serial walk would report it.
+    for (const Status& st : leaf_status) ODF_HASH_RETURN_IF_ERROR(st);
+    return Status::ok();
+  }
 };
 
 LogicalHasher::LogicalHasher(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -79,7 +241,8 @@ LogicalHasher::LogicalHasher(LogicalHasher&&) noexcept = default;
 LogicalHasher& LogicalHasher::operator=(LogicalHasher&&) noexcept = default;
 LogicalHasher::~LogicalHasher() = default;
 
-Result<LogicalHasher> LogicalHasher::create(const ArrowSchema& schema) {
+Result<LogicalHasher> LogicalHasher::create(const ArrowSchema& schema,
+                                            const LogicalHashOptions& options) {
   if (schema.format == nullptr || std::string(schema.format) != "+s") {
     return Status::invalid_argument(
         "the schema of a record batch must be a struct (format '+s'), got '" +
@@ -102,10 +265,26 @@ Result<LogicalHasher> LogicalHasher::create(const ArrowSchema& schema) {
     impl->root.children.push_back(std::move(column));
   }
   impl->add_fields(impl->root, 0);
-  impl->sinks = std::vector<DigestSink>(impl->leaves.size());
-  for (size_t i = 0; i < impl->leaves.size(); ++i) {
+  const size_t n = impl->leaves.size();
+  impl->sinks = std::vector<DigestSink>(n);
+  impl->slices.resize(n);
+  impl->leaf_status.resize(n);
+  for (size_t i = 0; i < n; ++i) {
     const auto& type_bytes = impl->leaves[i]->type_bytes;
     impl->sinks[i].put(type_bytes.data(), type_bytes.size());
+    impl->groups.push_back(ColumnGroup{{i}, nullptr, 0});
+  }
+  using MultiLane = LogicalHashOptions::MultiLane;
+  impl->multi_lane =
+      options.multi_lane == MultiLane::kOn ||
+      (options.multi_lane == MultiLane::kAuto && multi_lane_level() == KeccakLevel::kAvx2);
+  // No more threads than columns could use (groups of four with multi-lane Keccak).
+  const size_t units = impl->multi_lane ? (n + Sha3_256x4::kLanes - 1) / Sha3_256x4::kLanes : n;
+  const unsigned threads = static_cast<unsigned>(std::min<size_t>(
+      {logical::resolve_threads(options.threads), std::max<size_t>(units, 1), size_t{256}}));
+  if (threads > 1) {
+    impl->pool = std::make_unique<logical::WorkerPool>(threads);
+    if (impl->pool->threads() <= 1) impl->pool.reset();
   }
   return LogicalHasher(std::move(impl));
 }
@@ -119,13 +298,7 @@ Status LogicalHasher::update(const ArrowArray& batch) {
                                batch.length) != 0) {
     st = Status::invalid_argument("a record batch cannot have null rows (its struct has nulls)");
   }
-  if (st.is_ok()) {
-    ColumnWalker walker{s.sinks};
-    for (size_t c = 0; c < s.root.children.size() && st.is_ok(); ++c) {
-      st = walker.walk(s.root.children[c], *batch.children[c], batch.offset, batch.length,
-                       Validity{});
-    }
-  }
+  if (st.is_ok()) st = s.hash_batch(batch);
   if (!st.is_ok()) {
     s.error = st.with_context("record batch " + std::to_string(s.num_rows) + "+");
     return s.error;
@@ -137,14 +310,26 @@ Status LogicalHasher::update(const ArrowArray& batch) {
 Result<LogicalDigest> LogicalHasher::finalize() && {
   Impl& s = *impl_;
   if (!s.error.is_ok()) return s.error;
+  std::vector<Digest256> digests(s.leaves.size());
+  for (ColumnGroup& g : s.groups) {
+    if (g.lanes == nullptr) {
+      digests[g.leaves[0]] = s.sinks[g.leaves[0]].finalize();
+      continue;
+    }
+    DigestSink* lane_sinks[Sha3_256x4::kLanes] = {};
+    for (size_t l = 0; l < g.leaves.size(); ++l) lane_sinks[l] = &s.sinks[g.leaves[l]];
+    logical::drain_lanes(*g.lanes, lane_sinks);
+    const auto lanes = g.lanes->finalize();
+    for (size_t l = 0; l < g.leaves.size(); ++l) digests[g.leaves[l]] = lanes[l];
+  }
   LogicalDigest out;
   out.num_rows = s.num_rows;
   for (size_t i = 0; i < s.leaves.size(); ++i) {
-    const Digest256 d = s.sinks[i].finalize();
-    s.combined.update(d.data(), d.size());
-    out.columns.push_back(ColumnDigest{s.leaves[i]->path, s.leaves[i]->format, d});
+    s.combined.update(digests[i].data(), digests[i].size());
+    out.columns.push_back(ColumnDigest{s.leaves[i]->path, s.leaves[i]->format, digests[i]});
   }
   out.digest = s.combined.finalize();
+  s.pool.reset();
   return out;
 }
 
@@ -189,62 +374,6 @@ Status ArrayHasher::update(const ArrowArray& array) {
 Result<Digest256> ArrayHasher::finalize() && {
   if (!impl_->error.is_ok()) return impl_->error;
   return impl_->sink.finalize();
-}
-
-namespace {
-
-// Releases what it holds on every path out of logical_hash_stream.
-struct StreamGuard {
-  ArrowArrayStream* stream;
-  ~StreamGuard() {
-    if (stream->release != nullptr) stream->release(stream);
-  }
-};
-struct SchemaGuard {
-  ArrowSchema schema{};
-  ~SchemaGuard() {
-    if (schema.release != nullptr) schema.release(&schema);
-  }
-};
-struct ArrayGuard {
-  ArrowArray array{};
-  ~ArrayGuard() {
-    if (array.release != nullptr) array.release(&array);
-  }
-};
-
-Status stream_error(ArrowArrayStream* stream, int rc, const char* what) {
-  const char* msg = stream->get_last_error != nullptr ? stream->get_last_error(stream) : nullptr;
-  return Status::io_error(std::string(what) + " failed (error " + std::to_string(rc) + ")" +
-                          (msg != nullptr ? std::string(": ") + msg : std::string()));
-}
-
-}  // namespace
-
-Result<LogicalDigest> logical_hash_stream(ArrowArrayStream* stream) {
-  if (stream == nullptr || stream->release == nullptr) {
-    return Status::invalid_argument("logical_hash_stream: the stream is null or released");
-  }
-  StreamGuard stream_guard{stream};
-  if (stream->get_schema == nullptr || stream->get_next == nullptr) {
-    return Status::invalid_argument("logical_hash_stream: the stream has no callbacks");
-  }
-  Result<LogicalHasher> hasher = Status::internal("unset");
-  {
-    SchemaGuard schema;
-    const int rc = stream->get_schema(stream, &schema.schema);
-    if (rc != 0) return stream_error(stream, rc, "reading the stream's schema");
-    hasher = LogicalHasher::create(schema.schema);
-    if (!hasher.is_ok()) return hasher.status();
-  }
-  while (true) {
-    ArrayGuard batch;
-    const int rc = stream->get_next(stream, &batch.array);
-    if (rc != 0) return stream_error(stream, rc, "reading the next record batch");
-    if (batch.array.release == nullptr) break;  // end of stream
-    ODF_HASH_RETURN_IF_ERROR(hasher->update(batch.array));
-  }
-  return std::move(*hasher).finalize();
 }
 
 }  // namespace odf_hash

@@ -175,3 +175,58 @@ def test_empty_and_truncated_ipc(run, tmp_path):
 def test_needs_a_file(run):
     r = run("logical")
     assert r.rc == 2
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3", "8"])
+@pytest.mark.parametrize("jobs", [[], ["--jobs", "1"], ["--jobs", "2"]])
+def test_column_threads_do_not_change_the_hashes(run, threads, jobs):
+    names = list(REFERENCE)
+    r = run("logical", "--threads", threads, *jobs, *names, cwd=DATA)
+    assert r.rc == 0, r
+    assert r.out == "".join(f"{REFERENCE[n]}  {n}\n" for n in names)
+    r = run("logical", "-t", threads, *jobs, "--columns", "--json", "records.parquet", cwd=DATA)
+    assert r.rc == 0, r
+    cols = {c["path"]: c["digest"] for c in json.loads(r.out)["files"][0]["columns"]}
+    assert {k: cols[k] for k in RECORDS_COLUMNS} == RECORDS_COLUMNS
+    serial = run("logical", "-t", "1", "--columns", "--json", "records.parquet", cwd=DATA)
+    assert r.out == serial.out
+
+
+def test_wide_multi_row_group_file_same_output_whatever_the_threads(run, tmp_path):
+    # 21 columns of several types in 7 row groups (so batches are read ahead): every thread
+    # count prints what --threads 1 prints, column digests included.
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    n = 20000
+    cols = {}
+    for c in range(21):
+        kind = c % 4
+        if kind == 0:
+            cols[f"i{c}"] = pa.array([(i * 7919 + c) % 1000003 if i % 11 else None for i in range(n)],
+                                     pa.int64())
+        elif kind == 1:
+            cols[f"s{c}"] = pa.array([f"v{i % 977}-{c}" * (i % 5) for i in range(n)])
+        elif kind == 2:
+            cols[f"b{c}"] = pa.array([(i * c) % 3 == 0 for i in range(n)])
+        else:
+            cols[f"l{c}"] = pa.array([[i, c] if i % 7 else None for i in range(n)],
+                                     pa.list_(pa.int32()))
+    path = tmp_path / "wide.parquet"
+    pq.write_table(pa.table(cols), path, row_group_size=3000)
+    want = run("logical", "--threads", "1", "--columns", str(path))
+    assert want.rc == 0, want
+    assert len(want.out.splitlines()) == 22
+    for threads in ("2", "3", "4"):
+        got = run("logical", "--threads", threads, "--columns", str(path))
+        assert got.rc == 0, got
+        assert got.out == want.out
+    default = run("logical", "--columns", str(path), str(path))
+    assert default.rc == 0, default
+    assert default.out == want.out + want.out
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "many"])
+def test_threads_must_be_a_positive_number(run, value):
+    r = run("logical", "--threads", value, "records.parquet", cwd=DATA)
+    assert r.rc == 2, r
+    assert r.out == ""

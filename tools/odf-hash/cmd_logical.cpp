@@ -1,4 +1,5 @@
 // odf-hash logical FILE...: the logical hash (arrow0-sha3-256) of Parquet / Arrow IPC files.
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -20,8 +21,26 @@ struct LogicalOptions {
   std::vector<std::string> files;
   bool columns = false;
   bool json = false;
-  unsigned jobs = 0;
+  unsigned jobs = 0;     // 0: chosen from the file count (see plan_threads)
+  unsigned threads = 0;  // 0: chosen from the file count and --jobs
 };
+
+// Files in parallel and column threads per file, so that together they use every core once:
+// one file gets every core for its columns; many files get a core each. What the user set is
+// kept; the other one takes the cores left.
+struct ThreadPlan {
+  unsigned jobs;
+  unsigned threads;
+};
+ThreadPlan plan_threads(const LogicalOptions& opt) {
+  const unsigned cores = default_jobs();
+  const unsigned files = static_cast<unsigned>(std::max<size_t>(opt.files.size(), 1));
+  ThreadPlan p{opt.jobs, opt.threads};
+  if (p.jobs == 0)
+    p.jobs = p.threads == 0 ? std::min(cores, files) : std::max(1u, cores / p.threads);
+  if (p.threads == 0) p.threads = std::max(1u, cores / std::min(p.jobs, files));
+  return p;
+}
 
 struct FileOutcome {
   std::optional<FileFormat> format;
@@ -40,7 +59,7 @@ std::string hex_of(const Digest256& d) {
   return out;
 }
 
-FileOutcome hash_one(const std::string& path) {
+FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options) {
   FileOutcome out;
   Result<FileFormat> format = detect_file_format(path);
   if (!format.is_ok()) {
@@ -48,7 +67,7 @@ FileOutcome hash_one(const std::string& path) {
     return out;
   }
   out.format = *format;
-  Result<LogicalDigest> digest = logical_hash_file(path);
+  Result<LogicalDigest> digest = logical_hash_file(path, options);
   if (!digest.is_ok()) {
     out.error = digest.status();
     return out;
@@ -93,11 +112,13 @@ nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool colum
 }
 
 int run_logical(const LogicalOptions& opt) {
-  const unsigned jobs = opt.jobs == 0 ? default_jobs() : opt.jobs;
+  const ThreadPlan plan = plan_threads(opt);
+  LogicalHashOptions options;
+  options.threads = plan.threads;
   bool failed = false;
   nlohmann::json files = nlohmann::json::array();
   run_ordered<FileOutcome>(
-      opt.files.size(), jobs, [&](size_t i) { return hash_one(opt.files[i]); },
+      opt.files.size(), plan.jobs, [&](size_t i) { return hash_one(opt.files[i], options); },
       [&](size_t i, FileOutcome& r) {
         if (!r.digest) failed = true;
         if (opt.json) {
@@ -128,8 +149,14 @@ Command add_logical_command(CLI::App& root) {
   app->add_flag("--columns", opt->columns,
                 "Also print the digest of every leaf column (hex, Arrow format string, path)");
   app->add_flag("--json", opt->json, "Print one JSON document instead of text");
-  app->add_option("-j,--jobs", opt->jobs, "Files hashed in parallel (default: one per core)")
-      ->check(CLI::PositiveNumber);
+  app->add_option("-j,--jobs", opt->jobs,
+                  "Files hashed in parallel (default: one per core, at most one per file)")
+      ->check(CLI::Range(1u, 1024u));
+  app->add_option("-t,--threads", opt->threads,
+                  "Threads hashing the columns of each file (default: the cores left per file: "
+                  "every core for one file, 1 when there are more files than cores). The "
+                  "hashes do not depend on --jobs or --threads")
+      ->check(CLI::Range(1u, 1024u));
   app->footer(
       "Output: '<multihash>  FILE' per file, in argument order. A file that cannot be read or "
       "hashed is reported on stderr; the others are still hashed and the exit status is 2.");

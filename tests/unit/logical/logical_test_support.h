@@ -58,10 +58,11 @@ inline Result<Digest256> hash_array(const arrow::Array& a) {
 
 inline Result<LogicalDigest> hash_batches(
     const std::shared_ptr<arrow::Schema>& schema,
-    const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches) {
+    const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches,
+    const LogicalHashOptions& options = {}) {
   ArrowSchema c_schema{};
   if (!arrow::ExportSchema(*schema, &c_schema).ok()) return Status::internal("export failed");
-  auto hasher = LogicalHasher::create(c_schema);
+  auto hasher = LogicalHasher::create(c_schema, options);
   c_schema.release(&c_schema);
   if (!hasher.is_ok()) return hasher.status();
   for (const auto& b : batches) {
@@ -83,8 +84,9 @@ inline std::string array_hex(const std::shared_ptr<arrow::Array>& a) {
   return r.is_ok() ? hex(*r) : "error: " + r.status().to_string();
 }
 
-inline std::string batches_hex(const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches) {
-  auto r = hash_batches(batches.at(0)->schema(), batches);
+inline std::string batches_hex(const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches,
+                               const LogicalHashOptions& options = {}) {
+  auto r = hash_batches(batches.at(0)->schema(), batches, options);
   return r.is_ok() ? hex(r->digest) : "error: " + r.status().to_string();
 }
 
