@@ -151,12 +151,12 @@ void load_ipc(const std::string& path, LoadedTable& table) {
 
 // The hasher for one run, with `threads` workers when the API takes a thread count; the
 // JSON reports the count actually used, so a figure is never labelled with threads it lacked.
-constexpr bool kHasherTakesThreads = false;  // TODO(threads): true with the line below
+constexpr bool kHasherTakesThreads = true;
 
 odf_hash::Result<odf_hash::LogicalHasher> create_hasher(const ArrowSchema& schema, int threads) {
-  (void)threads;
-  // TODO(threads): pass odf_hash::LogicalHashOptions{threads} here once logical.h has it.
-  return odf_hash::LogicalHasher::create(schema);
+  odf_hash::LogicalHashOptions options;
+  options.threads = static_cast<unsigned>(threads);
+  return odf_hash::LogicalHasher::create(schema, options);
 }
 
 std::string hash_once(const LoadedTable& table, int threads, const std::string& path) {

@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <deque>
 #include <exception>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -150,6 +152,15 @@ struct ParquetReaderGroup {
   std::shared_ptr<arrow::RecordBatchReader> current;
 };
 
+// A top-level struct whose INT96 leaves are read in different time units: Parquet C++ takes
+// the unit per reader, so the column is read by the reader of each unit, and the subtrees
+// holding the INT96 leaves of another unit than the base reader's are taken from the reader
+// of their unit (same rows, same structure) before the conversion to arrow-rs types.
+struct Int96Merge {
+  int base_group = 0;
+  std::vector<std::pair<std::vector<int>, int>> subtrees;  // child-index path, group
+};
+
 // Rows read (and converted to the arrow-rs schema) but not yet handed out.
 struct PendingRows {
   std::shared_ptr<arrow::RecordBatch> batch;
@@ -165,8 +176,12 @@ struct PendingRows {
 class ParquetBatchReader : public arrow::RecordBatchReader {
  public:
   ParquetBatchReader(std::vector<ParquetReaderGroup> groups, std::shared_ptr<arrow::Schema> target,
-                     std::vector<io_internal::StaleZeroByPath> zeros)
-      : groups_(std::move(groups)), target_(std::move(target)), zeros_(std::move(zeros)) {
+                     std::vector<io_internal::StaleZeroByPath> zeros,
+                     std::map<int, Int96Merge> merges)
+      : groups_(std::move(groups)),
+        target_(std::move(target)),
+        zeros_(std::move(zeros)),
+        merges_(std::move(merges)) {
     for (const auto& f : target_->fields())
       has_struct_ = has_struct_ || f->type()->id() == arrow::Type::STRUCT;
   }
@@ -204,10 +219,11 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
         if (next_row_group_ >= num_row_groups) return arrow::Status::OK();
         ARROW_RETURN_NOT_OK(start_row_group());
       }
-      std::vector<std::shared_ptr<arrow::Array>> columns(target_->num_fields());
+      std::vector<std::shared_ptr<arrow::RecordBatch>> raws(groups_.size());
       int64_t rows = -1;
       size_t ended = 0;
-      for (auto& g : groups_) {
+      for (size_t gi = 0; gi < groups_.size(); ++gi) {
+        auto& g = groups_[gi];
         std::shared_ptr<arrow::RecordBatch> raw;
         ARROW_RETURN_NOT_OK(g.current->ReadNext(&raw));
         if (!raw) {
@@ -223,13 +239,7 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
           return arrow::Status::Invalid("column groups read uneven batches");
         }
         rows = raw->num_rows();
-        for (size_t k = 0; k < g.fields.size(); ++k) {
-          const auto& f = target_->field(g.fields[k]);
-          auto c =
-              io_internal::conform_array(raw->column(static_cast<int>(k)), f->type(), f->name());
-          if (!c.is_ok()) return to_arrow(c.status());
-          columns[g.fields[k]] = std::move(c).value();
-        }
+        raws[gi] = std::move(raw);
       }
       if (ended == groups_.size()) {
         // Never hash fewer (or more) rows than the file holds: Arrow C++ can decode a row
@@ -245,12 +255,66 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
         continue;
       }
       if (ended != 0) return arrow::Status::Invalid("column groups read uneven batches");
+      std::vector<std::shared_ptr<arrow::Array>> columns(target_->num_fields());
+      for (size_t gi = 0; gi < groups_.size(); ++gi) {
+        const auto& g = groups_[gi];
+        for (size_t k = 0; k < g.fields.size(); ++k) {
+          const int field = g.fields[k];
+          std::shared_ptr<arrow::Array> raw = raws[gi]->column(static_cast<int>(k));
+          const auto merge = merges_.find(field);
+          if (merge != merges_.end()) {
+            if (merge->second.base_group != static_cast<int>(gi)) continue;
+            ARROW_ASSIGN_OR_RAISE(raw, merge_int96_subtrees(raw, field, merge->second, raws));
+          }
+          const auto& f = target_->field(field);
+          auto c = io_internal::conform_array(raw, f->type(), f->name());
+          if (!c.is_ok()) return to_arrow(c.status());
+          columns[field] = std::move(c).value();
+        }
+      }
       rows_read_ += rows;
       *out = arrow::RecordBatch::Make(target_, rows, std::move(columns));
       *starts_row_group = row_group_started_;
       row_group_started_ = false;
       return arrow::Status::OK();
     }
+  }
+
+  // The column of `field` read by group `gi` (which must read it).
+  arrow::Result<std::shared_ptr<arrow::Array>> column_of(
+      int field, size_t gi, const std::vector<std::shared_ptr<arrow::RecordBatch>>& raws) const {
+    const auto& fields = groups_[gi].fields;
+    for (size_t k = 0; k < fields.size(); ++k) {
+      if (fields[k] == field) return raws[gi]->column(static_cast<int>(k));
+    }
+    return arrow::Status::Invalid("INT96 column group does not read field ", field);
+  }
+
+  static arrow::Result<std::shared_ptr<arrow::ArrayData>> replace_subtree(
+      const std::shared_ptr<arrow::ArrayData>& base, const std::shared_ptr<arrow::ArrayData>& donor,
+      const std::vector<int>& path, size_t depth) {
+    if (depth == path.size()) return donor;
+    const auto i = static_cast<size_t>(path[depth]);
+    if (i >= base->child_data.size() || i >= donor->child_data.size() ||
+        base->length != donor->length || base->offset != donor->offset) {
+      return arrow::Status::Invalid("INT96 column groups read different structures");
+    }
+    auto out = base->Copy();
+    ARROW_ASSIGN_OR_RAISE(
+        out->child_data[i],
+        replace_subtree(base->child_data[i], donor->child_data[i], path, depth + 1));
+    return out;
+  }
+
+  arrow::Result<std::shared_ptr<arrow::Array>> merge_int96_subtrees(
+      std::shared_ptr<arrow::Array> base, int field, const Int96Merge& merge,
+      const std::vector<std::shared_ptr<arrow::RecordBatch>>& raws) const {
+    auto data = base->data();
+    for (const auto& [path, gi] : merge.subtrees) {
+      ARROW_ASSIGN_OR_RAISE(auto donor, column_of(field, static_cast<size_t>(gi), raws));
+      ARROW_ASSIGN_OR_RAISE(data, replace_subtree(data, donor->data(), path, 0));
+    }
+    return arrow::MakeArray(data);
   }
 
   arrow::Status read_next(std::shared_ptr<arrow::RecordBatch>* out) {
@@ -307,6 +371,7 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
   std::vector<ParquetReaderGroup> groups_;
   std::shared_ptr<arrow::Schema> target_;
   std::vector<io_internal::StaleZeroByPath> zeros_;  // per top-level field
+  std::map<int, Int96Merge> merges_;                 // by top-level field
   bool has_struct_ = false;
   int next_row_group_ = 0;
   bool row_group_started_ = false;
@@ -414,6 +479,47 @@ void collect_int96_zeros(const parquet::arrow::SchemaField& field, const arrow::
   }
 }
 
+// The INT96 time units of the leaves under `field` (whose arrow-rs type is `target`).
+void int96_units_under(const parquet::arrow::SchemaField& field, const arrow::DataType& target,
+                       const parquet::SchemaDescriptor& descr,
+                       std::set<arrow::TimeUnit::type>* out) {
+  if (field.column_index >= 0) {
+    if (field.column_index < descr.num_columns() &&
+        descr.Column(field.column_index)->physical_type() == parquet::Type::INT96 &&
+        target.id() == arrow::Type::TIMESTAMP) {
+      out->insert(static_cast<const arrow::TimestampType&>(target).unit());
+    }
+    return;
+  }
+  const size_t n = std::min(field.children.size(), static_cast<size_t>(target.num_fields()));
+  for (size_t i = 0; i < n; ++i) {
+    int96_units_under(field.children[i], *target.field(static_cast<int>(i))->type(), descr, out);
+  }
+}
+
+// Splits a struct's INT96 leaves into subtrees of one unit each (child-index paths); false
+// when a subtree that is not a struct mixes units.
+bool int96_subtrees(const parquet::arrow::SchemaField& field, const arrow::DataType& target,
+                    const parquet::SchemaDescriptor& descr, std::vector<int>* path,
+                    std::vector<std::pair<std::vector<int>, arrow::TimeUnit::type>>* out) {
+  if (target.id() != arrow::Type::STRUCT) return false;
+  const size_t n = std::min(field.children.size(), static_cast<size_t>(target.num_fields()));
+  for (size_t i = 0; i < n; ++i) {
+    const auto& child_type = *target.field(static_cast<int>(i))->type();
+    std::set<arrow::TimeUnit::type> units;
+    int96_units_under(field.children[i], child_type, descr, &units);
+    if (units.empty()) continue;
+    path->push_back(static_cast<int>(i));
+    if (units.size() == 1) {
+      out->emplace_back(*path, *units.begin());
+    } else if (!int96_subtrees(field.children[i], child_type, descr, path, out)) {
+      return false;
+    }
+    path->pop_back();
+  }
+  return true;
+}
+
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
     const std::shared_ptr<arrow::io::RandomAccessFile>& file, Status* schema_error) {
   ARROW_ASSIGN_OR_RAISE(auto reader, make_parquet_reader(file, arrow::TimeUnit::NANO, nullptr));
@@ -438,25 +544,45 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
   // dates that nanoseconds cannot hold), and Parquet C++ takes that unit per reader: the
   // top-level columns are read by one reader per unit needed.
   const auto& per_field = target->int96_units;
+  const auto& manifest_fields = reader->manifest().schema_fields;
+  const auto& descr = *reader->parquet_reader()->metadata()->schema();
   std::vector<arrow::TimeUnit::type> units;  // the unit of each group
-  std::vector<int> group_of_field;
-  for (size_t i = 0; i < per_field.size(); ++i) {
-    if (per_field[i].size() > 1) {
-      *schema_error = Status::unsupported(
-          "column '" + target->schema->field(static_cast<int>(i))->name() +
-          "' holds INT96 timestamps read in different time units (embedded Arrow schema); "
-          "odf-hash reads the INT96 columns under one top-level column in one unit");
-      return arrow::Status::Invalid("schema");
-    }
-    arrow::TimeUnit::type unit =
-        per_field[i].empty() ? (units.empty() ? arrow::TimeUnit::NANO : units[0]) : per_field[i][0];
+  const auto group_of_unit = [&units](arrow::TimeUnit::type unit) {
     size_t g = 0;
     while (g < units.size() && units[g] != unit) ++g;
     if (g == units.size()) units.push_back(unit);
-    group_of_field.push_back(static_cast<int>(g));
+    return static_cast<int>(g);
+  };
+  std::vector<int> group_of_field;
+  std::map<int, Int96Merge> merges;
+  for (size_t i = 0; i < per_field.size(); ++i) {
+    if (per_field[i].size() > 1) {
+      const auto& type = *target->schema->field(static_cast<int>(i))->type();
+      std::vector<std::pair<std::vector<int>, arrow::TimeUnit::type>> subtrees;
+      std::vector<int> path;
+      if (manifest_fields.size() != per_field.size() ||
+          !int96_subtrees(manifest_fields[i], type, descr, &path, &subtrees) || subtrees.empty()) {
+        *schema_error = Status::unsupported(
+            "column '" + target->schema->field(static_cast<int>(i))->name() +
+            "' holds INT96 timestamps read in different time units (embedded Arrow schema) "
+            "under a list; odf-hash reads them per struct member");
+        return arrow::Status::Invalid("schema");
+      }
+      Int96Merge merge;
+      merge.base_group = group_of_unit(subtrees[0].second);
+      for (const auto& [p, unit] : subtrees) {
+        const int g = group_of_unit(unit);
+        if (g != merge.base_group) merge.subtrees.emplace_back(p, g);
+      }
+      group_of_field.push_back(merge.base_group);
+      merges[static_cast<int>(i)] = std::move(merge);
+      continue;
+    }
+    arrow::TimeUnit::type unit =
+        per_field[i].empty() ? (units.empty() ? arrow::TimeUnit::NANO : units[0]) : per_field[i][0];
+    group_of_field.push_back(group_of_unit(unit));
   }
   if (units.empty()) units.push_back(arrow::TimeUnit::NANO);
-  const auto& manifest_fields = reader->manifest().schema_fields;
   if (units.size() > 1 && manifest_fields.size() != per_field.size()) {
     *schema_error = Status::unsupported(
         "INT96 columns in different time units in a schema "
@@ -473,14 +599,20 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
   }
   const int num_fields = target->schema->num_fields();
   for (int i = 0; i < num_fields; ++i) {
-    auto& g = groups[units.size() == 1 ? 0 : group_of_field[i]];
-    g.fields.push_back(i);
-    if (units.size() > 1) collect_leaves(manifest_fields[i], &g.leaves);
+    std::set<int> readers = {units.size() == 1 ? 0 : group_of_field[i]};
+    const auto merge = merges.find(i);
+    if (merge != merges.end()) {
+      for (const auto& subtree : merge->second.subtrees) readers.insert(subtree.second);
+    }
+    for (int r : readers) {
+      auto& g = groups[r];
+      g.fields.push_back(i);
+      if (units.size() > 1) collect_leaves(manifest_fields[i], &g.leaves);
+    }
   }
   if (num_fields == 0) groups.resize(1);
   std::vector<io_internal::StaleZeroByPath> zeros(num_fields);
   const auto& fields = groups[0].reader->manifest().schema_fields;
-  const auto& descr = *groups[0].reader->parquet_reader()->metadata()->schema();
   if (static_cast<int>(fields.size()) == num_fields) {
     for (int i = 0; i < num_fields; ++i) {
       const auto& type = *target->schema->field(i)->type();
@@ -489,7 +621,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
     }
   }
   return std::make_shared<ParquetBatchReader>(std::move(groups), std::move(target->schema),
-                                              std::move(zeros));
+                                              std::move(zeros), std::move(merges));
 }
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_ipc(

@@ -138,6 +138,20 @@ def structs_across_row_groups_table(n=12345):
     return pa.table({"id": pa.array(range(n), pa.int64()), "st": pa.array(rows, outer_type)})
 
 
+def int96_struct_units_table(n=40):
+    """Timestamps of every unit inside one struct, nested two deep: written as INT96, each is
+    read in its own unit (from the embedded schema), which Parquet C++ takes per reader."""
+    vals = ts_values(n)
+    inner = pa.StructArray.from_arrays(
+        [pa.array(vals, pa.timestamp("us", tz="UTC")), pa.array(vals, pa.timestamp("ns"))], ["c", "d"],
+        mask=pa.array([i % 7 == 5 for i in range(n)]))
+    st = pa.StructArray.from_arrays(
+        [pa.array(vals, pa.timestamp("s")), pa.array(vals, pa.timestamp("ms", tz="Europe/Kyiv")), inner,
+         pa.array(range(n), pa.int32())], ["a", "b", "inner", "k"],
+        mask=pa.array([i % 9 == 4 for i in range(n)]))
+    return pa.table({"st": st, "top_ms": pa.array(vals, pa.timestamp("ms"))})
+
+
 def fixtures():
     base = base_table()
     nested = nested_table()
@@ -183,6 +197,9 @@ def fixtures():
     add("structs_row_groups_int96.parquet", big,
         "the same table with INT96 timestamps and row groups of 3,000 rows",
         compression="zstd", row_group_size=3000, use_deprecated_int96_timestamps=True)
+    add("int96_struct_units.parquet", int96_struct_units_table(),
+        "INT96 timestamps in s, ms, us and ns inside one nullable struct (and a nested one), plus a "
+        "top-level ms column, row groups of 16", use_deprecated_int96_timestamps=True, row_group_size=16)
     cat = pandas_categorical_table()
     add("pandas_categorical.parquet", cat,
         "pandas-style categorical column (dictionary<int8, string> + pandas metadata)",
