@@ -7,6 +7,8 @@
 #include <arrow/util/base64.h>
 #include <arrow/util/key_value_metadata.h>
 
+#include "type_rewrite.h"
+
 namespace odf_hash::io_internal {
 
 namespace {
@@ -17,31 +19,13 @@ using TypePtr = std::shared_ptr<DataType>;
 
 constexpr char kArrowSchemaKey[] = "ARROW:schema";
 
-// The type with every FixedSizeList replaced by a List of the same item field.
+// The type with every FixedSizeList replaced by a List of the same item field (maps and
+// unions left as they are: arrow-rs rejects most of them anyway).
 TypePtr lists_for_fixed_lists(const TypePtr& type) {
-  if (type->id() == Type::DICTIONARY) {
-    const auto& d = static_cast<const arrow::DictionaryType&>(*type);
-    TypePtr v = lists_for_fixed_lists(d.value_type());
-    return v == d.value_type() ? type : arrow::dictionary(d.index_type(), v, d.ordered());
-  }
-  if (type->num_fields() == 0) return type;
-  arrow::FieldVector fields;
-  bool changed = type->id() == Type::FIXED_SIZE_LIST;
-  for (const auto& f : type->fields()) {
-    TypePtr t = lists_for_fixed_lists(f->type());
-    changed = changed || t != f->type();
-    fields.push_back(t == f->type() ? f : f->WithType(t));
-  }
-  if (!changed) return type;
-  switch (type->id()) {
-    case Type::FIXED_SIZE_LIST:
-    case Type::LIST: return arrow::list(fields[0]);
-    case Type::LARGE_LIST: return arrow::large_list(fields[0]);
-    case Type::LIST_VIEW: return arrow::list_view(fields[0]);
-    case Type::LARGE_LIST_VIEW: return arrow::large_list_view(fields[0]);
-    case Type::STRUCT: return arrow::struct_(fields);
-    default: return type;  // maps, unions: left as they are (arrow-rs rejects most anyway)
-  }
+  TypePtr out = rewrite_type(type, [](const TypePtr& t) -> TypePtr {
+    return t->id() == Type::FIXED_SIZE_LIST ? arrow::list(t->field(0)) : t;
+  });
+  return out ? out : type;
 }
 
 void put_varint(uint64_t v, std::string* out) {

@@ -25,6 +25,7 @@
 #include "null_slots.h"
 #include "odf_hash/reader.h"
 #include "parquet_hint.h"
+#include "type_rewrite.h"
 
 namespace odf_hash {
 
@@ -65,34 +66,12 @@ arrow::Status guarded(Fn&& fn) {
   }
 }
 
-// The same type with every Date64 replaced by Int64 (same layout).
+// The same type with every Date64 replaced by Int64 (same layout); nullptr for a Date64
+// under a map or union (validated as is).
 std::shared_ptr<arrow::DataType> date64_as_int64(const std::shared_ptr<arrow::DataType>& type) {
-  if (type->id() == arrow::Type::DATE64) return arrow::int64();
-  if (type->id() == arrow::Type::DICTIONARY) {
-    const auto& d = static_cast<const arrow::DictionaryType&>(*type);
-    auto v = date64_as_int64(d.value_type());
-    return v == d.value_type() ? type : arrow::dictionary(d.index_type(), v, d.ordered());
-  }
-  if (type->num_fields() == 0) return type;
-  arrow::FieldVector fields;
-  bool changed = false;
-  for (const auto& f : type->fields()) {
-    auto t = date64_as_int64(f->type());
-    changed = changed || t != f->type();
-    fields.push_back(f->WithType(t));
-  }
-  if (!changed) return type;
-  switch (type->id()) {
-    case arrow::Type::STRUCT: return arrow::struct_(fields);
-    case arrow::Type::LIST: return arrow::list(fields[0]);
-    case arrow::Type::LARGE_LIST: return arrow::large_list(fields[0]);
-    case arrow::Type::LIST_VIEW: return arrow::list_view(fields[0]);
-    case arrow::Type::LARGE_LIST_VIEW: return arrow::large_list_view(fields[0]);
-    case arrow::Type::FIXED_SIZE_LIST:
-      return arrow::fixed_size_list(
-          fields[0], static_cast<const arrow::FixedSizeListType&>(*type).list_size());
-    default: return nullptr;  // a Date64 under a map/union: validate as is
-  }
+  return io_internal::rewrite_type(type, [](const std::shared_ptr<arrow::DataType>& t) {
+    return t->id() == arrow::Type::DATE64 ? arrow::int64() : t;
+  });
 }
 
 std::shared_ptr<arrow::ArrayData> date64_as_int64(const std::shared_ptr<arrow::ArrayData>& data,
