@@ -52,19 +52,7 @@ Table random_table(Gen& g, int64_t ncols, int64_t rows) {
 }
 
 Result<LogicalDigest> hash_with(const Table& t, const LogicalHashOptions& options) {
-  ArrowSchema c_schema{};
-  if (!arrow::ExportSchema(*t.schema, &c_schema).ok()) return Status::internal("export");
-  auto hasher = LogicalHasher::create(c_schema, options);
-  c_schema.release(&c_schema);
-  if (!hasher.is_ok()) return hasher.status();
-  for (const auto& b : t.batches) {
-    ArrowArray c_array{};
-    if (!arrow::ExportRecordBatch(*b, &c_array).ok()) return Status::internal("export");
-    Status st = hasher->update(c_array);
-    c_array.release(&c_array);
-    ODF_HASH_RETURN_IF_ERROR(st);
-  }
-  return std::move(*hasher).finalize();
+  return hash_batches(t.schema, t.batches, options);
 }
 
 // A C stream over record batches that checks the C stream rules from the producer's side:
