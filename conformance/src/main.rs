@@ -23,6 +23,7 @@ use serde_json::json;
 const USAGE: &str = "usage:
   odf-hash-conformance hash FILE...
   odf-hash-conformance gen --seed S --count N --out DIR [--start I] [--require-coverage]
+                           [--shapes-every K]   (also DIR/S_I.shapes.parquet for every K-th table)
   odf-hash-conformance vectors --out DIR
   odf-hash-conformance vectors --check DIR
   odf-hash-conformance inspect FILE     (validity of every column per batch, as arrow-rs reads it)
@@ -85,6 +86,7 @@ fn cmd_gen(args: &[String]) -> Result<ExitCode, String> {
     let start = parse_u64(args, "--start")?.unwrap_or(0);
     let out = PathBuf::from(flag_value(args, "--out").ok_or("gen: --out is required")?);
     let require_coverage = args.iter().any(|a| a == "--require-coverage");
+    let shapes_every = parse_u64(args, "--shapes-every")?.unwrap_or(1);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let manifest_path = out.join("manifest.jsonl");
     let mut manifest = std::io::BufWriter::new(
@@ -92,6 +94,8 @@ fn cmd_gen(args: &[String]) -> Result<ExitCode, String> {
     );
     let profile = gen::TableProfile::default();
     let mut coverage = gen::Coverage::default();
+    let mut shapes = std::collections::BTreeMap::<String, usize>::new();
+    let mut shaped_files = 0usize;
     let mut reference_errors = 0usize;
     for index in start..start + count {
         let mut rng = rng::Rng::derive(seed, index);
@@ -125,9 +129,53 @@ fn cmd_gen(args: &[String]) -> Result<ExitCode, String> {
             }
             writeln!(manifest, "{line}").map_err(|e| e.to_string())?;
         }
+        // A Parquet file of other writers' shapes (gen/shapes.rs), from its own stream of
+        // random numbers so the tables above stay what they were for a seed.
+        if shapes_every > 0 && index % shapes_every == 0 {
+            let name = format!("{seed}_{index}.shapes.parquet");
+            let path = out.join(&name);
+            let mut rng = rng::Rng::derive(seed ^ gen::shapes::SEED_SALT, index);
+            let shaped = gen::shapes::write_shaped(&path, &mut rng)
+                .map_err(|e| format!("{name}: {e}"))?;
+            shaped_files += 1;
+            for c in &shaped.categories {
+                *shapes.entry(c.clone()).or_default() += 1;
+            }
+            let mut line = json!({"file": name, "seed": seed, "index": index,
+                                  "types": gen::shapes::describe_fields(&shaped.fields),
+                                  "writer": shaped.describe});
+            match reference::hash_file(&path) {
+                Ok(h) => {
+                    line["format"] = json!(h.format.name());
+                    line["logical"] = json!(h.logical);
+                    line["rows"] = json!(h.rows);
+                }
+                Err(e) => {
+                    reference_errors += 1;
+                    eprintln!("gen: reference cannot read back {name}: {e}");
+                    line["format"] = json!("parquet");
+                    line["reference_error"] = json!(e);
+                }
+            }
+            writeln!(manifest, "{line}").map_err(|e| e.to_string())?;
+        }
     }
     manifest.flush().map_err(|e| e.to_string())?;
-    let missing = coverage.report();
+    let mut missing = coverage.report();
+    if shaped_files > 0 {
+        eprintln!("coverage: {shaped_files} Parquet files of other writers' shapes");
+        for (c, n) in &shapes {
+            eprintln!("  {c:<36} {n:>7}");
+        }
+        let absent: Vec<String> = gen::shapes::required_categories()
+            .into_iter()
+            .filter(|c| !shapes.contains_key(c))
+            .collect();
+        if !absent.is_empty() {
+            eprintln!("coverage: shapes MISSING {}", absent.join(", "));
+        }
+        missing.extend(absent);
+    }
     if reference_errors > 0 {
         eprintln!("gen: {reference_errors} file(s) the reference could not read back");
     }

@@ -1,6 +1,7 @@
 //! Seeded random tables, written as Arrow IPC and Parquet, with their reference hashes.
 
 pub mod arrays;
+pub mod shapes;
 pub mod types;
 
 use std::collections::{BTreeMap, BTreeSet};
