@@ -152,6 +152,22 @@ def int96_struct_units_table(n=40):
     return pa.table({"st": st, "top_ms": pa.array(vals, pa.timestamp("ms"))})
 
 
+def spark_int96_table():
+    """Timestamps as Spark writes them (INT96), of dates far from 1970: as nanoseconds
+    (arrow-rs's unit for INT96 without an embedded schema) years 1, 1000, 1582 and 9999
+    overflow 64 bits, and arrow-rs wraps them; top-level, in a struct and in a list."""
+    far = [dt.datetime(1, 1, 1), dt.datetime(1000, 6, 15, 12, 30, 45, 123456),
+           dt.datetime(1582, 10, 4, 23, 59, 59, 999999), dt.datetime(1677, 9, 21, 0, 12, 43, 145224),
+           dt.datetime(1970, 1, 1), dt.datetime(2262, 4, 11, 23, 47, 16, 854775),
+           dt.datetime(9999, 12, 31, 23, 59, 59, 999999), None]
+    n = len(far) * 3
+    vals = [far[i % len(far)] for i in range(n)]
+    st = pa.StructArray.from_arrays([pa.array(vals, pa.timestamp("us")), pa.array(range(n), pa.int32())],
+                                    ["when", "k"], mask=pa.array([i % 5 == 2 for i in range(n)]))
+    lists = pa.array([None if i % 7 == 6 else vals[i:i + i % 3] for i in range(n)], pa.list_(pa.timestamp("us")))
+    return pa.table({"ts": pa.array(vals, pa.timestamp("us")), "st": st, "l": lists})
+
+
 def fixtures():
     base = base_table()
     nested = nested_table()
@@ -200,6 +216,32 @@ def fixtures():
     add("int96_struct_units.parquet", int96_struct_units_table(),
         "INT96 timestamps in s, ms, us and ns inside one nullable struct (and a nested one), plus a "
         "top-level ms column, row groups of 16", use_deprecated_int96_timestamps=True, row_group_size=16)
+    spark = spark_int96_table()
+    add("int96_spark_far_dates.parquet", spark,
+        "Spark-style INT96 (store_schema=False): dates of years 1..9999 whose nanoseconds overflow "
+        "64 bits, top-level, in a struct and in a list", use_deprecated_int96_timestamps=True,
+        store_schema=False, row_group_size=10)
+    add("int96_far_dates_schema_us.parquet", spark,
+        "the same INT96 dates with the embedded schema (read in microseconds: no overflow)",
+        use_deprecated_int96_timestamps=True)
+    for codec in ("brotli", "gzip", "lz4"):
+        add(f"base_{codec}.parquet", base, f"the base table compressed with {codec} (pyarrow's lz4 is LZ4_RAW)",
+            compression=codec)
+    add("base_delta_bss_encodings.parquet", base,
+        "no dictionary, DELTA_BINARY_PACKED integers, DELTA_BYTE_ARRAY / DELTA_LENGTH_BYTE_ARRAY "
+        "strings and binaries, BYTE_STREAM_SPLIT doubles, data page v2",
+        use_dictionary=False, data_page_version="2.0",
+        column_encoding={"id": "DELTA_BINARY_PACKED", "i32": "DELTA_BINARY_PACKED",
+                         "name": "DELTA_BYTE_ARRAY", "blob": "DELTA_LENGTH_BYTE_ARRAY",
+                         "f64": "BYTE_STREAM_SPLIT"})
+    add("base_tiny_pages.parquet", base,
+        "row groups of 3 rows, pages of at most 2 rows, 64-byte dictionary pages (dictionary "
+        "fallback), decimals stored as integers",
+        row_group_size=3, max_rows_per_page=2, write_batch_size=1, dictionary_pagesize_limit=64,
+        store_decimal_as_integer=True)
+    add("nested_legacy_list_names.parquet", nested,
+        "nested table with use_compliant_nested_type=False (three-level lists named list/item)",
+        use_compliant_nested_type=False)
     cat = pandas_categorical_table()
     add("pandas_categorical.parquet", cat,
         "pandas-style categorical column (dictionary<int8, string> + pandas metadata)",

@@ -3,6 +3,7 @@
 pub mod arrays;
 pub mod shapes;
 pub mod types;
+pub mod values;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;

@@ -596,27 +596,29 @@ fn categorize(shape: &Shape, rep: Repetition, cats: &mut BTreeSet<String>) {
 
 /// An embedded Arrow schema (as pyarrow and arrow-rs write it) asking for other units and
 /// zones for the INT96 columns: arrow-rs converts INT96 to the hinted unit.
-fn int96_hint(rng: &mut Rng, descr: &SchemaDescriptor) -> Result<Option<String>, String> {
-    fn retype(rng: &mut Rng, dt: &DataType) -> DataType {
+fn int96_hint(rng: &mut Rng, descr: &SchemaDescriptor, cats: &mut BTreeSet<String>)
+              -> Result<Option<String>, String> {
+    fn retype(rng: &mut Rng, dt: &DataType, cats: &mut BTreeSet<String>) -> DataType {
         match dt {
             DataType::Timestamp(TimeUnit::Nanosecond, None) => {
                 let unit = *rng.pick(&[TimeUnit::Second, TimeUnit::Millisecond, TimeUnit::Microsecond,
                                        TimeUnit::Nanosecond]);
                 let tz = if rng.chance(0.5) { None } else { Some(Arc::from(*rng.pick(&["UTC", "+05:30"]))) };
+                cats.insert(format!("INT96 hint unit {unit:?}"));
                 DataType::Timestamp(unit, tz)
             }
-            DataType::List(f) => DataType::List(Arc::new(field(rng, f))),
+            DataType::List(f) => DataType::List(Arc::new(field(rng, f, cats))),
             DataType::Struct(fields) => {
-                DataType::Struct(fields.iter().map(|f| field(rng, f)).collect())
+                DataType::Struct(fields.iter().map(|f| field(rng, f, cats)).collect())
             }
             other => other.clone(),
         }
     }
-    fn field(rng: &mut Rng, f: &Field) -> Field {
-        f.clone().with_data_type(retype(rng, f.data_type()))
+    fn field(rng: &mut Rng, f: &Field, cats: &mut BTreeSet<String>) -> Field {
+        f.clone().with_data_type(retype(rng, f.data_type(), cats))
     }
     let schema = parquet::arrow::parquet_to_arrow_schema(descr, None).map_err(|e| e.to_string())?;
-    let fields: Vec<Field> = schema.fields().iter().map(|f| field(rng, f)).collect();
+    let fields: Vec<Field> = schema.fields().iter().map(|f| field(rng, f, cats)).collect();
     Ok(Some(parquet::arrow::encode_arrow_schema(&Schema::new(fields))))
 }
 
@@ -676,7 +678,7 @@ pub fn write_shaped(path: &Path, rng: &mut Rng) -> Result<ShapedFile, String> {
     if leaf_list.iter().any(|(_, k)| *k == LeafKind::Int96) {
         cats.insert("INT96 column".into());
         if rng.chance(0.5) {
-            if let Some(hint) = int96_hint(rng, &descr)? {
+            if let Some(hint) = int96_hint(rng, &descr, &mut cats)? {
                 cats.insert("INT96 with Arrow schema hint".into());
                 kv.push(KeyValue::new("ARROW:schema".to_string(), hint));
             }
@@ -849,6 +851,8 @@ pub fn required_categories() -> Vec<String> {
     let mut v: Vec<String> = [
         "INT96 years 1..9999", "INT96 in ns range", "INT96 day >= 2^31", "INT96 nanos >= 2^63",
         "INT96 random bits", "INT96 zero", "INT96 nanos past the day", "INT96 with Arrow schema hint",
+        "INT96 hint unit Second", "INT96 hint unit Millisecond", "INT96 hint unit Microsecond",
+        "INT96 hint unit Nanosecond",
         "list Standard", "list ArrowLegacy", "list Hive", "list TwoLevel", "list TwoLevelElement",
         "list of lists", "repeated field without LIST", "group", "data page v1", "data page v2",
         "dictionary", "dictionary_page_offset 0", "dictionary_page_offset missing",
