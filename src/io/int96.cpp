@@ -160,6 +160,29 @@ Status Int96Columns::take(Leaf& leaf, int64_t n, std::vector<parquet::Int96>* ou
 
 namespace {
 
+// `type` with the type of its child `i` replaced (the parents of a rewritten INT96 leaf).
+Result<std::shared_ptr<arrow::DataType>> with_child_type(
+    const std::shared_ptr<arrow::DataType>& type, int i,
+    const std::shared_ptr<arrow::DataType>& child) {
+  arrow::FieldVector fields = type->fields();
+  fields[static_cast<size_t>(i)] = fields[static_cast<size_t>(i)]->WithType(child);
+  switch (type->id()) {
+    case arrow::Type::STRUCT: return arrow::struct_(fields);
+    case arrow::Type::LIST: return arrow::list(fields[0]);
+    case arrow::Type::LARGE_LIST: return arrow::large_list(fields[0]);
+    case arrow::Type::FIXED_SIZE_LIST:
+      return arrow::fixed_size_list(
+          fields[0], static_cast<const arrow::FixedSizeListType&>(*type).list_size());
+    case arrow::Type::MAP: {
+      auto made =
+          arrow::MapType::Make(fields[0], static_cast<const arrow::MapType&>(*type).keys_sorted());
+      if (made.ok()) return *made;
+      return Status::unsupported("INT96 under a map: " + made.status().message());
+    }
+    default: return Status::unsupported("INT96 under " + type->ToString());
+  }
+}
+
 bool valid_at(const arrow::ArrayData& d, int64_t i) {
   return d.buffers.empty() || !d.buffers[0] || d.null_count == 0 ||
          arrow::bit_util::GetBit(d.buffers[0]->data(), d.offset + i);
@@ -214,6 +237,8 @@ Result<std::shared_ptr<arrow::ArrayData>> Int96Columns::rewrite_leaf(
     auto out = d->Copy();
     ODF_HASH_ASSIGN_OR_RETURN(out->child_data[i],
                               rewrite_leaf(leaf, child, depth + 1, child_defined));
+    ODF_HASH_ASSIGN_OR_RETURN(
+        out->type, with_child_type(d->type, static_cast<int>(i), out->child_data[i]->type));
     return out;
   }
   if (d->type->id() != arrow::Type::TIMESTAMP || d->buffers.size() != 2 || !d->buffers[1] ||

@@ -168,6 +168,18 @@ def spark_int96_table():
     return pa.table({"ts": pa.array(vals, pa.timestamp("us")), "st": st, "l": lists})
 
 
+def int96_fixed_lists_table(n=20):
+    """INT96 items of fixed-size lists (read as lists by Arrow C++ and rebuilt), in two units,
+    top-level and inside a struct, with null lists and null items."""
+    vals = ts_values(n * 2)
+    pairs = [None if i % 6 == 4 else [vals[2 * i], vals[2 * i + 1]] for i in range(n)]
+    fsl_ms = pa.array(pairs, pa.list_(pa.timestamp("ms", tz="UTC"), 2))
+    fsl_s = pa.array(pairs, pa.list_(pa.timestamp("s"), 2))
+    st = pa.StructArray.from_arrays([fsl_s, pa.array(range(n), pa.int16())], ["pair", "k"],
+                                    mask=pa.array([i % 5 == 1 for i in range(n)]))
+    return pa.table({"fsl": fsl_ms, "st": st})
+
+
 def fixtures():
     base = base_table()
     nested = nested_table()
@@ -224,6 +236,9 @@ def fixtures():
     add("int96_far_dates_schema_us.parquet", spark,
         "the same INT96 dates with the embedded schema (read in microseconds: no overflow)",
         use_deprecated_int96_timestamps=True)
+    add("int96_fixed_size_lists.parquet", int96_fixed_lists_table(),
+        "INT96 timestamps (ms with a zone, s) as items of fixed-size lists, top-level and in a "
+        "struct, null lists and items", use_deprecated_int96_timestamps=True, row_group_size=6)
     for codec in ("brotli", "gzip", "lz4"):
         add(f"base_{codec}.parquet", base, f"the base table compressed with {codec} (pyarrow's lz4 is LZ4_RAW)",
             compression=codec)
