@@ -27,6 +27,7 @@ const USAGE: &str = "usage:
   odf-hash-conformance vectors --out DIR
   odf-hash-conformance vectors --check DIR
   odf-hash-conformance inspect FILE     (validity of every column per batch, as arrow-rs reads it)
+  odf-hash-conformance pages FILE       (every Parquet page header; byte arrays that are not UTF-8)
   odf-hash-conformance bench [--runs N] [--warmup N] FILE...   (in-memory hashing speed)";
 
 fn main() -> ExitCode {
@@ -36,6 +37,7 @@ fn main() -> ExitCode {
         Some("gen") => cmd_gen(&args[1..]),
         Some("vectors") => vectors::cmd_vectors(&args[1..]),
         Some("inspect") => cmd_inspect(&args[1..]),
+        Some("pages") => cmd_pages(&args[1..]),
         Some("bench") => bench::cmd_bench(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
@@ -188,6 +190,47 @@ fn cmd_gen(args: &[String]) -> Result<ExitCode, String> {
     }
     if require_coverage && !missing.is_empty() {
         return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Debugging aid: the pages of every column chunk as parquet's page reader returns them
+/// (after decompression), and for PLAIN byte-array pages the values that are not UTF-8.
+fn cmd_pages(files: &[String]) -> Result<ExitCode, String> {
+    use parquet::column::page::Page;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    for f in files {
+        let file = std::fs::File::open(f).map_err(|e| format!("{f}: {e}"))?;
+        let reader = SerializedFileReader::new(file).map_err(|e| e.to_string())?;
+        for g in 0..reader.num_row_groups() {
+            let rg = reader.get_row_group(g).map_err(|e| e.to_string())?;
+            for c in 0..rg.num_columns() {
+                let descr = rg.metadata().column(c).column_descr_ptr();
+                let mut pages = rg.get_column_page_reader(c).map_err(|e| e.to_string())?;
+                while let Some(page) = pages.get_next_page().map_err(|e| e.to_string())? {
+                    let (kind, values, encoding, buf) = match &page {
+                        Page::DataPage { buf, num_values, encoding, .. } => ("data v1", *num_values, *encoding, buf),
+                        Page::DataPageV2 { buf, num_values, encoding, .. } => ("data v2", *num_values, *encoding, buf),
+                        Page::DictionaryPage { buf, num_values, encoding, .. } => ("dictionary", *num_values, *encoding, buf),
+                    };
+                    println!("{f} row group {g} column {c} ({}): {kind} page, {values} values, {encoding:?}, {} bytes",
+                             descr.path(), buf.len());
+                    if kind == "dictionary" && descr.physical_type() == parquet::basic::Type::BYTE_ARRAY {
+                        let mut at = 0usize;
+                        let mut k = 0;
+                        while at + 4 <= buf.len() {
+                            let n = u32::from_le_bytes(buf[at..at + 4].try_into().unwrap()) as usize;
+                            let v = &buf[at + 4..(at + 4 + n).min(buf.len())];
+                            if std::str::from_utf8(v).is_err() {
+                                println!("  dictionary value {k} is not UTF-8: {}", reference::hex(v));
+                            }
+                            at += 4 + n;
+                            k += 1;
+                        }
+                    }
+                }
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
