@@ -38,7 +38,8 @@ test-asan: build-asan
 # The Python package (python/), built with the venv's scikit-build-core and nanobind into
 # build-python/ (incremental) and installed into .venv, then its pytest suite.
 python: bootstrap
-	.venv/bin/pip install -q --disable-pip-version-check --no-build-isolation --no-deps ./python
+	.venv/bin/pip install -q --disable-pip-version-check --no-build-isolation --no-deps \
+	  --config-settings=build-dir=$(CURDIR)/build-python ./python
 
 test-python: python
 	.venv/bin/python -m pytest python/tests -q -p no:cacheprovider
