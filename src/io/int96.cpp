@@ -15,7 +15,8 @@ namespace odf_hash::io_internal {
 namespace {
 
 constexpr int64_t kJulianDayOfEpoch = 2440588;
-constexpr int64_t kReadChunk = 4096;  // levels per low-level ReadBatch call
+constexpr int64_t kReadChunk = 4096;     // levels per low-level ReadBatch call
+constexpr int kMaxEmptyReads = 1 << 16;  // consecutive reads of no levels (empty pages)
 
 // Two's-complement wrapping arithmetic (Rust's wrapping_mul / wrapping_add), without the
 // undefined behaviour of signed overflow in C++.
@@ -125,6 +126,8 @@ Status Int96Columns::start_row_group(parquet::ParquetFileReader& file, int row_g
     for (auto& leaf : leaves) {
       leaf.reader = std::dynamic_pointer_cast<parquet::Int96Reader>(group->Column(leaf.column));
       if (!leaf.reader) return leaf_error(leaf.column, "not readable as INT96");
+      leaf.levels_total = group->metadata()->ColumnChunk(leaf.column)->num_values();
+      leaf.levels_read = 0;
       leaf.values.clear();
       leaf.next = 0;
     }
@@ -132,18 +135,32 @@ Status Int96Columns::start_row_group(parquet::ParquetFileReader& file, int row_g
   return Status::ok();
 }
 
+Result<bool> Int96Columns::read_more(Leaf& leaf) {
+  std::vector<int16_t> defs(kReadChunk), reps(kReadChunk);
+  for (int empty = 0; leaf.levels_read < leaf.levels_total; ++empty) {
+    if (empty == kMaxEmptyReads) {
+      return leaf_error(leaf.column, "the column chunk ends before its metadata says");
+    }
+    leaf.values.resize(kReadChunk);
+    leaf.next = 0;
+    int64_t values_read = 0;
+    const int64_t levels = leaf.reader->ReadBatch(kReadChunk, defs.data(), reps.data(),
+                                                  leaf.values.data(), &values_read);
+    leaf.values.resize(static_cast<size_t>(values_read));
+    leaf.levels_read += levels;
+    if (levels > 0) return true;
+  }
+  leaf.values.clear();
+  leaf.next = 0;
+  return false;
+}
+
 Status Int96Columns::take(Leaf& leaf, int64_t n, std::vector<parquet::Int96>* out) {
   out->clear();
-  std::vector<int16_t> defs(kReadChunk), reps(kReadChunk);
   while (static_cast<int64_t>(out->size()) < n) {
     if (leaf.next == leaf.values.size()) {
-      leaf.values.resize(kReadChunk);
-      leaf.next = 0;
-      int64_t values_read = 0;
-      const int64_t levels = leaf.reader->ReadBatch(kReadChunk, defs.data(), reps.data(),
-                                                    leaf.values.data(), &values_read);
-      leaf.values.resize(static_cast<size_t>(values_read));
-      if (levels == 0) {
+      ODF_HASH_ASSIGN_OR_RETURN(const bool more, read_more(leaf));
+      if (!more) {
         return leaf_error(leaf.column,
                           "the column chunk holds fewer values than Arrow C++ decoded");
       }
@@ -284,14 +301,10 @@ Status Int96Columns::finish_row_group() {
       if (!leaf.reader) continue;
       // Levels may remain (trailing nulls), values must not.
       bool extra = leaf.next != leaf.values.size();
-      std::vector<int16_t> defs(kReadChunk), reps(kReadChunk);
-      leaf.values.resize(kReadChunk);
-      while (!extra && leaf.reader->HasNext()) {
-        int64_t values_read = 0;
-        const int64_t levels = leaf.reader->ReadBatch(kReadChunk, defs.data(), reps.data(),
-                                                      leaf.values.data(), &values_read);
-        extra = values_read > 0;
-        if (levels == 0) break;
+      while (!extra) {
+        ODF_HASH_ASSIGN_OR_RETURN(const bool more, read_more(leaf));
+        if (!more) break;
+        extra = !leaf.values.empty();
       }
       leaf.values.clear();
       leaf.next = 0;

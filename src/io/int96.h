@@ -72,8 +72,15 @@ class Int96Columns {
     std::shared_ptr<parquet::Int96Reader> reader;
     std::vector<parquet::Int96> values;  // decoded, not yet used: [next, values.size())
     size_t next = 0;
+    int64_t levels_total = 0;  // of the column chunk, from the footer
+    int64_t levels_read = 0;
   };
 
+  // Reads the next levels of the current chunk into leaf.values; false at the end of the
+  // chunk. Parquet C++'s low-level reader reports the end at a page holding no values
+  // (pyarrow writes such data page v2 pages), so it is asked again while the footer says
+  // levels remain.
+  Result<bool> read_more(Leaf& leaf);
   Status take(Leaf& leaf, int64_t n, std::vector<parquet::Int96>* out);
   Result<std::shared_ptr<arrow::ArrayData>> rewrite_leaf(Leaf& leaf,
                                                          const std::shared_ptr<arrow::ArrayData>& d,

@@ -180,6 +180,16 @@ def int96_fixed_lists_table(n=20):
     return pa.table({"fsl": fsl_ms, "st": st})
 
 
+def int96_lists_table(n=64):
+    """Lists of timestamps with empty and null lists: written as INT96 with one row per data
+    page v2, pyarrow emits pages holding no values (Parquet C++'s low-level reader stops at
+    them, the Arrow reader does not)."""
+    vals = [v for v in ts_values(n * 3) if v is not None]
+    lists = [None if i % 9 == 4 else ([] if i % 5 == 0 else vals[i:i + 1 + i % 3]) for i in range(n)]
+    return pa.table({"l": pa.array(lists, pa.large_list(pa.field("item", pa.timestamp("s", tz="UTC"), False))),
+                     "k": pa.array(range(n), pa.int32())})
+
+
 def fixtures():
     base = base_table()
     nested = nested_table()
@@ -239,6 +249,10 @@ def fixtures():
     add("int96_fixed_size_lists.parquet", int96_fixed_lists_table(),
         "INT96 timestamps (ms with a zone, s) as items of fixed-size lists, top-level and in a "
         "struct, null lists and items", use_deprecated_int96_timestamps=True, row_group_size=6)
+    add("int96_lists_empty_pages.parquet", int96_lists_table(),
+        "INT96 items of large lists with empty and null lists, data page v2 of one row each "
+        "(pages with no values)", use_deprecated_int96_timestamps=True, data_page_version="2.0",
+        max_rows_per_page=1, write_batch_size=1, data_page_size=64)
     for codec in ("brotli", "gzip", "lz4"):
         add(f"base_{codec}.parquet", base, f"the base table compressed with {codec} (pyarrow's lz4 is LZ4_RAW)",
             compression=codec)
