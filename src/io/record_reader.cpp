@@ -19,6 +19,7 @@
 
 #include "arrow_rs_schema.h"
 #include "conform.h"
+#include "empty_pages.h"
 #include "int96.h"
 #include "memory_pool.h"
 #include "null_slots.h"
@@ -291,13 +292,12 @@ arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> make_parquet_reader(
   arrow_props.set_use_threads(false);  // files are read in parallel, not columns
   arrow_props.set_batch_size(kParquetBatchSize);
 
-  parquet::arrow::FileReaderBuilder builder;
-  ARROW_RETURN_NOT_OK(builder.Open(file, parquet_reader_properties(), metadata));
-  std::unique_ptr<parquet::arrow::FileReader> reader;
-  ARROW_RETURN_NOT_OK(builder.memory_pool(io_internal::reader_memory_pool())
-                          ->properties(arrow_props)
-                          ->Build(&reader));
-  return reader;
+  // Data pages with no values are skipped (empty_pages.h). Called inside guarded(): opening
+  // throws ParquetException on a corrupt footer.
+  return parquet::arrow::FileReader::Make(
+      io_internal::reader_memory_pool(),
+      io_internal::open_skipping_empty_pages(file, parquet_reader_properties(), metadata),
+      arrow_props);
 }
 
 // How arrow-rs fills the undefined slots of the leaves under a struct (null_slots.h), by

@@ -190,6 +190,18 @@ def int96_lists_table(n=64):
                      "k": pa.array(range(n), pa.int32())})
 
 
+def empty_pages_table(n=9):
+    """Fixed-size lists of booleans, one row per row group: with data page v2 and 64-byte
+    pages pyarrow begins each list column chunk with a data page holding no values, after
+    which Parquet C++ stops reading the chunk (pyarrow then fails to read its own file, or
+    reads the lists back empty); arrow-rs reads them in full."""
+    return pa.table({
+        "f": pa.array([[None, None, None] if i % 3 else [i % 2 == 0, None, True] for i in range(n)],
+                      pa.list_(pa.bool_(), 3)),
+        "k": pa.array(range(n), pa.int16()),
+    })
+
+
 def fixtures():
     base = base_table()
     nested = nested_table()
@@ -253,6 +265,13 @@ def fixtures():
         "INT96 items of large lists with empty and null lists, data page v2 of one row each "
         "(pages with no values)", use_deprecated_int96_timestamps=True, data_page_version="2.0",
         max_rows_per_page=1, write_batch_size=1, data_page_size=64)
+    add("empty_data_pages.parquet", empty_pages_table(),
+        "data page v2 with 64-byte pages: column chunks that begin with a data page holding no "
+        "values (written by pyarrow, which cannot read them back correctly)",
+        data_page_version="2.0", data_page_size=64, row_group_size=1)
+    add("empty_data_pages_no_arrow_schema.parquet", empty_pages_table(),
+        "the same without the embedded schema (lists of booleans)",
+        data_page_version="2.0", data_page_size=64, row_group_size=1, store_schema=False)
     for codec in ("brotli", "gzip", "lz4"):
         add(f"base_{codec}.parquet", base, f"the base table compressed with {codec} (pyarrow's lz4 is LZ4_RAW)",
             compression=codec)

@@ -6,10 +6,10 @@
 JOBS.json is a list of {"src": IPC file, "dst": Parquet file, "options": write_table kwargs}.
 Prints one JSON line per job that pyarrow could not write ({"dst": ..., "error": ...}); such
 tables are skipped by the campaign (pyarrow cannot write every Arrow type arrow-rs can). A file
-pyarrow writes but cannot read back itself is reported too, with "read_back": true: Arrow C++
-cannot read it, so neither can odf-hash (which reads through Arrow C++); the campaign counts
-those apart (seen: data page v2 with tiny pages and non-empty list segments under null structs,
-"Definition levels exceeded upper bound").
+pyarrow writes but cannot read back itself is reported too, with "read_back": true (seen: data
+page v2 with tiny pages, whose column chunks hold data pages with no values, after which Arrow
+C++ stops reading a chunk); the campaign labels those, and odf-hash, which skips such pages,
+must still hash them as the reference does.
 """
 import json
 import random
