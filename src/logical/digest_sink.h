@@ -79,13 +79,18 @@ class DigestSink {
     *reserve(1) = b;
     commit(1);
   }
+  // Little-endian, one move (GCC -O2 keeps a byte loop as a loop).
   void put_u64(uint64_t v) {
-    uint8_t* p = reserve(8);
-    for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    std::memcpy(reserve(8), &v, 8);
     commit(8);
   }
   // Bytes passed to Keccak so far, pending lane bytes included (the column's SHA3 input).
-  uint64_t hashed_bytes() const { return hashed_ + used_; }
+  uint64_t hashed_bytes() const {
+    return hashed_ + used_;
+  }
 
   void put_zeros(size_t n) {
     while (n > 0) {
