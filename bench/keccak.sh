@@ -19,9 +19,10 @@ min_time=0.5
 
 json=$(mktemp)
 trap 'rm -f "$json"' EXIT
+# (--benchmark_out: the binary's console reporter is its own, so --benchmark_format is not it.)
 "$EXE" --benchmark_filter='^BM_(OpenSsl_1Stream|Sha3_256_1Stream|Scalar_1Stream/(1|3)|X4_UpdateAll/2|X8_UpdateAll/3)$' \
   --benchmark_repetitions="$RUNS" --benchmark_report_aggregates_only=true \
-  --benchmark_min_time="$min_time" --benchmark_format=json >"$json" 2>/dev/null
+  --benchmark_min_time="$min_time" --benchmark_out="$json" --benchmark_out_format=json >/dev/null 2>&1
 
 # name -> "MB/s label" of the median rows (nothing for rows that failed, e.g. no AVX-512).
 rates=$("$PYTHON" - "$json" <<'EOF'

@@ -1,5 +1,6 @@
 #include "value_hasher.h"
 
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -137,15 +138,32 @@ void hash_fixed(DigestSink& sink, const uint8_t* data, int64_t width, int64_t le
   }
 }
 
+// kSpread[x]: the 8 bits of x as 8 bytes of 0 or 1 (bit i in byte i, little-endian).
+constexpr std::array<uint64_t, 256> make_spread() {
+  std::array<uint64_t, 256> t{};
+  for (int x = 0; x < 256; ++x) {
+    for (int i = 0; i < 8; ++i) t[x] |= static_cast<uint64_t>((x >> i) & 1) << (8 * i);
+  }
+  return t;
+}
+constexpr std::array<uint64_t, 256> kSpread = make_spread();
+
+// A slot hashes as 0 (null), 1 (false) or 2 (true): valid + (valid & value), 8 slots per
+// table look-up pair.
 void hash_bool(DigestSink& sink, const uint8_t* values, int64_t first, int64_t len,
                const Validity& v) {
   for (int64_t i = 0; i < len; i += 64) {
     const int64_t k = len - i < 64 ? len - i : 64;
     const uint64_t bits = load_bits(values, first + i, k);
     const uint64_t valid = v.present() ? load_bits(v.bits, v.offset + i, k) : low_mask(k);
-    uint8_t* out = sink.reserve(static_cast<size_t>(k));
-    for (int64_t b = 0; b < k; ++b) {
-      out[b] = ((valid >> b) & 1) ? static_cast<uint8_t>(1 + ((bits >> b) & 1)) : 0;
+    const uint64_t set = valid & bits;
+    uint8_t* out = sink.reserve(64);  // whole 8-byte groups; only k bytes are committed
+    for (int64_t b = 0; b < k; b += 8) {
+      uint64_t w = kSpread[(valid >> b) & 0xff] + kSpread[(set >> b) & 0xff];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+      w = __builtin_bswap64(w);
+#endif
+      std::memcpy(out + b, &w, 8);
     }
     sink.commit(static_cast<size_t>(k));
   }
