@@ -1,6 +1,6 @@
 // 4-lane Keccak-f[1600] with AVX2: four independent states, word w of the four lanes in one
 // __m256i. Compiled with -mavx2 and called only after a run-time check of the CPU
-// (sha3_multi.cpp), so nothing in this file may be reachable from elsewhere except through
+// (keccak_dispatch.cpp), so nothing in this file may be reachable from elsewhere except through
 // absorb_x4_avx2: everything else has internal linkage.
 #include <immintrin.h>
 

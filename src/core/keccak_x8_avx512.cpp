@@ -1,7 +1,7 @@
 // 8-lane Keccak-f[1600] with AVX-512F: eight independent states, word w of the eight lanes in
 // one __m512i, so the whole state of all lanes (25 registers) stays in the 32 zmm registers.
 // Rotations are one vprolq each and theta's 5-way XOR and chi are vpternlogq. Compiled with
-// -mavx512f -mavx512vl and called only after a run-time check of the CPU (sha3_multi.cpp), so
+// -mavx512f -mavx512vl and called only after a run-time check of the CPU (keccak_dispatch.cpp), so
 // everything here except absorb_x8_avx512 has internal linkage.
 // GCC 12 reports the deliberately undefined source register inside its own AVX-512 intrinsics
 // (_mm512_undefined_epi32 in avx512fintrin.h) as "may be used uninitialized".
