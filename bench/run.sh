@@ -83,8 +83,8 @@ if [ -s "$BENCH_SUMMARY" ]; then
   echo
   echo "=== summary: medians; ratio = odf-hash / peer (wall clock; 'cpu ratio' from CPU time,"
   echo "    steadier on a loaded machine); 'of Keccak' = bytes odf-hash fed to SHA3 per second"
-  echo "    (file bytes for physical and end to end, SHA3 input for logical) over the single-stream"
-  echo "    Keccak rate, $BENCH_SHA3_MBPS MB/s"
+  echo "    (file bytes for physical and end to end; SHA3 input per CPU second for logical, one"
+  echo "    thread) over the single-stream Keccak rate, $BENCH_SHA3_MBPS MB/s"
   printf '%-16s %-22s %8s %10s %10s %8s %9s %9s  %s\n' "part" "case" "MB" "peer MB/s" \
     "odf MB/s" "ratio" "cpu ratio" "of Keccak" "goal"
   while IFS=$'\t' read -r part case mb peer odf r cpu sha3 goal; do

@@ -7,9 +7,9 @@
 // hashed alone, the combined logical digest). It runs OpenSSL 3's EVP SHA3-256 unless our own
 // single-state Keccak beats it on this CPU: at the kAvx512 level (sha3_multi.h; the default
 // level, or the one ODF_HASH_KECCAK_LEVEL or set_multi_lane_level chose when the object was
-// made), when a measurement made once per process, at first use (under 100 microseconds),
-// finds the AVX-512 permutation at least 10% faster than OpenSSL's (on AMD Zen 4 it is not,
-// unless the core's other hardware thread is busy). The digest is the same either
+// made), when a measurement made once per process, at first use (about 80 microseconds),
+// finds the AVX-512 permutation at least 15% faster than a scalar Keccak like OpenSSL's (on an
+// idle AMD Zen 4 it is 20% slower). The digest is the same either
 // way. Sha3_256OpenSsl always runs OpenSSL: it is the reference the tests check our kernels
 // against.
 //
