@@ -3,7 +3,7 @@
 # conformance tool's crates), so each target works on a fresh Debian 12 machine.
 #
 #   make example   hash / verify the bundled examples with build/odf-hash
-#   make test      all tests: optimised build, then the ASan+UBSan build
+#   make test      all tests: optimised build, the Python package, then the ASan+UBSan build
 #   make build     build/odf-hash and the test binaries (RelWithDebInfo, -Werror)
 #   make bench     benchmarks against peers, side by side (BENCH_QUICK=1: a smoke run)
 #   make fuzz      libFuzzer binaries (clang), each run briefly over its corpus
@@ -13,7 +13,7 @@ JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 FUZZ_SECONDS ?= 30
 
-.PHONY: all bootstrap build build-asan test test-release test-asan example bench fuzz format format-check clean
+.PHONY: all bootstrap build build-asan test test-release test-python test-asan python example bench fuzz format format-check clean
 
 all: build
 
@@ -35,12 +35,21 @@ test-asan: build-asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir build-asan --output-on-failure -j $(CTEST_JOBS) -LE no_asan
 
-test: format-check test-release test-asan
+# The Python package (python/), built with the venv's scikit-build-core and nanobind into
+# build-python/ (incremental) and installed into .venv, then its pytest suite.
+python: bootstrap
+	.venv/bin/pip install -q --disable-pip-version-check --no-build-isolation --no-deps \
+	  --config-settings=build-dir=$(CURDIR)/build-python ./python
+
+test-python: python
+	.venv/bin/python -m pytest python/tests -q -p no:cacheprovider
+
+test: format-check test-release test-python test-asan
 
 example: build
 	@scripts/example.sh
 
-bench: build
+bench: build python
 	@bench/run.sh
 
 fuzz: bootstrap
@@ -55,4 +64,4 @@ format-check: bootstrap
 	@git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
 
 clean:
-	rm -rf build build-asan build-dev build-fuzz
+	rm -rf build build-asan build-dev build-fuzz build-python
