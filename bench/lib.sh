@@ -3,8 +3,9 @@
 # Environment every script honours:
 #   BENCH_QUICK=1     a few-minute smoke run: smaller data, fewer runs
 #   BENCH_RUNS        timed runs per measurement (default 5, quick 3); medians are reported
-#   BENCH_SHA3_MBPS   the machine's single-stream SHA3-256 rate in MB/s; measured once by
-#                     bench/run.sh (openssl speed) and exported, measured here when unset
+#   BENCH_SHA3_MBPS   the machine's single-stream SHA3-256 (Keccak) rate in MB/s: the faster of
+#                     OpenSSL (openssl speed) and odf-hash's Sha3_256; measured once by
+#                     bench/run.sh and exported, measured here when unset
 
 BIN="${ODF_HASH_BIN:-build/odf-hash}"
 DATA="${ODF_HASH_BENCH_DATA:-build/bench-data}"
@@ -21,20 +22,34 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? 
 mbps() { awk -v b="$1" -v t="$2" 'BEGIN { print b / 1000000 / t }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print a / b }'; }
 
-# sha3_rate: MB/s of one SHA3-256 stream on this machine (OpenSSL, 16 KiB blocks, the best
-# of three one-second runs: on a shared machine the best is the closest to an idle core),
-# or $BENCH_SHA3_MBPS when set. openssl speed divides by user CPU time.
-sha3_rate() {
-  if [ -n "${BENCH_SHA3_MBPS:-}" ]; then
-    echo "$BENCH_SHA3_MBPS"
-    return
-  fi
+# openssl_sha3_rate: MB/s of one OpenSSL SHA3-256 stream (openssl speed, 16 KiB blocks, the
+# best of three one-second runs: on a shared machine the best is the closest to an idle
+# core). openssl speed divides by user CPU time.
+openssl_sha3_rate() {
   local r=()
   for _ in 1 2 3; do
     r+=("$(openssl speed -evp sha3-256 -bytes 16384 -seconds 1 2>/dev/null |
       awk '$1 == "sha3-256" { sub(/k$/, "", $2); print $2 * 1000 / 1000000 }')")
   done
   printf '%s\n' "${r[@]}" | sort -g | tail -1
+}
+
+# odf_sha3_rate: MB/s of odf-hash's Sha3_256 over 64 MiB, the best of three runs
+# (build/bench/logical_compare --sha3); empty when that program is missing.
+odf_sha3_rate() {
+  local exe="${ODF_HASH_LOGICAL_COMPARE:-build/bench/logical_compare}"
+  [ -x "$exe" ] || return 0
+  "$exe" --sha3 --mib 64 --runs 3 | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["best_mb_per_s"])'
+}
+
+# sha3_rate: the machine's single-stream Keccak rate, the denominator of every "of Keccak"
+# column: the faster of OpenSSL and odf-hash's own single stream, or $BENCH_SHA3_MBPS when set.
+sha3_rate() {
+  if [ -n "${BENCH_SHA3_MBPS:-}" ]; then
+    echo "$BENCH_SHA3_MBPS"
+    return
+  fi
+  { openssl_sha3_rate; odf_sha3_rate; } | sort -g | tail -1
 }
 
 # json_field FILE KEY: the value of KEY in the single JSON object of FILE.

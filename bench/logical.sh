@@ -4,6 +4,10 @@
 # the same generated Arrow IPC tables (bench/make_tables.py, cached in $ODF_HASH_BENCH_DATA).
 # Both read the whole file into memory first and time only the hashing: one warm-up, then
 # $BENCH_RUNS runs, median. The two digests must be equal; a mismatch fails the script.
+# "of Keccak" divides the bytes odf-hash fed to SHA3 per second (every column's SHA3 input,
+# ColumnDigest::hashed_bytes) by the machine's single-stream Keccak rate (bench/lib.sh
+# sha3_rate): 1.0 is one Keccak stream running flat out; several columns (wide20) can pass it
+# with multi-lane Keccak.
 #
 # Knobs (environment): see bench/lib.sh; BENCH_SCALE (rows relative to the ~100-200 MB
 # tables; default 1, quick 0.1), BENCH_THREADS (odf-hash's threads, default 1),
@@ -24,21 +28,23 @@ declare -A desc
 while IFS=$'\t' read -r name text; do desc[$name]="$text"; done < <("$PYTHON" bench/make_tables.py describe)
 
 sha3=$(sha3_rate)
-# The issue's single-thread goals: 1x on non-null fixed width, 3x on nullable and variable width.
+# Issue 12's goals (one thread): every single-column case at >= 0.9 of the Keccak rate,
+# utf8_short >= 1.3x the reference, wide20 >= 3.5x the reference (AVX-512 machines).
 goal_for() {
   case "$1" in
-    int64) echo ">= 1x" ;;
-    wide20) echo "mixed; 2 threads: 1.8x more" ;;
-    *) echo ">= 3x" ;;
+    utf8_short) echo ">= 1.3x, >= 0.9 Keccak" ;;
+    wide20) echo ">= 3.5x (AVX-512)" ;;
+    *) echo ">= 0.9 of Keccak" ;;
   esac
 }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 echo "In-memory logical hash, one warm-up + median of $RUNS runs per side; odf-hash threads: $THREADS"
-echo "MB = Arrow buffer bytes of the table (1e6); single-stream SHA3-256 (openssl speed): $sha3 MB/s"
-printf '  %-13s %-32s %7s %9s %9s %7s %9s %8s %8s\n' "case" "table" "MB" "ref MB/s" "odf MB/s" \
-  "ratio" "cpu ratio" "of SHA3" "per cpu"
+echo "MB = Arrow buffer bytes of the table (1e6); SHA3 MB = odf-hash's SHA3 input; single-stream"
+echo "Keccak rate: $sha3 MB/s"
+printf '  %-13s %-32s %7s %7s %9s %9s %7s %9s %9s %8s\n' "case" "table" "MB" "SHA3 MB" "ref MB/s" \
+  "odf MB/s" "ratio" "cpu ratio" "of Keccak" "per cpu"
 mismatches=0
 for c in "${cases[@]}"; do
   file="$tables/$c.arrow"
@@ -52,12 +58,17 @@ for c in "${cases[@]}"; do
   ref_mbps=$(mbps "$bytes" "$(json_field "$out/ref.json" seconds)")
   ours_cpu=$(json_field "$out/ours.json" cpu_seconds)
   ref_cpu=$(json_field "$out/ref.json" cpu_seconds)
-  printf '  %-13s %-32s %7.1f %9.1f %9.1f %6.2fx %8.2fx %8.2f %8.2f\n' "$c" "${desc[$c]:-}" \
-    "$(mbps "$bytes" 1)" "$ref_mbps" "$ours_mbps" "$(ratio "$ours_mbps" "$ref_mbps")" \
-    "$(ratio "$ref_cpu" "$ours_cpu")" "$(ratio "$ours_mbps" "$sha3")" \
-    "$(ratio "$(mbps "$bytes" "$ours_cpu")" "$sha3")"
+  sha3_bytes=$(json_field "$out/ours.json" sha3_bytes)
+  keccak=$(ratio "$(mbps "$sha3_bytes" "$(json_field "$out/ours.json" seconds)")" "$sha3")
+  printf '  %-13s %-32s %7.1f %7.1f %9.1f %9.1f %6.2fx %8.2fx %9.2f %8.2f\n' "$c" "${desc[$c]:-}" \
+    "$(mbps "$bytes" 1)" "$(mbps "$sha3_bytes" 1)" "$ref_mbps" "$ours_mbps" \
+    "$(ratio "$ours_mbps" "$ref_mbps")" "$(ratio "$ref_cpu" "$ours_cpu")" "$keccak" \
+    "$(ratio "$(mbps "$sha3_bytes" "$ours_cpu")" "$sha3")"
+  # The summary's "of Keccak" is per CPU second, like the Keccak rate (openssl speed counts
+  # user CPU time): on a loaded machine wall-clock rates fall with the run queue.
   summary_row "logical, memory" "$c" "$(mbps "$bytes" 1)" "$ref_mbps" "$ours_mbps" \
-    "$(ratio "$ref_cpu" "$ours_cpu")" "$(ratio "$ours_mbps" "$sha3")" "$(goal_for "$c")"
+    "$(ratio "$ref_cpu" "$ours_cpu")" "$(ratio "$(mbps "$sha3_bytes" "$ours_cpu")" "$sha3")" \
+    "$(goal_for "$c")"
   if [ "$ours_digest" != "$ref_digest" ]; then
     summary_note "!!! logical $c DIGEST MISMATCH: odf-hash $ours_digest, arrow-digest $ref_digest"
     mismatches=$((mismatches + 1))
@@ -74,16 +85,19 @@ if [ "$cores" -gt 1 ] && [[ " ${cases[*]} " == *" wide20 "* ]]; then
   one_mbps=$(mbps "$bytes" "$(json_field "$out/one.json" seconds)")
   all_mbps=$(mbps "$bytes" "$(json_field "$out/all.json" seconds)")
   used=$(json_field "$out/all.json" threads)
-  printf '  %-13s %-32s %7.1f %9s %9.1f %6.2fx %9s %8.2f   vs odf-hash 1 thread (%.1f MB/s)\n' \
-    "wide20" "same, $used of $cores threads" "$(mbps "$bytes" 1)" "" "$all_mbps" \
-    "$(ratio "$all_mbps" "$one_mbps")" "" "$(ratio "$all_mbps" "$sha3")" "$one_mbps"
+  sha3_bytes=$(json_field "$out/all.json" sha3_bytes)
+  keccak=$(ratio "$(mbps "$sha3_bytes" "$(json_field "$out/all.json" seconds)")" "$sha3")
+  printf '  %-13s %-32s %7.1f %7.1f %9s %9.1f %6.2fx %9s %9.2f   vs odf-hash 1 thread (%.1f MB/s)\n' \
+    "wide20" "same, $used of $cores threads" "$(mbps "$bytes" 1)" "$(mbps "$sha3_bytes" 1)" "" \
+    "$all_mbps" "$(ratio "$all_mbps" "$one_mbps")" "" "$keccak" "$one_mbps"
   [ "$used" = "$cores" ] || echo "  (odf-hash's thread option is not wired into logical_compare yet: 1 thread)"
   summary_row "logical, memory" "wide20, $used threads" "$(mbps "$bytes" 1)" "$one_mbps" "$all_mbps" \
-    - "$(ratio "$all_mbps" "$sha3")" ">= 1.8x one thread"
+    - "$keccak" ">= 1.8x one thread"
 fi
-echo "  (ratio = odf-hash / reference, wall clock; cpu ratio = the same from CPU time; 'of SHA3' ="
-echo "   odf-hash MB/s over the single-stream rate, 'per cpu' the same per CPU second;"
-echo "   goals: >= 3x on nullable and variable-width columns, >= 1x on non-null fixed-width)"
+echo "  (ratio = odf-hash / reference, wall clock; cpu ratio = the same from CPU time; 'of Keccak' ="
+echo "   odf-hash's SHA3 input per second over the single-stream Keccak rate, 'per cpu' the same"
+echo "   per CPU second; goals: >= 0.9 of Keccak for one column, utf8_short >= 1.3x and wide20"
+echo "   >= 3.5x the reference)"
 if [ "$mismatches" -gt 0 ]; then
   echo "logical.sh: $mismatches case(s) where odf-hash and the reference disagree" >&2
   exit 1

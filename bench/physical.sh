@@ -73,10 +73,16 @@ printf '  %-26s %9.3f %9.3f %10.1f %14.1f\n' "odf-hash physical" "$odf_t" "$odf_
   "$(mbps "$bytes" "$odf_c")"
 printf '  %-26s %9.3f %9.3f %10.1f %14.1f\n' "openssl dgst -sha3-256" "$ssl_t" "$ssl_c" "$ssl_mbps" \
   "$(mbps "$bytes" "$ssl_c")"
-printf '  ratio odf-hash / openssl: %.3f wall-clock, %.3f CPU time (goal >= 0.95)\n' \
-  "$(ratio "$odf_mbps" "$ssl_mbps")" "$(ratio "$ssl_c" "$odf_c")"
+# Issue 12: >= 1.3x openssl where AVX-512 is present, >= 1.0x elsewhere.
+if grep -qw avx512f /proc/cpuinfo && grep -qw avx512vl /proc/cpuinfo; then
+  goal=">= 1.3x openssl (AVX-512)"
+else
+  goal=">= 1.0x openssl"
+fi
+printf '  ratio odf-hash / openssl: %.3f wall-clock, %.3f CPU time (goal %s)\n' \
+  "$(ratio "$odf_mbps" "$ssl_mbps")" "$(ratio "$ssl_c" "$odf_c")" "${goal#>= }"
 summary_row "physical" "one file, $SINGLE_MIB MiB" "$(mbps "$bytes" 1)" "$ssl_mbps" "$odf_mbps" \
-  "$(ratio "$ssl_c" "$odf_c")" "$(ratio "$odf_mbps" "$sha3")" ">= 0.95x openssl"
+  "$(ratio "$ssl_c" "$odf_c")" "$(ratio "$odf_mbps" "$sha3")" "$goal"
 
 # --- many files -----------------------------------------------------------------------
 many=()

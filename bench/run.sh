@@ -2,8 +2,9 @@
 # Runs the benchmarks (what `make bench` runs), each comparing odf-hash with its peers
 # measured side by side in the same run:
 #   1. every bench/<part>.sh script: physical.sh, logical.sh, endtoend.sh, then any other in
-#      name order (build/odf-hash and bench helpers against their peers: `openssl dgst`, the
-#      Rust reference odf-hash-conformance); lib.sh holds their shared helpers;
+#      name order (keccak.sh: the kernels per core; build/odf-hash and bench helpers against
+#      their peers: `openssl dgst`, the Rust reference odf-hash-conformance); lib.sh holds
+#      their shared helpers;
 #   2. every Google Benchmark binary build/bench/<name>_bench (bench/<name>_bench.cpp).
 # Arguments select parts by name: `bench/run.sh physical` runs bench/physical.sh only.
 # Every part adds its rows to one summary table printed at the end. A part that fails (a
@@ -35,11 +36,15 @@ echo "odf-hash benchmarks on $(nproc) cores ($(uname -m)), $(date -u '+%Y-%m-%d 
 echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (high load makes the numbers noisy)"
 [ "${BENCH_QUICK:-0}" = 1 ] && echo "quick mode (BENCH_QUICK=1): small data, few runs; not for the record"
-# One SHA3 rate for every table, so the "of SHA3" columns share a denominator.
+# One Keccak rate for every table, so the "of Keccak" columns share a denominator.
 source bench/lib.sh
-BENCH_SHA3_MBPS="$(sha3_rate)"
+ssl_rate="$(openssl_sha3_rate)"
+odf_rate="$(odf_sha3_rate)"
+BENCH_SHA3_MBPS="${BENCH_SHA3_MBPS:-$(printf '%s\n' "$ssl_rate" $odf_rate | sort -g | tail -1)}"
 export BENCH_SHA3_MBPS
-echo "single-stream SHA3-256 (openssl speed -evp sha3-256, 16 KiB, best of 3): $BENCH_SHA3_MBPS MB/s"
+echo "cpu flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|bmi2|avx512f|avx512vl|sha_ni)$' | tr '\n' ' ')"
+echo "single-stream SHA3-256 (best of 3): openssl speed $ssl_rate MB/s, odf-hash Sha3_256 ${odf_rate:-?} MB/s;"
+echo "  the Keccak rate of the 'of Keccak' columns: $BENCH_SHA3_MBPS MB/s"
 
 # Scripts: the issue's order first (physical, logical in memory, end to end), then any other.
 parts=()
@@ -77,15 +82,17 @@ done
 if [ -s "$BENCH_SUMMARY" ]; then
   echo
   echo "=== summary: medians; ratio = odf-hash / peer (wall clock; 'cpu ratio' from CPU time,"
-  echo "    steadier on a loaded machine); 'of SHA3' = odf-hash MB/s over $BENCH_SHA3_MBPS MB/s"
-  printf '%-16s %-22s %8s %10s %10s %8s %9s %8s  %s\n' "part" "case" "MB" "peer MB/s" \
-    "odf MB/s" "ratio" "cpu ratio" "of SHA3" "goal"
+  echo "    steadier on a loaded machine); 'of Keccak' = bytes odf-hash fed to SHA3 per second"
+  echo "    (file bytes for physical and end to end; SHA3 input per CPU second for logical, one"
+  echo "    thread) over the single-stream Keccak rate, $BENCH_SHA3_MBPS MB/s"
+  printf '%-16s %-22s %8s %10s %10s %8s %9s %9s  %s\n' "part" "case" "MB" "peer MB/s" \
+    "odf MB/s" "ratio" "cpu ratio" "of Keccak" "goal"
   while IFS=$'\t' read -r part case mb peer odf r cpu sha3 goal; do
     if [ "$part" = "note" ]; then
       printf '  %s\n' "$case"
     else
       [ "$cpu" = "-" ] || cpu=$(printf '%.2fx' "$cpu")
-      printf '%-16s %-22s %8.1f %10.1f %10.1f %7.2fx %9s %8.2f  %s\n' "$part" "$case" "$mb" "$peer" \
+      printf '%-16s %-22s %8.1f %10.1f %10.1f %7.2fx %9s %9.2f  %s\n' "$part" "$case" "$mb" "$peer" \
         "$odf" "$r" "$cpu" "$sha3" "$goal"
     fi
   done < <(grep -v '^note' "$BENCH_SUMMARY"; grep '^note' "$BENCH_SUMMARY" || true)

@@ -1,10 +1,13 @@
-// SHA3-256 absorption rates: OpenSSL single stream (the peer), our scalar Keccak single stream
-// and Sha3_256x4 on 4 x 1 MiB, each at every dispatch level.
+// SHA3-256 absorption rates: OpenSSL single stream (the peer), Sha3_256 (what the library runs
+// for one stream: OpenSSL or our AVX-512 single state, whichever is faster here), our
+// single-state Keccak, Sha3_256x4 on 4 x 1 MiB and Sha3_256x8 on 8 x 1 MiB, each at every
+// dispatch level. Levels this CPU lacks report an error row ("not supported").
 //
 // Every row reports bytes_per_second (per CPU second, Google Benchmark's default) and
 // `vs_openssl`: that rate divided by the rate of the BM_OpenSsl_1Stream row of the same run
 // (repetition by repetition, median by median), so the ratio is printed next to the rates.
-// For the 4-lane rows the rate is the aggregate of the four lanes on one core.
+// For the multi-lane rows the rate is the aggregate of the lanes on one core. bench/keccak.sh
+// reads this binary's JSON output for the summary table (x8 against the AVX2 x4 rate).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -20,14 +23,16 @@ namespace {
 
 using odf_hash::KeccakLevel;
 using odf_hash::Sha3_256;
+using odf_hash::Sha3_256OpenSsl;
 using odf_hash::Sha3_256Scalar;
 using odf_hash::Sha3_256x4;
+using odf_hash::Sha3_256x8;
 
 constexpr size_t kMiB = 1 << 20;
 
 const std::vector<uint8_t>& input() {
   static const std::vector<uint8_t> data = [] {
-    std::vector<uint8_t> d(4 * kMiB);
+    std::vector<uint8_t> d(8 * kMiB);
     std::mt19937_64 rng(42);
     for (auto& b : d) b = static_cast<uint8_t>(rng());
     return d;
@@ -42,10 +47,23 @@ void report(benchmark::State& state, double bytes_per_iteration) {
 
 void BM_OpenSsl_1Stream(benchmark::State& state) {
   const auto& d = input();
-  for (auto _ : state) benchmark::DoNotOptimize(Sha3_256::digest({d.data(), kMiB}));
+  for (auto _ : state) benchmark::DoNotOptimize(Sha3_256OpenSsl::digest({d.data(), kMiB}));
   report(state, kMiB);
 }
 BENCHMARK(BM_OpenSsl_1Stream)->Unit(benchmark::kMillisecond);
+
+// Sha3_256: the library's single stream (its label says what it runs).
+void BM_Sha3_256_1Stream(benchmark::State& state) {
+  const auto& d = input();
+  odf_hash::Sha3_256 h;
+  state.SetLabel(h.implementation());
+  for (auto _ : state) {
+    h.update(d.data(), kMiB);
+    benchmark::DoNotOptimize(h.finalize());
+  }
+  report(state, kMiB);
+}
+BENCHMARK(BM_Sha3_256_1Stream)->Unit(benchmark::kMillisecond);
 
 // Our scalar Keccak, one stream of 1 MiB, at the level given by the argument.
 void BM_Scalar_1Stream(benchmark::State& state) {
@@ -67,6 +85,7 @@ void BM_Scalar_1Stream(benchmark::State& state) {
 BENCHMARK(BM_Scalar_1Stream)
     ->Arg(static_cast<int>(KeccakLevel::kPortable))
     ->Arg(static_cast<int>(KeccakLevel::kBmi2))
+    ->Arg(static_cast<int>(KeccakLevel::kAvx512))
     ->Unit(benchmark::kMillisecond);
 
 // Four 1 MiB lanes through update_all (the bulk path), at the level given by the argument.
@@ -92,6 +111,65 @@ BENCHMARK(BM_X4_UpdateAll)
     ->Arg(static_cast<int>(KeccakLevel::kPortable))
     ->Arg(static_cast<int>(KeccakLevel::kBmi2))
     ->Arg(static_cast<int>(KeccakLevel::kAvx2))
+    ->Arg(static_cast<int>(KeccakLevel::kAvx512))
+    ->Unit(benchmark::kMillisecond);
+
+// Eight 1 MiB lanes through update_all, at the level given by the argument (at kAvx2 the
+// lanes go through the 4-lane kernel as two groups).
+void BM_X8_UpdateAll(benchmark::State& state) {
+  const auto level = static_cast<KeccakLevel>(state.range(0));
+  state.SetLabel(odf_hash::keccak_level_name(level));
+  auto made = Sha3_256x8::create(level);
+  if (!made.is_ok()) {
+    state.SkipWithError(made.status().to_string().c_str());
+    return;
+  }
+  Sha3_256x8 h = std::move(made).value();
+  const auto& d = input();
+  const uint8_t* data[8];
+  size_t size[8];
+  for (size_t l = 0; l < 8; ++l) {
+    data[l] = d.data() + l * kMiB;
+    size[l] = kMiB;
+  }
+  for (auto _ : state) {
+    h.update_all(data, size);
+    benchmark::DoNotOptimize(h.finalize());
+  }
+  report(state, 8.0 * kMiB);
+}
+BENCHMARK(BM_X8_UpdateAll)
+    ->Arg(static_cast<int>(KeccakLevel::kAvx2))
+    ->Arg(static_cast<int>(KeccakLevel::kAvx512))
+    ->Unit(benchmark::kMillisecond);
+
+// Eight lanes of unequal length: 1, 1, 1, 1, 1/2, 1/2, 1/4 and 1/8 MiB.
+void BM_X8_UnequalLanes(benchmark::State& state) {
+  const auto level = static_cast<KeccakLevel>(state.range(0));
+  state.SetLabel(odf_hash::keccak_level_name(level));
+  auto made = Sha3_256x8::create(level);
+  if (!made.is_ok()) {
+    state.SkipWithError(made.status().to_string().c_str());
+    return;
+  }
+  Sha3_256x8 h = std::move(made).value();
+  const auto& d = input();
+  const uint8_t* data[8];
+  const size_t size[8] = {kMiB, kMiB, kMiB, kMiB, kMiB / 2, kMiB / 2, kMiB / 4, kMiB / 8};
+  double total = 0;
+  for (size_t l = 0; l < 8; ++l) {
+    data[l] = d.data() + l * kMiB;
+    total += static_cast<double>(size[l]);
+  }
+  for (auto _ : state) {
+    h.update_all(data, size);
+    benchmark::DoNotOptimize(h.finalize());
+  }
+  report(state, total);
+}
+BENCHMARK(BM_X8_UnequalLanes)
+    ->Arg(static_cast<int>(KeccakLevel::kAvx2))
+    ->Arg(static_cast<int>(KeccakLevel::kAvx512))
     ->Unit(benchmark::kMillisecond);
 
 // Lanes of unequal length (columns of different widths): 1 MiB, 1 MiB, 512 KiB and 128 KiB
@@ -140,7 +218,7 @@ BENCHMARK(BM_X4_SmallUpdates)->Arg(8)->Arg(64)->Unit(benchmark::kMillisecond);
 // The same small updates into four OpenSSL hashers (what the x4 path replaces).
 void BM_OpenSsl_4Streams_SmallUpdates(benchmark::State& state) {
   const size_t chunk = static_cast<size_t>(state.range(0));
-  Sha3_256 h[4];
+  Sha3_256OpenSsl h[4];
   const auto& d = input();
   for (auto _ : state) {
     for (size_t off = 0; off + chunk <= kMiB; off += chunk) {

@@ -47,6 +47,9 @@ struct ColumnDigest {
   std::string path;  // field names from the top level down, joined with '.'
   std::string type;  // Arrow format string of the leaf (e.g. "l", "u", "+l")
   Digest256 digest{};
+  // Bytes this column fed to its SHA3-256 stream: its type bytes and every value as hashed
+  // (for measuring against the Keccak rate; not part of any digest).
+  uint64_t hashed_bytes = 0;
 };
 
 struct LogicalDigest {
@@ -69,10 +72,12 @@ struct LogicalHashOptions {
   // gains little.
   unsigned threads = 1;
 
-  // Multi-lane Keccak (sha3_multi.h): groups of up to four leaf columns absorbed together
-  // with 4-lane SIMD Keccak, one group per thread at a time.
-  //   kAuto: when the multi-lane level (multi_lane_level()) is AVX2, where it is faster;
-  //   kOff:  every column through OpenSSL's SHA3-256, one at a time;
+  // Multi-lane Keccak (sha3_multi.h): groups of leaf columns absorbed together, one group per
+  // thread at a time: up to eight columns with 8-lane AVX-512 Keccak at the kAvx512 level, up
+  // to four with 4-lane AVX2 Keccak below.
+  //   kAuto: when the multi-lane level (multi_lane_level()) is AVX2 or AVX-512, where it is
+  //          faster;
+  //   kOff:  every column through its own single-stream Sha3_256, one at a time;
   //   kOn:   at whatever level multi_lane_level() says, even where it is slower (tests).
   enum class MultiLane { kAuto, kOff, kOn };
   MultiLane multi_lane = MultiLane::kAuto;

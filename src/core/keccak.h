@@ -1,8 +1,9 @@
-// Internal to odf_hash_core: Keccak-f[1600] kernels behind Sha3_256Scalar and Sha3_256x4.
+// Internal to odf_hash_core: Keccak-f[1600] kernels behind Sha3_256 (when it does not use
+// OpenSSL), Sha3_256Scalar, Sha3_256x4 and Sha3_256x8.
 //
-// This header holds declarations and constant data only, no inline code: keccak_x4_avx2.cpp
-// and keccak_scalar_bmi2.cpp are compiled with -mavx2 / -mbmi2, and an inline function emitted
-// there could be picked by the linker for callers on CPUs without those instructions.
+// This header holds declarations and constant data only, no inline code: the kernel files are
+// compiled with -mavx2 / -mbmi2 / -mavx512f, and an inline function emitted there could be
+// picked by the linker for callers on CPUs without those instructions.
 #pragma once
 
 #include <cstddef>
@@ -13,7 +14,7 @@ namespace odf_hash::keccak {
 inline constexpr size_t kRate = 136;       // SHA3-256 rate in bytes
 inline constexpr size_t kRateWords = 17;   // kRate / 8
 inline constexpr size_t kStateWords = 25;  // 1600 bits
-inline constexpr size_t kLanes = 4;
+inline constexpr size_t kMaxLanes = 8;     // the widest kernel (Sha3_256x8)
 
 // Keccak-f[1600] round constants (iota), FIPS 202 section 3.2.5.
 inline constexpr uint64_t kRoundConstants[24] = {
@@ -31,19 +32,28 @@ using AbsorbFn = void (*)(uint64_t* state, const uint8_t* in, size_t blocks) noe
 void absorb_portable(uint64_t state[kStateWords], const uint8_t* in, size_t blocks) noexcept;
 #if defined(ODF_HASH_HAVE_X86_KERNELS)
 void absorb_bmi2(uint64_t state[kStateWords], const uint8_t* in, size_t blocks) noexcept;
+// One state in five 512-bit registers (keccak_avx512.cpp).
+void absorb_avx512(uint64_t state[kStateWords], const uint8_t* in, size_t blocks) noexcept;
 #endif
 
-// Four states interleaved: word w of lane l at state[kLanes * w + l].
-// Absorbs `blocks` consecutive blocks from in[l] into lane l, for all four lanes.
-using AbsorbX4Fn = void (*)(uint64_t* state, const uint8_t* const in[kLanes],
+// Interleaved states: word w of lane l at state[stride * w + l] (stride = the lanes of the
+// layout: 4 for Sha3_256x4, 8 for Sha3_256x8).
+//
+// Four of them: absorbs `blocks` consecutive blocks from in[l] into lane l, for lanes 0..3 of
+// the layout starting at `state` (a 4-lane kernel runs either half of an 8-lane layout).
+using AbsorbX4Fn = void (*)(uint64_t* state, size_t stride, const uint8_t* const in[4],
                             size_t blocks) noexcept;
+// Eight of them (stride 8).
+using AbsorbX8Fn = void (*)(uint64_t* state, const uint8_t* const in[8], size_t blocks) noexcept;
 #if defined(ODF_HASH_HAVE_X86_KERNELS)
-void absorb_x4_avx2(uint64_t* state, const uint8_t* const in[kLanes], size_t blocks) noexcept;
+void absorb_x4_avx2(uint64_t* state, size_t stride, const uint8_t* const in[4],
+                    size_t blocks) noexcept;
+void absorb_x8_avx512(uint64_t* state, const uint8_t* const in[8], size_t blocks) noexcept;
 #endif
 
 // Absorbs `blocks` consecutive blocks from `in` into lane `lane` only of an interleaved state,
 // with the single-state kernel `absorb`.
-void absorb_one_lane(uint64_t* state, size_t lane, const uint8_t* in, size_t blocks,
+void absorb_one_lane(uint64_t* state, size_t stride, size_t lane, const uint8_t* in, size_t blocks,
                      AbsorbFn absorb) noexcept;
 
 }  // namespace odf_hash::keccak

@@ -1,5 +1,5 @@
 // The scalar Keccak compiled with BMI1+BMI2 (ANDN for chi, RORX for the rotations). Called
-// only after a run-time check of the CPU (sha3_multi.cpp).
+// only after a run-time check of the CPU (keccak_dispatch.cpp).
 #include "keccak_scalar_rounds.h"
 
 namespace odf_hash::keccak {

@@ -1,6 +1,6 @@
 // 4-lane Keccak-f[1600] with AVX2: four independent states, word w of the four lanes in one
 // __m256i. Compiled with -mavx2 and called only after a run-time check of the CPU
-// (sha3_multi.cpp), so nothing in this file may be reachable from elsewhere except through
+// (keccak_dispatch.cpp), so nothing in this file may be reachable from elsewhere except through
 // absorb_x4_avx2: everything else has internal linkage.
 #include <immintrin.h>
 
@@ -106,10 +106,13 @@ inline void xor_blocks(V a[25], const uint8_t* p0, const uint8_t* p1, const uint
 
 }  // namespace
 
-void absorb_x4_avx2(uint64_t* state, const uint8_t* const in[kLanes], size_t blocks) noexcept {
+void absorb_x4_avx2(uint64_t* state, size_t stride, const uint8_t* const in[4],
+                    size_t blocks) noexcept {
   if (blocks == 0) return;
   V a[25];
-  for (int w = 0; w < 25; ++w) a[w] = _mm256_loadu_si256(reinterpret_cast<const V*>(state) + w);
+  for (size_t w = 0; w < 25; ++w) {
+    a[w] = _mm256_loadu_si256(reinterpret_cast<const V*>(state + stride * w));
+  }
   const uint8_t *p0 = in[0], *p1 = in[1], *p2 = in[2], *p3 = in[3];
   for (size_t k = 0; k < blocks; ++k) {
     xor_blocks(a, p0, p1, p2, p3);
@@ -119,7 +122,9 @@ void absorb_x4_avx2(uint64_t* state, const uint8_t* const in[kLanes], size_t blo
     p2 += kRate;
     p3 += kRate;
   }
-  for (int w = 0; w < 25; ++w) _mm256_storeu_si256(reinterpret_cast<V*>(state) + w, a[w]);
+  for (size_t w = 0; w < 25; ++w) {
+    _mm256_storeu_si256(reinterpret_cast<V*>(state + stride * w), a[w]);
+  }
 }
 
 }  // namespace odf_hash::keccak

@@ -1,4 +1,4 @@
-// Sha3_256Scalar: the SHA3-256 sponge over one of our scalar Keccak kernels.
+// Sha3_256Scalar: the SHA3-256 sponge over one of our single-state Keccak kernels.
 #include <cstring>
 
 #include "keccak.h"
@@ -10,7 +10,7 @@ namespace odf_hash {
 Sha3_256Scalar::Sha3_256Scalar() noexcept : Sha3_256Scalar(multi_lane_level()) {}
 
 Sha3_256Scalar::Sha3_256Scalar(KeccakLevel level) noexcept
-    : level_(keccak::scalar_level_for(level)) {
+    : level_(keccak::single_level_for(level)) {
   reset();
 }
 

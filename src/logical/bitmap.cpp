@@ -1,16 +1,42 @@
 #include "bitmap.h"
 
-#include <bit>
+#include <cstring>
 
 namespace odf_hash::logical {
+
+namespace {
+
+// Bytes p[0..8) as a little-endian word, one load.
+uint64_t load_le64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  return v;
+}
+
+// Set bits of a word, without a call: std::popcount compiles to a libgcc call on baseline
+// x86-64 (no POPCNT instruction assumed).
+int popcount64(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+}
+
+}  // namespace
 
 uint64_t load_bits(const uint8_t* bits, int64_t pos, int64_t n) {
   const uint8_t* p = bits + (pos >> 3);
   const int shift = static_cast<int>(pos & 7);
   const int64_t nbytes = (shift + n + 7) >> 3;  // at most 9
   uint64_t lo = 0;
-  const int64_t first = nbytes < 8 ? nbytes : 8;
-  for (int64_t k = 0; k < first; ++k) lo |= static_cast<uint64_t>(p[k]) << (8 * k);
+  if (nbytes >= 8) {
+    lo = load_le64(p);
+  } else {
+    for (int64_t k = 0; k < nbytes; ++k) lo |= static_cast<uint64_t>(p[k]) << (8 * k);
+  }
   uint64_t word = lo >> shift;
   if (nbytes > 8) word |= static_cast<uint64_t>(p[8]) << (64 - shift);
   if (n < 64) word &= (uint64_t{1} << n) - 1;
@@ -27,14 +53,12 @@ int64_t count_zero_bits(const uint8_t* bits, int64_t pos, int64_t n) {
   }
   const uint8_t* p = bits + ((pos + i) >> 3);
   while (n - i >= 64) {
-    uint64_t w = 0;
-    for (int k = 0; k < 8; ++k) w |= static_cast<uint64_t>(p[k]) << (8 * k);
-    ones += std::popcount(w);
+    ones += popcount64(load_le64(p));
     p += 8;
     i += 64;
   }
   while (n - i >= 8) {
-    ones += std::popcount(static_cast<unsigned>(*p++));
+    ones += popcount64(*p++);
     i += 8;
   }
   for (; i < n; ++i) ones += get_bit(bits, pos + i);

@@ -46,11 +46,11 @@ struct LeafSlice {
   double cost = 0;  // estimated bytes
 };
 
-// Leaf columns hashed by one thread at a time: one column through its own OpenSSL stream
-// (`lanes` null), or two to four columns sharing a 4-lane Keccak.
+// Leaf columns hashed by one thread at a time: one column through its own single-stream
+// Sha3_256 (`lanes` null), or two to eight columns sharing a multi-lane Keccak.
 struct ColumnGroup {
   std::vector<size_t> leaves;
-  std::unique_ptr<Sha3_256x4> lanes;
+  std::unique_ptr<logical::LaneGroup> lanes;
   double cost = 0;  // this batch
 };
 
@@ -59,6 +59,7 @@ struct ColumnGroup {
 constexpr double kLaneChunkBytes = 32 * 1024;
 // Lane groups smaller than this hash their columns one at a time instead.
 constexpr size_t kMinLanes = 2;
+constexpr size_t kMaxLanes = 8;
 
 }  // namespace
 
@@ -70,6 +71,7 @@ struct LogicalHasher::Impl {
   Status error;
   uint64_t num_rows = 0;
   bool multi_lane = false;  // wanted; groups are formed on the first non-empty batch
+  KeccakLevel lane_level = KeccakLevel::kPortable;  // of the lane groups
   bool grouped = false;
   std::vector<ColumnGroup> groups;
   std::unique_ptr<logical::WorkerPool> pool;  // null: hash on the caller's thread only
@@ -139,8 +141,8 @@ struct LogicalHasher::Impl {
       return;
     }
     // Lanes advance together in chunks of rows, drained after each chunk.
-    OwnedValidity valid[Sha3_256x4::kLanes];
-    DigestSink* lane_sinks[Sha3_256x4::kLanes] = {};
+    OwnedValidity valid[kMaxLanes];
+    DigestSink* lane_sinks[kMaxLanes] = {};
     double widest = 0;
     for (size_t l = 0; l < g.leaves.size(); ++l) {
       const size_t k = g.leaves[l];
@@ -165,23 +167,24 @@ struct LogicalHasher::Impl {
     }
   }
 
-  // Lane groups of up to four columns of similar volume (by this first batch), the largest
-  // first; columns left alone keep their OpenSSL stream.
+  // Lane groups of up to max_lanes(level) columns of similar volume (by this first batch),
+  // the largest first; columns left alone keep their single stream.
   void form_lane_groups() {
+    const size_t per_group = logical::max_lanes(lane_level);
     grouped = true;
     std::vector<size_t> order(leaves.size());
     for (size_t k = 0; k < order.size(); ++k) order[k] = k;
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return slices[a].cost > slices[b].cost; });
     std::vector<ColumnGroup> out;
-    for (size_t i = 0; i < order.size(); i += Sha3_256x4::kLanes) {
-      const size_t n = std::min(Sha3_256x4::kLanes, order.size() - i);
+    for (size_t i = 0; i < order.size(); i += per_group) {
+      const size_t n = std::min(per_group, order.size() - i);
       ColumnGroup g;
       g.leaves.assign(order.begin() + static_cast<std::ptrdiff_t>(i),
                       order.begin() + static_cast<std::ptrdiff_t>(i + n));
       bool attached = n >= kMinLanes;
       if (attached) {
-        g.lanes = std::make_unique<Sha3_256x4>();
+        g.lanes = logical::make_lane_group(n, lane_level);
         for (size_t l = 0; l < n && attached; ++l) {
           attached = sinks[g.leaves[l]].attach_lane(g.lanes.get(), l);
         }
@@ -275,11 +278,13 @@ Result<LogicalHasher> LogicalHasher::create(const ArrowSchema& schema,
     impl->groups.push_back(ColumnGroup{{i}, nullptr, 0});
   }
   using MultiLane = LogicalHashOptions::MultiLane;
+  impl->lane_level = multi_lane_level();
   impl->multi_lane =
       options.multi_lane == MultiLane::kOn ||
-      (options.multi_lane == MultiLane::kAuto && multi_lane_level() == KeccakLevel::kAvx2);
-  // No more threads than columns could use (groups of four with multi-lane Keccak).
-  const size_t units = impl->multi_lane ? (n + Sha3_256x4::kLanes - 1) / Sha3_256x4::kLanes : n;
+      (options.multi_lane == MultiLane::kAuto && impl->lane_level >= KeccakLevel::kAvx2);
+  // No more threads than columns could use (lane groups with multi-lane Keccak).
+  const size_t per_group = logical::max_lanes(impl->lane_level);
+  const size_t units = impl->multi_lane ? (n + per_group - 1) / per_group : n;
   const unsigned threads = static_cast<unsigned>(std::min<size_t>(
       {logical::resolve_threads(options.threads), std::max<size_t>(units, 1), size_t{256}}));
   if (threads > 1) {
@@ -316,17 +321,19 @@ Result<LogicalDigest> LogicalHasher::finalize() && {
       digests[g.leaves[0]] = s.sinks[g.leaves[0]].finalize();
       continue;
     }
-    DigestSink* lane_sinks[Sha3_256x4::kLanes] = {};
+    DigestSink* lane_sinks[kMaxLanes] = {};
     for (size_t l = 0; l < g.leaves.size(); ++l) lane_sinks[l] = &s.sinks[g.leaves[l]];
     logical::drain_lanes(*g.lanes, lane_sinks);
-    const auto lanes = g.lanes->finalize();
+    Digest256 lanes[kMaxLanes];
+    g.lanes->finalize(lanes);
     for (size_t l = 0; l < g.leaves.size(); ++l) digests[g.leaves[l]] = lanes[l];
   }
   LogicalDigest out;
   out.num_rows = s.num_rows;
   for (size_t i = 0; i < s.leaves.size(); ++i) {
     s.combined.update(digests[i].data(), digests[i].size());
-    out.columns.push_back(ColumnDigest{s.leaves[i]->path, s.leaves[i]->format, digests[i]});
+    out.columns.push_back(ColumnDigest{s.leaves[i]->path, s.leaves[i]->format, digests[i],
+                                       s.sinks[i].hashed_bytes()});
   }
   out.digest = s.combined.finalize();
   s.pool.reset();

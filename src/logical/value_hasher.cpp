@@ -1,9 +1,11 @@
 #include "value_hasher.h"
 
+#include <array>
 #include <cstring>
 #include <string>
 
 #include "array_check.h"
+#include "binary_values.h"
 
 namespace odf_hash::logical {
 namespace {
@@ -14,23 +16,6 @@ const uint8_t* buffer_at(const ArrowArray& a, int64_t i) {
 
 uint64_t low_mask(int64_t k) {
   return k >= 64 ? ~uint64_t{0} : (uint64_t{1} << k) - 1;
-}
-
-void store_u64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-
-// A length-prefixed byte string: u64 length, then the bytes.
-void put_bytes_value(DigestSink& sink, const uint8_t* data, uint64_t n) {
-  if (n <= 256) {
-    uint8_t* p = sink.reserve(8 + n);
-    store_u64(p, n);
-    if (n > 0) std::memcpy(p + 8, data, n);
-    sink.commit(8 + n);
-  } else {
-    sink.put_u64(n);
-    sink.put(data, n);
-  }
 }
 
 bool is_signed_index(const TypeNode& node) {
@@ -153,69 +138,35 @@ void hash_fixed(DigestSink& sink, const uint8_t* data, int64_t width, int64_t le
   }
 }
 
+// kSpread[x]: the 8 bits of x as 8 bytes of 0 or 1 (bit i in byte i, little-endian).
+constexpr std::array<uint64_t, 256> make_spread() {
+  std::array<uint64_t, 256> t{};
+  for (int x = 0; x < 256; ++x) {
+    for (int i = 0; i < 8; ++i) t[x] |= static_cast<uint64_t>((x >> i) & 1) << (8 * i);
+  }
+  return t;
+}
+constexpr std::array<uint64_t, 256> kSpread = make_spread();
+
+// A slot hashes as 0 (null), 1 (false) or 2 (true): valid + (valid & value), 8 slots per
+// table look-up pair.
 void hash_bool(DigestSink& sink, const uint8_t* values, int64_t first, int64_t len,
                const Validity& v) {
   for (int64_t i = 0; i < len; i += 64) {
     const int64_t k = len - i < 64 ? len - i : 64;
     const uint64_t bits = load_bits(values, first + i, k);
     const uint64_t valid = v.present() ? load_bits(v.bits, v.offset + i, k) : low_mask(k);
-    uint8_t* out = sink.reserve(static_cast<size_t>(k));
-    for (int64_t b = 0; b < k; ++b) {
-      out[b] = ((valid >> b) & 1) ? static_cast<uint8_t>(1 + ((bits >> b) & 1)) : 0;
+    const uint64_t set = valid & bits;
+    uint8_t* out = sink.reserve(64);  // whole 8-byte groups; only k bytes are committed
+    for (int64_t b = 0; b < k; b += 8) {
+      uint64_t w = kSpread[(valid >> b) & 0xff] + kSpread[(set >> b) & 0xff];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+      w = __builtin_bswap64(w);
+#endif
+      std::memcpy(out + b, &w, 8);
     }
     sink.commit(static_cast<size_t>(k));
   }
-}
-
-template <typename Offset>
-void hash_binary(DigestSink& sink, const ArrowArray& a, int64_t first, int64_t len,
-                 const Validity& v) {
-  const auto* offsets = reinterpret_cast<const Offset*>(a.buffers[1]) + first;
-  const uint8_t* data = buffer_at(a, 2);
-  for (int64_t i = 0; i < len; ++i) {
-    if (!v.valid(i)) {
-      sink.put_byte(0);
-      continue;
-    }
-    const int64_t begin = offsets[i];
-    const int64_t size = offsets[i + 1] - begin;
-    put_bytes_value(sink, size == 0 ? nullptr : data + begin, static_cast<uint64_t>(size));
-  }
-}
-
-Status hash_binary_view(DigestSink& sink, const TypeNode& node, const ArrowArray& a, int64_t first,
-                        int64_t len, const Validity& v) {
-  const uint8_t* views = buffer_at(a, 1);
-  const int64_t n_data = a.n_buffers - 3;
-  const auto* sizes =
-      n_data > 0 ? static_cast<const int64_t*>(a.buffers[a.n_buffers - 1]) : nullptr;
-  for (int64_t i = 0; i < len; ++i) {
-    if (!v.valid(i)) {
-      sink.put_byte(0);
-      continue;
-    }
-    const uint8_t* view = views + (first + i) * 16;
-    int32_t size = 0;
-    std::memcpy(&size, view, 4);
-    if (size <= 12) {
-      if (size < 0) {
-        return Status::invalid_argument("column " + describe(node) + ": negative view length");
-      }
-      put_bytes_value(sink, view + 4, static_cast<uint64_t>(size));
-      continue;
-    }
-    int32_t index = 0, offset = 0;
-    std::memcpy(&index, view + 8, 4);
-    std::memcpy(&offset, view + 12, 4);
-    if (index < 0 || index >= n_data || offset < 0 ||
-        static_cast<int64_t>(offset) + size > sizes[index]) {
-      return Status::invalid_argument(
-          "column " + describe(node) + ": malformed array: view at slot " +
-          std::to_string(first + i) + " points outside its variadic data buffers");
-    }
-    put_bytes_value(sink, buffer_at(a, 2 + index) + offset, static_cast<uint64_t>(size));
-  }
-  return Status::ok();
 }
 
 // A list slot: the item count, then the items with the item array's own validity.
@@ -261,6 +212,10 @@ Status hash_lists(DigestSink& sink, const TypeNode& node, const ArrowArray& a, i
 
 Status hash_dictionary(DigestSink& sink, const TypeNode& node, const ArrowArray& a, int64_t first,
                        int64_t len, const Validity& v) {
+  if (stages_dictionary(node)) {
+    stage_dictionary(sink, node, a, first, len, v);
+    return Status::ok();
+  }
   const uint8_t* index_valid = buffer_at(a, 0);
   const bool is_signed = is_signed_index(node);
   for (int64_t i = 0; i < len; ++i) {
@@ -333,24 +288,23 @@ Status hash_slots(DigestSink& sink, const TypeNode& node, const ArrowArray& a, i
     case Kind::kFixed:
       if (len > 0) hash_fixed(sink, buffer_at(a, 1) + first * node.width, node.width, len, v);
       return Status::ok();
-    case Kind::kFixedBinary: {
-      const uint8_t* data = buffer_at(a, 1);
-      for (int64_t i = 0; i < len; ++i) {
-        if (v.valid(i)) {
-          put_bytes_value(sink, data + (first + i) * node.width, static_cast<uint64_t>(node.width));
-        } else {
-          sink.put_byte(0);
-        }
+    case Kind::kFixedBinary:
+      if (len > 0)
+        stage_fixed_binary(sink, buffer_at(a, 1) + first * node.width, node.width, len, v);
+      return Status::ok();
+    case Kind::kBinary:
+      if (len > 0) {
+        stage_binary(sink, static_cast<const int32_t*>(a.buffers[1]) + first, buffer_at(a, 2), len,
+                     v);
       }
       return Status::ok();
-    }
-    case Kind::kBinary:
-      if (len > 0) hash_binary<int32_t>(sink, a, first, len, v);
-      return Status::ok();
     case Kind::kLargeBinary:
-      if (len > 0) hash_binary<int64_t>(sink, a, first, len, v);
+      if (len > 0) {
+        stage_binary(sink, static_cast<const int64_t*>(a.buffers[1]) + first, buffer_at(a, 2), len,
+                     v);
+      }
       return Status::ok();
-    case Kind::kBinaryView: return hash_binary_view(sink, node, a, first, len, v);
+    case Kind::kBinaryView: return stage_binary_views(sink, node, a, first, len, v);
     case Kind::kList:
     case Kind::kLargeList:
     case Kind::kListView:

@@ -1,9 +1,13 @@
-// Our Keccak (single stream and 4-lane, every dispatch level) against OpenSSL's SHA3-256 (Sha3_256)
-// and the NIST example values.
+// Our Keccak (single stream, 4-lane and 8-lane, at every dispatch level this CPU has) against
+// OpenSSL's SHA3-256 (Sha3_256OpenSsl) and the NIST example values. Levels the CPU lacks are
+// skipped with a message naming them ([  SKIPPED ] in gtest, "Skipped" in ctest), and
+// KeccakDispatch.LevelsOfThisCpu prints which levels ran.
 #include "odf_hash/sha3_multi.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <iostream>
 #include <ostream>
 #include <random>
 #include <string>
@@ -32,7 +36,7 @@ std::string hex(const Digest256& d) {
   return to_hex(d);
 }
 std::string openssl_hex(const Bytes& b) {
-  return hex(Sha3_256::digest(b));
+  return hex(Sha3_256OpenSsl::digest(b));
 }
 
 // NIST FIPS 202 examples (csrc.nist.gov, "SHA3-256" example values).
@@ -67,8 +71,16 @@ std::string scalar_hex(Sha3_256Scalar& h, const Bytes& b) {
   return hex(h.finalize());
 }
 
-TEST_P(Sha3ScalarTest, RunsTheLevelAskedFor) {
-  EXPECT_EQ(make<Sha3_256Scalar>().level(), GetParam());
+// The single-stream kernel of each level: kAvx2 has none of its own (the best scalar one).
+KeccakLevel single_stream_level(KeccakLevel level) {
+  if (level == KeccakLevel::kAvx2) {
+    return keccak_level_supported(KeccakLevel::kBmi2) ? KeccakLevel::kBmi2 : KeccakLevel::kPortable;
+  }
+  return level;
+}
+
+TEST_P(Sha3ScalarTest, RunsTheKernelOfTheLevelAskedFor) {
+  EXPECT_EQ(make<Sha3_256Scalar>().level(), single_stream_level(GetParam()));
 }
 
 TEST_P(Sha3ScalarTest, NistExamples) {
@@ -114,163 +126,277 @@ TEST_P(Sha3ScalarTest, FinalizeResets) {
   EXPECT_EQ(hex(h.finalize()), kEmpty);
 }
 
-INSTANTIATE_TEST_SUITE_P(Levels, Sha3ScalarTest,
-                         ::testing::Values(KeccakLevel::kPortable, KeccakLevel::kBmi2),
-                         [](const auto& p) { return std::string(keccak_level_name(p.param)); });
+std::string level_name(const ::testing::TestParamInfo<KeccakLevel>& p) {
+  return keccak_level_name(p.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(Levels, Sha3ScalarTest, ::testing::ValuesIn(kKeccakLevels), level_name);
 
 TEST(Sha3Scalar, OneShotAndDefaultLevel) {
   EXPECT_EQ(hex(Sha3_256Scalar::digest({})), kEmpty);
-  const KeccakLevel want =
-      keccak_level_supported(KeccakLevel::kBmi2) ? KeccakLevel::kBmi2 : KeccakLevel::kPortable;
-  EXPECT_EQ(Sha3_256Scalar().level(), want);
-  // kAvx2 asks for the best scalar level.
-  if (keccak_level_supported(KeccakLevel::kAvx2)) {
-    EXPECT_EQ(Sha3_256Scalar::create(KeccakLevel::kAvx2).value().level(), want);
+  EXPECT_EQ(Sha3_256Scalar().level(), single_stream_level(multi_lane_level()));
+  for (KeccakLevel level : kKeccakLevels) {
+    if (!keccak_level_supported(level)) continue;
+    EXPECT_EQ(Sha3_256Scalar::create(level).value().level(), single_stream_level(level))
+        << keccak_level_name(level);
   }
+}
+
+// Which levels this CPU runs, printed so that a test log says which kernels were tested here
+// (the tests of the others are skipped).
+TEST(KeccakDispatch, LevelsOfThisCpu) {
+  std::string ran, skipped;
+  for (KeccakLevel level : kKeccakLevels) {
+    (keccak_level_supported(level) ? ran : skipped) += std::string(" ") + keccak_level_name(level);
+  }
+  std::cout << "Keccak levels tested on this CPU:" << ran
+            << "; skipped (not supported):" << (skipped.empty() ? " none" : skipped)
+            << "; detected " << keccak_level_name(detected_multi_lane_level()) << ", default "
+            << keccak_level_name(multi_lane_level()) << ", Sha3_256 runs "
+            << Sha3_256::default_implementation() << "\n";
+  RecordProperty("keccak_levels_ran", ran);
+  RecordProperty("keccak_levels_skipped", skipped);
+  EXPECT_TRUE(keccak_level_supported(KeccakLevel::kPortable));
 }
 
 TEST(KeccakDispatch, LevelNamesAndDetection) {
   EXPECT_STREQ(keccak_level_name(KeccakLevel::kPortable), "portable");
   EXPECT_STREQ(keccak_level_name(KeccakLevel::kBmi2), "bmi2");
   EXPECT_STREQ(keccak_level_name(KeccakLevel::kAvx2), "avx2");
+  EXPECT_STREQ(keccak_level_name(KeccakLevel::kAvx512), "avx512");
+  for (KeccakLevel level : kKeccakLevels) {
+    EXPECT_EQ(parse_keccak_level(keccak_level_name(level)).value(), level);
+  }
+  EXPECT_EQ(parse_keccak_level("AVX2").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(parse_keccak_level("").status().code(), StatusCode::kInvalidArgument);
   EXPECT_TRUE(keccak_level_supported(KeccakLevel::kPortable));
 #if defined(__x86_64__)
   EXPECT_EQ(keccak_level_supported(KeccakLevel::kAvx2), __builtin_cpu_supports("avx2") != 0);
   EXPECT_EQ(keccak_level_supported(KeccakLevel::kBmi2),
             __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2"));
+  EXPECT_EQ(keccak_level_supported(KeccakLevel::kAvx512),
+            __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl"));
 #endif
-  EXPECT_EQ(multi_lane_level(), detected_multi_lane_level());
+  // The best supported level is the detected one.
+  KeccakLevel best = KeccakLevel::kPortable;
+  for (KeccakLevel level : kKeccakLevels) {
+    if (keccak_level_supported(level)) best = level;
+  }
+  EXPECT_EQ(detected_multi_lane_level(), best);
+}
+
+// The default level of this process: what ODF_HASH_KECCAK_LEVEL names, or the detected level
+// when it is unset or bad.
+KeccakLevel default_level_from_env() {
+  const Result<KeccakLevel> r = keccak_level_from_env_value(std::getenv(kKeccakLevelEnv));
+  return r.is_ok() ? r.value() : detected_multi_lane_level();
+}
+
+// The rule applied to ODF_HASH_KECCAK_LEVEL (the variable itself is read once per process, so
+// its effect on a whole run is tested through the CLI: tests/cli/test_keccak_level.py).
+TEST(KeccakDispatch, EnvironmentValues) {
+  EXPECT_EQ(keccak_level_from_env_value(nullptr).value(), detected_multi_lane_level());
+  EXPECT_EQ(keccak_level_from_env_value("").value(), detected_multi_lane_level());
+  for (KeccakLevel level : kKeccakLevels) {
+    const Result<KeccakLevel> r = keccak_level_from_env_value(keccak_level_name(level));
+    if (keccak_level_supported(level)) {
+      EXPECT_EQ(r.value(), level);
+    } else {
+      EXPECT_EQ(r.status().code(), StatusCode::kUnsupported);
+      EXPECT_NE(r.status().message().find(keccak_level_name(level)), std::string::npos);
+    }
+  }
+  const Result<KeccakLevel> bad = keccak_level_from_env_value("avx1024");
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("avx1024"), std::string::npos);
+  // This process's default follows the variable (unset under ctest: the detected level).
+  EXPECT_EQ(multi_lane_level(), default_level_from_env());
 }
 
 TEST(KeccakDispatch, ForcingALevel) {
   ASSERT_TRUE(set_multi_lane_level(KeccakLevel::kPortable).is_ok());
   EXPECT_EQ(multi_lane_level(), KeccakLevel::kPortable);
   EXPECT_EQ(Sha3_256x4().level(), KeccakLevel::kPortable);
+  EXPECT_EQ(Sha3_256x8().level(), KeccakLevel::kPortable);
   EXPECT_EQ(Sha3_256Scalar().level(), KeccakLevel::kPortable);
-  const Status st = set_multi_lane_level(KeccakLevel::kAvx2);
-  if (keccak_level_supported(KeccakLevel::kAvx2)) {
-    EXPECT_TRUE(st.is_ok());
-    EXPECT_EQ(Sha3_256x4().level(), KeccakLevel::kAvx2);
-    EXPECT_EQ(Sha3_256Scalar().level(), KeccakLevel::kBmi2);
-  } else {
-    EXPECT_EQ(st.code(), StatusCode::kUnsupported);
-    EXPECT_NE(st.message().find("avx2"), std::string::npos);
-    EXPECT_FALSE(Sha3_256x4::create(KeccakLevel::kAvx2).is_ok());
+  EXPECT_STREQ(Sha3_256().implementation(), "openssl");
+  for (KeccakLevel level : {KeccakLevel::kAvx2, KeccakLevel::kAvx512}) {
+    const Status st = set_multi_lane_level(level);
+    if (keccak_level_supported(level)) {
+      EXPECT_TRUE(st.is_ok());
+      EXPECT_EQ(Sha3_256x4().level(), level);
+      EXPECT_EQ(Sha3_256x8().level(), level);
+      EXPECT_EQ(Sha3_256Scalar().level(), single_stream_level(level));
+    } else {
+      EXPECT_EQ(st.code(), StatusCode::kUnsupported);
+      EXPECT_NE(st.message().find(keccak_level_name(level)), std::string::npos);
+      EXPECT_FALSE(Sha3_256x4::create(level).is_ok());
+      EXPECT_FALSE(Sha3_256x8::create(level).is_ok());
+    }
   }
   reset_multi_lane_level();
-  EXPECT_EQ(multi_lane_level(), detected_multi_lane_level());
+  EXPECT_EQ(multi_lane_level(), default_level_from_env());
 }
 
-class Sha3x4Test : public LevelTest {
- protected:
-  Sha3_256x4 make() { return LevelTest::make<Sha3_256x4>(); }
-};
+// Sha3_256 runs OpenSSL, or our AVX-512 single state where that is faster (sha3.h); either
+// way it matches OpenSSL.
+TEST(Sha3Dispatch, Sha3_256RunsOpenSslOrTheAvx512SingleState) {
+  const std::string runs = Sha3_256::default_implementation();
+  EXPECT_TRUE(runs == "openssl" || runs == "avx512") << runs;
+  if (runs == "avx512") {
+    EXPECT_TRUE(keccak_level_supported(KeccakLevel::kAvx512));
+  }
+  for (KeccakLevel level : kKeccakLevels) {
+    if (!keccak_level_supported(level)) continue;
+    ASSERT_TRUE(set_multi_lane_level(level).is_ok());
+    Sha3_256 h;
+    if (level != KeccakLevel::kAvx512) {
+      EXPECT_STREQ(h.implementation(), "openssl");
+    }
+    std::mt19937_64 rng(11);
+    const Bytes b = random_bytes(rng, 5000);
+    h.update(b.data(), 1234);
+    h.update(b.data() + 1234, b.size() - 1234);
+    EXPECT_EQ(hex(h.finalize()), openssl_hex(b)) << keccak_level_name(level);
+  }
+  reset_multi_lane_level();
+}
 
-void expect_lanes(const std::array<Digest256, 4>& got, const std::array<Bytes, 4>& lanes,
+// The multi-lane tests, written once for N lanes (Sha3_256x4 and Sha3_256x8) and run for each
+// N at every level.
+template <size_t N>
+using Lanes = std::array<Bytes, N>;
+
+template <size_t N>
+Sha3_256Lanes<N> make_lanes(KeccakLevel level) {
+  auto r = Sha3_256Lanes<N>::create(level);
+  EXPECT_TRUE(r.is_ok()) << r.status().to_string();
+  return std::move(r).value();
+}
+
+template <size_t N>
+void expect_lanes(const std::array<Digest256, N>& got, const Lanes<N>& lanes,
                   const std::string& what) {
-  for (size_t l = 0; l < 4; ++l) {
+  for (size_t l = 0; l < N; ++l) {
     EXPECT_EQ(hex(got[l]), openssl_hex(lanes[l]))
         << what << ", lane " << l << " (" << lanes[l].size() << " bytes)";
   }
 }
 
-TEST_P(Sha3x4Test, NistExamplesInEveryLane) {
-  Sha3_256x4 h = make();
+template <size_t N>
+void nist_examples_in_every_lane(KeccakLevel level) {
+  Sha3_256Lanes<N> h = make_lanes<N>(level);
   h.update(1, "abc", 3);
   const Bytes a3(200, 0xa3);
   h.update(2, a3.data(), a3.size());
-  h.update(3, "ab", 2);
-  h.update(3, "c", 1);
+  h.update(N - 1, "ab", 2);
+  h.update(N - 1, "c", 1);
   const auto d = h.finalize();
   EXPECT_EQ(hex(d[0]), kEmpty);
   EXPECT_EQ(hex(d[1]), kAbc);
   EXPECT_EQ(hex(d[2]), kA3x200);
-  EXPECT_EQ(hex(d[3]), kAbc);
+  EXPECT_EQ(hex(d[N - 1]), kAbc);
 }
 
-TEST_P(Sha3x4Test, UnequalLengthsInOneUpdateAll) {
+template <size_t N>
+void unequal_lengths_in_one_update_all(KeccakLevel level) {
   std::mt19937_64 rng(3);
   for (size_t a : kLengths) {
     for (size_t b : kLengths) {
-      std::array<Bytes, 4> lanes = {random_bytes(rng, a), random_bytes(rng, b),
-                                    random_bytes(rng, (a + b) / 2), random_bytes(rng, a ^ b)};
-      const uint8_t* data[4];
-      size_t size[4];
-      for (size_t l = 0; l < 4; ++l) {
+      Lanes<N> lanes;
+      const size_t sizes[4] = {a, b, (a + b) / 2, a ^ b};
+      for (size_t l = 0; l < N; ++l) lanes[l] = random_bytes(rng, sizes[l % 4] + l / 4);
+      const uint8_t* data[N];
+      size_t size[N];
+      for (size_t l = 0; l < N; ++l) {
         data[l] = lanes[l].data();
         size[l] = lanes[l].size();
       }
-      Sha3_256x4 h = make();
+      Sha3_256Lanes<N> h = make_lanes<N>(level);
       h.update_all(data, size);
-      expect_lanes(h.finalize(), lanes, "lengths " + std::to_string(a) + "/" + std::to_string(b));
+      expect_lanes<N>(h.finalize(), lanes,
+                      "lengths " + std::to_string(a) + "/" + std::to_string(b));
     }
   }
 }
 
-TEST_P(Sha3x4Test, OneToFourActiveLanes) {
+// 1..N active lanes, also non-adjacent ones (every other lane, the last lanes only), so that
+// masked lanes sit in either half of an 8-lane state.
+template <size_t N>
+void one_to_n_active_lanes(KeccakLevel level) {
   std::mt19937_64 rng(4);
-  for (size_t active = 1; active <= 4; ++active) {
-    for (size_t n : kLengths) {
-      std::array<Bytes, 4> lanes;
-      for (size_t l = 0; l < active; ++l) lanes[l] = random_bytes(rng, n + l);
-      Sha3_256x4 h = make();
-      for (size_t l = 0; l < active; ++l) h.update(l, lanes[l].data(), lanes[l].size());
-      expect_lanes(h.finalize(), lanes, std::to_string(active) + " active lanes");
+  for (size_t active = 1; active <= N; ++active) {
+    for (size_t pattern = 0; pattern < 3; ++pattern) {
+      for (size_t n : kLengths) {
+        Lanes<N> lanes;
+        std::vector<size_t> used;
+        for (size_t i = 0; i < active; ++i) {
+          used.push_back(pattern == 0 ? i : pattern == 1 ? (2 * i) % N + (2 * i) / N : N - 1 - i);
+        }
+        for (size_t l : used) lanes[l] = random_bytes(rng, n + l);
+        Sha3_256Lanes<N> h = make_lanes<N>(level);
+        for (size_t l : used) h.update(l, lanes[l].data(), lanes[l].size());
+        expect_lanes<N>(
+            h.finalize(), lanes,
+            std::to_string(active) + " active lanes, pattern " + std::to_string(pattern));
+      }
     }
   }
 }
 
 // Every two-way split of each lane (the split point differs per lane), through update_all,
 // then through per-lane update calls.
-TEST_P(Sha3x4Test, EveryTwoWaySplit) {
+template <size_t N>
+void every_two_way_split(KeccakLevel level) {
   std::mt19937_64 rng(5);
   for (size_t n : {0, 1, 135, 136, 137, 272, 273, 600}) {
-    std::array<Bytes, 4> lanes;
-    for (size_t l = 0; l < 4; ++l) lanes[l] = random_bytes(rng, n);
+    Lanes<N> lanes;
+    for (size_t l = 0; l < N; ++l) lanes[l] = random_bytes(rng, n);
     for (size_t split = 0; split <= n; ++split) {
-      size_t cut[4];
-      for (size_t l = 0; l < 4; ++l) cut[l] = (split + 37 * l) % (n + 1);
-      const uint8_t* first[4];
-      const uint8_t* second[4];
-      size_t first_size[4], second_size[4];
-      for (size_t l = 0; l < 4; ++l) {
+      size_t cut[N];
+      for (size_t l = 0; l < N; ++l) cut[l] = (split + 37 * l) % (n + 1);
+      const uint8_t* first[N];
+      const uint8_t* second[N];
+      size_t first_size[N], second_size[N];
+      for (size_t l = 0; l < N; ++l) {
         first[l] = lanes[l].data();
         first_size[l] = cut[l];
         second[l] = lanes[l].data() + cut[l];
         second_size[l] = n - cut[l];
       }
-      Sha3_256x4 h = make();
+      Sha3_256Lanes<N> h = make_lanes<N>(level);
       h.update_all(first, first_size);
       h.update_all(second, second_size);
-      expect_lanes(h.finalize(), lanes, "update_all split " + std::to_string(split));
-      for (size_t l = 0; l < 4; ++l) h.update(l, first[l], first_size[l]);
-      for (size_t l = 0; l < 4; ++l) h.update(l, second[l], second_size[l]);
-      expect_lanes(h.finalize(), lanes, "update split " + std::to_string(split));
-      if (HasFailure()) return;
+      expect_lanes<N>(h.finalize(), lanes, "update_all split " + std::to_string(split));
+      for (size_t l = 0; l < N; ++l) h.update(l, first[l], first_size[l]);
+      for (size_t l = 0; l < N; ++l) h.update(l, second[l], second_size[l]);
+      expect_lanes<N>(h.finalize(), lanes, "update split " + std::to_string(split));
+      if (::testing::Test::HasFailure()) return;
     }
   }
 }
 
 // Random mixes of per-lane and all-lane updates with random sizes, including lanes running
 // far ahead of the others (beyond the per-lane buffer) and long streams.
-TEST_P(Sha3x4Test, RandomStreamsMatchOpenSsl) {
+template <size_t N>
+void random_streams_match_openssl(KeccakLevel level) {
   std::mt19937_64 rng(6);
   for (int trial = 0; trial < 300; ++trial) {
-    std::array<Bytes, 4> lanes;
-    Sha3_256x4 h = make();
+    Lanes<N> lanes;
+    Sha3_256Lanes<N> h = make_lanes<N>(level);
     const int steps = static_cast<int>(rng() % 40);
     const size_t max_chunk = (trial % 3 == 0) ? 20 : (trial % 3 == 1) ? 400 : 5000;
     for (int s = 0; s < steps; ++s) {
       if (rng() % 2 == 0) {
-        const size_t l = rng() % 4;
+        const size_t l = rng() % N;
         const Bytes chunk = random_bytes(rng, rng() % (max_chunk + 1));
         h.update(l, chunk.data(), chunk.size());
         lanes[l].insert(lanes[l].end(), chunk.begin(), chunk.end());
       } else {
-        std::array<Bytes, 4> chunks;
-        const uint8_t* data[4];
-        size_t size[4];
-        for (size_t l = 0; l < 4; ++l) {
+        Lanes<N> chunks;
+        const uint8_t* data[N];
+        size_t size[N];
+        for (size_t l = 0; l < N; ++l) {
           chunks[l] = random_bytes(rng, rng() % (max_chunk + 1));
           data[l] = chunks[l].empty() ? nullptr : chunks[l].data();
           size[l] = chunks[l].size();
@@ -279,87 +405,111 @@ TEST_P(Sha3x4Test, RandomStreamsMatchOpenSsl) {
         h.update_all(data, size);
       }
     }
-    expect_lanes(h.finalize(), lanes, "trial " + std::to_string(trial));
-    if (HasFailure()) return;
+    expect_lanes<N>(h.finalize(), lanes, "trial " + std::to_string(trial));
+    if (::testing::Test::HasFailure()) return;
   }
 }
 
 // Lanes finalized one at a time at random points (streams of different lengths sharing the
 // lanes), the others carrying on.
-TEST_P(Sha3x4Test, FinalizeOneLaneLeavesTheOthers) {
+template <size_t N>
+void finalize_one_lane_leaves_the_others(KeccakLevel level) {
   std::mt19937_64 rng(9);
-  Sha3_256x4 h = make();
-  std::array<Bytes, 4> lanes;
+  Sha3_256Lanes<N> h = make_lanes<N>(level);
+  Lanes<N> lanes;
   int finalized = 0;
   for (int step = 0; step < 3000; ++step) {
     const size_t what = rng() % 8;
     if (what == 0) {
-      const size_t l = rng() % 4;
+      const size_t l = rng() % N;
       ASSERT_EQ(hex(h.finalize_lane(l)), openssl_hex(lanes[l])) << "step " << step;
       lanes[l].clear();
       ++finalized;
     } else if (what < 4) {
-      const size_t l = rng() % 4;
+      const size_t l = rng() % N;
       const Bytes chunk = random_bytes(rng, rng() % 700);
       h.update(l, chunk.data(), chunk.size());
       lanes[l].insert(lanes[l].end(), chunk.begin(), chunk.end());
     } else {
-      std::array<Bytes, 4> chunks;
-      for (size_t l = 0; l < 4; ++l) {
+      Lanes<N> chunks;
+      std::array<std::span<const uint8_t>, N> spans;
+      for (size_t l = 0; l < N; ++l) {
         chunks[l] = random_bytes(rng, rng() % 2000);
         lanes[l].insert(lanes[l].end(), chunks[l].begin(), chunks[l].end());
+        spans[l] = chunks[l];
       }
-      h.update_all({std::span<const uint8_t>(chunks[0]), std::span<const uint8_t>(chunks[1]),
-                    std::span<const uint8_t>(chunks[2]), std::span<const uint8_t>(chunks[3])});
+      h.update_all(spans);
     }
   }
   EXPECT_GT(finalized, 100);
-  expect_lanes(h.finalize(), lanes, "after per-lane finalizes");
+  expect_lanes<N>(h.finalize(), lanes, "after per-lane finalizes");
 }
 
-TEST_P(Sha3x4Test, ManyBlocksInEveryLane) {
+template <size_t N>
+void many_blocks_in_every_lane(KeccakLevel level) {
   std::mt19937_64 rng(7);
-  std::array<Bytes, 4> lanes;
-  for (size_t l = 0; l < 4; ++l) lanes[l] = random_bytes(rng, (1 << 20) + 17 * l);
-  const uint8_t* data[4];
-  size_t size[4];
-  for (size_t l = 0; l < 4; ++l) {
+  Lanes<N> lanes;
+  for (size_t l = 0; l < N; ++l) lanes[l] = random_bytes(rng, (1 << 20) + 17 * l);
+  const uint8_t* data[N];
+  size_t size[N];
+  for (size_t l = 0; l < N; ++l) {
     data[l] = lanes[l].data();
     size[l] = lanes[l].size();
   }
-  Sha3_256x4 h = make();
+  Sha3_256Lanes<N> h = make_lanes<N>(level);
   h.update_all(data, size);
-  expect_lanes(h.finalize(), lanes, "1 MiB lanes");
+  expect_lanes<N>(h.finalize(), lanes, "1 MiB lanes");
 }
 
-TEST_P(Sha3x4Test, CopyContinuesIndependently) {
+template <size_t N>
+void copy_continues_independently(KeccakLevel level) {
   std::mt19937_64 rng(8);
-  std::array<Bytes, 4> lanes;
-  Sha3_256x4 h = make();
-  for (size_t l = 0; l < 4; ++l) {
+  Lanes<N> lanes;
+  Sha3_256Lanes<N> h = make_lanes<N>(level);
+  for (size_t l = 0; l < N; ++l) {
     lanes[l] = random_bytes(rng, 300 + l);
     h.update(l, lanes[l].data(), lanes[l].size());
   }
-  Sha3_256x4 copy = h;
-  std::array<Bytes, 4> more = lanes;
+  Sha3_256Lanes<N> copy = h;
+  Lanes<N> more = lanes;
   more[2].push_back(42);
   copy.update(2, &more[2].back(), 1);
-  expect_lanes(h.finalize(), lanes, "original");
-  expect_lanes(copy.finalize(), more, "copy");
+  expect_lanes<N>(h.finalize(), lanes, "original");
+  expect_lanes<N>(copy.finalize(), more, "copy");
 }
 
-TEST_P(Sha3x4Test, FinalizeResetsEveryLane) {
-  Sha3_256x4 h = make();
-  for (size_t l = 0; l < 4; ++l) h.update(l, "garbage", 7);
+template <size_t N>
+void finalize_resets_every_lane(KeccakLevel level) {
+  Sha3_256Lanes<N> h = make_lanes<N>(level);
+  for (size_t l = 0; l < N; ++l) h.update(l, "garbage", 7);
   (void)h.finalize();
   const auto d = h.finalize();
-  for (size_t l = 0; l < 4; ++l) EXPECT_EQ(hex(d[l]), kEmpty);
+  for (size_t l = 0; l < N; ++l) EXPECT_EQ(hex(d[l]), kEmpty);
 }
 
-INSTANTIATE_TEST_SUITE_P(Levels, Sha3x4Test,
-                         ::testing::Values(KeccakLevel::kPortable, KeccakLevel::kBmi2,
-                                           KeccakLevel::kAvx2),
-                         [](const auto& p) { return std::string(keccak_level_name(p.param)); });
+class Sha3x4Test : public LevelTest {};
+class Sha3x8Test : public LevelTest {};
+
+#define ODF_HASH_LANES_TEST(Name, fn) \
+  TEST_P(Sha3x4Test, Name) {          \
+    fn<4>(GetParam());                \
+  }                                   \
+  TEST_P(Sha3x8Test, Name) {          \
+    fn<8>(GetParam());                \
+  }
+ODF_HASH_LANES_TEST(NistExamplesInEveryLane, nist_examples_in_every_lane)
+ODF_HASH_LANES_TEST(UnequalLengthsInOneUpdateAll, unequal_lengths_in_one_update_all)
+ODF_HASH_LANES_TEST(OneToAllActiveLanes, one_to_n_active_lanes)
+ODF_HASH_LANES_TEST(EveryTwoWaySplit, every_two_way_split)
+ODF_HASH_LANES_TEST(RandomStreamsMatchOpenSsl, random_streams_match_openssl)
+ODF_HASH_LANES_TEST(FinalizeOneLaneLeavesTheOthers, finalize_one_lane_leaves_the_others)
+ODF_HASH_LANES_TEST(ManyBlocksInEveryLane, many_blocks_in_every_lane)
+ODF_HASH_LANES_TEST(CopyContinuesIndependently, copy_continues_independently)
+ODF_HASH_LANES_TEST(FinalizeResetsEveryLane, finalize_resets_every_lane)
+#undef ODF_HASH_LANES_TEST
+
+INSTANTIATE_TEST_SUITE_P(Levels, Sha3x4Test, ::testing::ValuesIn(kKeccakLevels), level_name);
+INSTANTIATE_TEST_SUITE_P(Levels, Sha3x8Test, ::testing::ValuesIn(kKeccakLevels), level_name);
 
 }  // namespace
 }  // namespace odf_hash
