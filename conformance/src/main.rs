@@ -23,9 +23,11 @@ use serde_json::json;
 const USAGE: &str = "usage:
   odf-hash-conformance hash FILE...
   odf-hash-conformance gen --seed S --count N --out DIR [--start I] [--require-coverage]
+                           [--shapes-every K]   (also DIR/S_I.shapes.parquet for every K-th table)
   odf-hash-conformance vectors --out DIR
   odf-hash-conformance vectors --check DIR
   odf-hash-conformance inspect FILE     (validity of every column per batch, as arrow-rs reads it)
+  odf-hash-conformance pages FILE       (every Parquet page header; byte arrays that are not UTF-8)
   odf-hash-conformance bench [--runs N] [--warmup N] FILE...   (in-memory hashing speed)";
 
 fn main() -> ExitCode {
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Some("gen") => cmd_gen(&args[1..]),
         Some("vectors") => vectors::cmd_vectors(&args[1..]),
         Some("inspect") => cmd_inspect(&args[1..]),
+        Some("pages") => cmd_pages(&args[1..]),
         Some("bench") => bench::cmd_bench(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
@@ -85,13 +88,22 @@ fn cmd_gen(args: &[String]) -> Result<ExitCode, String> {
     let start = parse_u64(args, "--start")?.unwrap_or(0);
     let out = PathBuf::from(flag_value(args, "--out").ok_or("gen: --out is required")?);
     let require_coverage = args.iter().any(|a| a == "--require-coverage");
+    let shapes_every = parse_u64(args, "--shapes-every")?.unwrap_or(1);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let manifest_path = out.join("manifest.jsonl");
     let mut manifest = std::io::BufWriter::new(
         std::fs::File::create(&manifest_path).map_err(|e| format!("{}: {e}", manifest_path.display()))?,
     );
-    let profile = gen::TableProfile::default();
+    // The campaign's tables also hold values the Arrow libraries judge differently (the
+    // committed vectors' groups keep the default profile, so their streams do not change).
+    let profile = gen::TableProfile {
+        p_out_of_range: 0.03,
+        p_invalid_under_null: 0.01,
+        ..gen::TableProfile::default()
+    };
     let mut coverage = gen::Coverage::default();
+    let mut shapes = std::collections::BTreeMap::<String, usize>::new();
+    let mut shaped_files = 0usize;
     let mut reference_errors = 0usize;
     for index in start..start + count {
         let mut rng = rng::Rng::derive(seed, index);
@@ -120,6 +132,37 @@ fn cmd_gen(args: &[String]) -> Result<ExitCode, String> {
                 Err(e) => {
                     reference_errors += 1;
                     eprintln!("gen: reference cannot read back {name}: {e}");
+                    line["format"] = json!(if fi == 0 { "arrow-ipc-file" } else { "parquet" });
+                    line["reference_error"] = json!(e);
+                }
+            }
+            writeln!(manifest, "{line}").map_err(|e| e.to_string())?;
+        }
+        // A Parquet file of other writers' shapes (gen/shapes.rs), from its own stream of
+        // random numbers so the tables above stay what they were for a seed.
+        if shapes_every > 0 && index % shapes_every == 0 {
+            let name = format!("{seed}_{index}.shapes.parquet");
+            let path = out.join(&name);
+            let mut rng = rng::Rng::derive(seed ^ gen::shapes::SEED_SALT, index);
+            let shaped = gen::shapes::write_shaped(&path, &mut rng)
+                .map_err(|e| format!("{name}: {e}"))?;
+            shaped_files += 1;
+            for c in &shaped.categories {
+                *shapes.entry(c.clone()).or_default() += 1;
+            }
+            let mut line = json!({"file": name, "seed": seed, "index": index,
+                                  "types": gen::shapes::describe_fields(&shaped.fields),
+                                  "writer": shaped.describe});
+            match reference::hash_file(&path) {
+                Ok(h) => {
+                    line["format"] = json!(h.format.name());
+                    line["logical"] = json!(h.logical);
+                    line["rows"] = json!(h.rows);
+                }
+                Err(e) => {
+                    reference_errors += 1;
+                    eprintln!("gen: reference cannot read back {name}: {e}");
+                    line["format"] = json!("parquet");
                     line["reference_error"] = json!(e);
                 }
             }
@@ -127,12 +170,67 @@ fn cmd_gen(args: &[String]) -> Result<ExitCode, String> {
         }
     }
     manifest.flush().map_err(|e| e.to_string())?;
-    let missing = coverage.report();
+    let mut missing = coverage.report();
+    if shaped_files > 0 {
+        eprintln!("coverage: {shaped_files} Parquet files of other writers' shapes");
+        for (c, n) in &shapes {
+            eprintln!("  {c:<36} {n:>7}");
+        }
+        let absent: Vec<String> = gen::shapes::required_categories()
+            .into_iter()
+            .filter(|c| !shapes.contains_key(c))
+            .collect();
+        if !absent.is_empty() {
+            eprintln!("coverage: shapes MISSING {}", absent.join(", "));
+        }
+        missing.extend(absent);
+    }
     if reference_errors > 0 {
         eprintln!("gen: {reference_errors} file(s) the reference could not read back");
     }
     if require_coverage && !missing.is_empty() {
         return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Debugging aid: the pages of every column chunk as parquet's page reader returns them
+/// (after decompression), and for PLAIN byte-array pages the values that are not UTF-8.
+fn cmd_pages(files: &[String]) -> Result<ExitCode, String> {
+    use parquet::column::page::Page;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    for f in files {
+        let file = std::fs::File::open(f).map_err(|e| format!("{f}: {e}"))?;
+        let reader = SerializedFileReader::new(file).map_err(|e| e.to_string())?;
+        for g in 0..reader.num_row_groups() {
+            let rg = reader.get_row_group(g).map_err(|e| e.to_string())?;
+            for c in 0..rg.num_columns() {
+                let descr = rg.metadata().column(c).column_descr_ptr();
+                let mut pages = rg.get_column_page_reader(c).map_err(|e| e.to_string())?;
+                while let Some(page) = pages.get_next_page().map_err(|e| e.to_string())? {
+                    let (kind, values, encoding, buf) = match &page {
+                        Page::DataPage { buf, num_values, encoding, .. } => ("data v1", *num_values, *encoding, buf),
+                        Page::DataPageV2 { buf, num_values, encoding, .. } => ("data v2", *num_values, *encoding, buf),
+                        Page::DictionaryPage { buf, num_values, encoding, .. } => ("dictionary", *num_values, *encoding, buf),
+                    };
+                    println!("{f} row group {g} column {c} ({}): {kind} page, {values} values, {encoding:?}, {} bytes",
+                             descr.path(), buf.len());
+                    if kind == "dictionary" && descr.physical_type() == parquet::basic::Type::BYTE_ARRAY {
+                        let mut at = 0usize;
+                        let mut k = 0;
+                        while at + 4 <= buf.len() {
+                            let n = u32::from_le_bytes(buf[at..at + 4].try_into().unwrap()) as usize;
+                            let v = &buf[at + 4..(at + 4 + n).min(buf.len())];
+                            if std::str::from_utf8(v).is_err() {
+                                println!("  dictionary value {k} is not UTF-8: {}", reference::hex(v));
+                            }
+                            at += 4 + n;
+                            k += 1;
+                        }
+                    }
+                }
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

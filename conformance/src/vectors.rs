@@ -20,6 +20,13 @@ use crate::rng::Rng;
 /// committed files; the check test then fails until vectors are regenerated.
 const VECTOR_SEED: u64 = 0x0DF0_4A54_2026;
 
+const REFUSED_NOTE: &str = "arrow-rs refuses this file (so kamu cannot have hashed it): odf-hash \
+must refuse it too, with an error (docs/divergences.md).";
+
+/// Shaped files (gen/shapes.rs) committed: the first of the seeded stream until every
+/// required shape category is covered, at most this many.
+const MAX_SHAPED_VECTORS: u64 = 60;
+
 const DIVERGENCE_NOTE: &str = "The reference (arrow-digest) cannot hash this file as arrow-rs reads it; odf-hash \
 hashes the decoded values instead (docs/divergences.md). When 'equivalent' names another \
 vector, odf-hash's hash of this file must equal that vector's reference hash.";
@@ -99,8 +106,14 @@ fn entry_for(dir: &Path, rel: &str, source: &str) -> Value {
             e["schema"] = json!(h.schema);
         }
         Err(err) => {
+            // A panic is arrow-digest meeting a type it cannot hash (a documented divergence);
+            // any other error is arrow-rs refusing the file, which odf-hash must refuse too.
+            let panicked = err.starts_with("reference panicked");
             e["reference_error"] = json!(err);
-            e["note"] = json!(DIVERGENCE_NOTE);
+            e["note"] = json!(if panicked { DIVERGENCE_NOTE } else { REFUSED_NOTE });
+            if !panicked {
+                e["expect"] = json!("error");
+            }
         }
     }
     match reference::physical_hash(&path) {
@@ -148,6 +161,40 @@ fn generate(dir: &Path) -> Result<(Vec<Value>, Coverage), String> {
                 e["categories"] = json!(table.categories.iter().collect::<Vec<_>>());
                 entries.push(e);
             }
+        }
+    }
+    // Parquet files of other writers' shapes, until every shape category is covered.
+    let mut shape_cats = std::collections::BTreeSet::new();
+    let required = gen::shapes::required_categories();
+    for k in 0..MAX_SHAPED_VECTORS {
+        if required.iter().all(|c| shape_cats.contains(c)) {
+            break;
+        }
+        let mut rng = Rng::derive(VECTOR_SEED ^ gen::shapes::SEED_SALT, k);
+        let name = format!("shapes_{k}.parquet");
+        let shaped = gen::shapes::write_shaped(&gen_dir.join(&name), &mut rng)
+            .map_err(|e| format!("{name}: {e}"))?;
+        let mut e = entry_for(dir, &format!("data/gen/{name}"), "generated");
+        e["types"] = json!(gen::shapes::describe_fields(&shaped.fields));
+        e["writer"] = json!(shaped.describe);
+        e["categories"] = json!(shaped.categories.iter().collect::<Vec<_>>());
+        shape_cats.extend(shaped.categories);
+        entries.push(e);
+    }
+    let missing: Vec<&String> = required.iter().filter(|c| !shape_cats.contains(*c)).collect();
+    if !missing.is_empty() {
+        return Err(format!("shaped vectors do not cover: {missing:?}"));
+    }
+    // Arrow IPC files of the value classes the Arrow libraries judge differently.
+    for class in gen::values::classes() {
+        for (ext, stream) in [("arrow", false), ("arrows", true)] {
+            let name = format!("values_{}.{ext}", class.name);
+            gen::values::write_ipc(&gen_dir.join(&name), &class.batch, stream)?;
+            let mut e = entry_for(dir, &format!("data/gen/{name}"), "generated");
+            e["types"] = json!(class.batch.schema().fields().iter()
+                .map(|f| format!("{}", f.data_type())).collect::<Vec<_>>());
+            e["categories"] = json!([format!("value class {}", class.name)]);
+            entries.push(e);
         }
     }
     Ok((entries, coverage))

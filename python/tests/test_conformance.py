@@ -215,8 +215,15 @@ def test_other_producers(producer, tmp_path):
         if "hash" not in r:
             skipped[r["skip"]] += 1
             continue
-        assert r["hash"] == r["exported"] == reference[r["ipc"]], (producer, v["file"], r,
-                                                                   reference[r["ipc"]])
+        assert r["exported"] == reference[r["ipc"]], (producer, v["file"], r, reference[r["ipc"]])
+        if r["hash"] != r["exported"]:
+            # Two exports of the same query hashed differently: the producer left other bytes
+            # under null slots of a struct's children (DuckDB does, on nested nullable structs
+            # with nulls at two levels), which the reference's OR rule hashes as values
+            # (docs/divergences.md section 1). Only tables with structs may do that.
+            assert r["has_struct"], (producer, v["file"], r)
+            skipped["structs: other bytes under null slots on each export"] += 1
+            continue
         if not r["same_types"]:
             skipped["the producer changes a logical type"] += 1
             assert r["hash"] != v["logical"], (producer, v["file"])

@@ -243,22 +243,7 @@ class Visitor {
     return visit_struct(root, hint, true, /*is_root=*/true);
   }
 
-  // INT96 units met since the current top-level field started, and per top-level field.
-  std::vector<arrow::TimeUnit::type> int96_units;
-  std::vector<std::vector<arrow::TimeUnit::type>> int96_units_per_field;
-
  private:
-  void note_int96(const TypePtr& type) {
-    TypePtr t = type;
-    if (t->id() == Type::DICTIONARY) t = static_cast<const arrow::DictionaryType&>(*t).value_type();
-    if (t->id() != Type::TIMESTAMP) return;
-    auto unit = static_cast<const arrow::TimestampType&>(*t).unit();
-    for (auto u : int96_units) {
-      if (u == unit) return;
-    }
-    int96_units.push_back(unit);
-  }
-
   // A repeated node outside a LIST group: a list of its values (arrow-rs into_list /
   // into_list_with_arrow_list_hint).
   Result<Converted> repeated_to_list(const Node& node, const Converted& item,
@@ -293,7 +278,6 @@ class Visitor {
     }
     ODF_HASH_ASSIGN_OR_RETURN(TypePtr type, from_parquet(node));
     if (prim_hint) type = apply_hint(type, prim_hint);
-    if (node.physical_type() == parquet::Type::INT96) note_int96(type);
     Converted out{type, rep == Repetition::OPTIONAL};
     if (rep == Repetition::REPEATED) {
       ODF_HASH_ASSIGN_OR_RETURN(out, repeated_to_list(node, out, hint, repeated_as_list));
@@ -333,10 +317,6 @@ class Visitor {
       }
       ODF_HASH_ASSIGN_OR_RETURN(std::optional<Converted> c, dispatch(child, child_hint, true));
       if (c) fields.push_back(arrow::field(child.name(), c->type, c->nullable));
-      if (is_root) {
-        if (c) int96_units_per_field.push_back(int96_units);
-        int96_units.clear();
-      }
     }
     if (fields.empty()) return std::optional<Converted>();
     Converted out{arrow::struct_(fields), rep == Repetition::OPTIONAL};
@@ -515,7 +495,6 @@ Result<ArrowRsSchema> arrow_rs_parquet_schema(const parquet::SchemaDescriptor& d
   ODF_HASH_ASSIGN_OR_RETURN(std::optional<Converted> c, visitor.visit_root(*root, root_hint));
   ArrowRsSchema out;
   out.schema = c ? arrow::schema(c->type->fields()) : arrow::schema(arrow::FieldVector{});
-  out.int96_units = std::move(visitor.int96_units_per_field);
   return out;
 }
 

@@ -21,9 +21,6 @@ namespace odf_hash::io_internal {
 
 struct ArrowRsSchema {
   std::shared_ptr<arrow::Schema> schema;
-  // For each top-level field of `schema`: the time units arrow-rs reads the INT96 columns
-  // under it in (nanoseconds unless the embedded schema says otherwise), once each.
-  std::vector<std::vector<arrow::TimeUnit::type>> int96_units;
 };
 
 // `hint` is the schema decoded from ARROW:schema (nullptr when the file has none).

@@ -140,11 +140,11 @@ Result<ArrayPtr> empty_undefined_bytes(const ArrayPtr& a, const std::vector<uint
 }
 
 Result<ArrayPtr> rewrite(const ArrayPtr& a, const std::vector<uint8_t>* ancestors, const Runs& runs,
-                         const std::string& key, const StaleZeroByPath& zeros);
+                         const std::string& key, const LeafFillByPath& fills);
 
 Result<ArrayPtr> rewrite_struct(const ArrayPtr& a, const std::vector<uint8_t>* ancestors,
                                 const Runs& runs, const std::string& key,
-                                const StaleZeroByPath& zeros) {
+                                const LeafFillByPath& fills) {
   const auto& s = static_cast<const arrow::StructArray&>(*a);
   const int64_t n = s.length();
   std::vector<uint8_t> defined(static_cast<size_t>(n), 1);
@@ -156,7 +156,7 @@ Result<ArrayPtr> rewrite_struct(const ArrayPtr& a, const std::vector<uint8_t>* a
   for (int f = 0; f < s.num_fields(); ++f) {
     ArrayPtr child = s.field(f);
     const std::string child_key = key.empty() ? std::to_string(f) : key + "/" + std::to_string(f);
-    ODF_HASH_ASSIGN_OR_RETURN(ArrayPtr out, rewrite(child, &defined, runs, child_key, zeros));
+    ODF_HASH_ASSIGN_OR_RETURN(ArrayPtr out, rewrite(child, &defined, runs, child_key, fills));
     changed = changed || out != child;
     children.push_back(std::move(out));
   }
@@ -167,8 +167,8 @@ Result<ArrayPtr> rewrite_struct(const ArrayPtr& a, const std::vector<uint8_t>* a
 }
 
 Result<ArrayPtr> rewrite(const ArrayPtr& a, const std::vector<uint8_t>* ancestors, const Runs& runs,
-                         const std::string& key, const StaleZeroByPath& zeros) {
-  if (a->type_id() == Type::STRUCT) return rewrite_struct(a, ancestors, runs, key, zeros);
+                         const std::string& key, const LeafFillByPath& fills) {
+  if (a->type_id() == Type::STRUCT) return rewrite_struct(a, ancestors, runs, key, fills);
   if (ancestors == nullptr) return a;  // a top-level leaf: its nulls are hashed as nulls
   const int64_t n = a->length();
   std::vector<uint8_t> defined(static_cast<size_t>(n));
@@ -178,8 +178,17 @@ Result<ArrayPtr> rewrite(const ArrayPtr& a, const std::vector<uint8_t>* ancestor
     all = all && defined[i];
   }
   if (all) return a;
-  const auto it = zeros.find(key);
-  const int64_t zero = it == zeros.end() ? 0 : it->second;
+  const auto it = fills.find(key);
+  const LeafFill fill = it == fills.end() ? LeafFill{} : it->second;
+  const int64_t zero = fill.zero;
+  std::vector<int64_t> sources;
+  if (fill.stale) {
+    sources = stale_sources(defined, runs);
+  } else {
+    sources.resize(defined.size());
+    for (size_t i = 0; i < defined.size(); ++i)
+      sources[i] = defined[i] ? static_cast<int64_t>(i) : -1;
+  }
   const Type::type id = a->type_id();
   switch (id) {
     case Type::BOOL: return rewrite_boolean(a, stale_sources(defined, runs));
@@ -195,7 +204,7 @@ Result<ArrayPtr> rewrite(const ArrayPtr& a, const std::vector<uint8_t>* ancestor
       arrow::is_temporal(id) || arrow::is_interval(id)) {
     const int bits = static_cast<const arrow::FixedWidthType&>(*a->type()).bit_width();
     if (bits % 8 != 0 || id == Type::NA) return a;
-    return rewrite_fixed(a, bits / 8, stale_sources(defined, runs), zero);
+    return rewrite_fixed(a, bits / 8, sources, zero);
   }
   // Lists (empty under undefined slots in both readers; fixed-size lists get null items
   // when conformed), dictionaries and nulls are left as read.
@@ -206,24 +215,10 @@ Result<ArrayPtr> rewrite(const ArrayPtr& a, const std::vector<uint8_t>* ancestor
 
 Result<std::shared_ptr<arrow::Array>> fill_undefined_like_arrow_rs(
     const std::shared_ptr<arrow::Array>& column, const std::vector<int64_t>& run_starts,
-    const StaleZeroByPath& zeros) {
+    const LeafFillByPath& fills) {
   if (column->type_id() != Type::STRUCT) return column;
   const Runs runs{run_starts, column->length()};
-  return rewrite(column, nullptr, runs, "", zeros);
-}
-
-int64_t int96_zero_in(arrow::TimeUnit::type unit) {
-  constexpr int64_t kJulianDayOfEpoch = 2440588;
-  int64_t per_day = 86400;
-  switch (unit) {
-    case arrow::TimeUnit::SECOND: break;
-    case arrow::TimeUnit::MILLI: per_day *= 1000; break;
-    case arrow::TimeUnit::MICRO: per_day *= 1000000; break;
-    case arrow::TimeUnit::NANO: per_day *= 1000000000; break;
-  }
-  // (0 - kJulianDayOfEpoch) * per_day, wrapping like arrow-rs's wrapping_mul.
-  return static_cast<int64_t>(static_cast<uint64_t>(-kJulianDayOfEpoch) *
-                              static_cast<uint64_t>(per_day));
+  return rewrite(column, nullptr, runs, "", fills);
 }
 
 }  // namespace odf_hash::io_internal

@@ -29,21 +29,25 @@
 
 namespace odf_hash::io_internal {
 
-// What arrow-rs fills an undefined slot with when no stale value reaches it, for leaves
-// where that is not zero bytes: INT96 timestamps (an all-zero INT96 converted to the unit).
+// How arrow-rs fills the undefined slots of a leaf, where that is not the default (stale
+// values of the run, else zero bytes):
+//   - INT96 timestamps: the stale values, else an all-zero INT96 converted to the unit
+//     (`zero`, a day number of 0 computed with wrapping arithmetic);
+//   - decimals decoded from BYTE_ARRAY: arrow-rs decodes them as byte arrays (empty under
+//     undefined slots) and converts every slot, so they are all 0 (`stale` false).
+struct LeafFill {
+  int64_t zero = 0;
+  bool stale = true;
+};
 // Keyed by the leaf's child-index path from the top-level column, e.g. "0/2" for field 2 of
 // field 0 of the column.
-using StaleZeroByPath = std::map<std::string, int64_t>;
+using LeafFillByPath = std::map<std::string, LeafFill>;
 
 // `run_starts`: the first row of every decoding run of the batch, ascending, starting at 0.
 // Returns the column with every leaf under a struct rewritten (the column itself when it is
 // not a struct).
 Result<std::shared_ptr<arrow::Array>> fill_undefined_like_arrow_rs(
     const std::shared_ptr<arrow::Array>& column, const std::vector<int64_t>& run_starts,
-    const StaleZeroByPath& zeros);
-
-// The value arrow-rs 60 gives an all-zero INT96 in `unit` (a day number of 0, i.e. 4713 BC,
-// computed with wrapping arithmetic).
-int64_t int96_zero_in(arrow::TimeUnit::type unit);
+    const LeafFillByPath& fills);
 
 }  // namespace odf_hash::io_internal

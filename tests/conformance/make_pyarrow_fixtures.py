@@ -152,6 +152,56 @@ def int96_struct_units_table(n=40):
     return pa.table({"st": st, "top_ms": pa.array(vals, pa.timestamp("ms"))})
 
 
+def spark_int96_table():
+    """Timestamps as Spark writes them (INT96), of dates far from 1970: as nanoseconds
+    (arrow-rs's unit for INT96 without an embedded schema) years 1, 1000, 1582 and 9999
+    overflow 64 bits, and arrow-rs wraps them; top-level, in a struct and in a list."""
+    far = [dt.datetime(1, 1, 1), dt.datetime(1000, 6, 15, 12, 30, 45, 123456),
+           dt.datetime(1582, 10, 4, 23, 59, 59, 999999), dt.datetime(1677, 9, 21, 0, 12, 43, 145224),
+           dt.datetime(1970, 1, 1), dt.datetime(2262, 4, 11, 23, 47, 16, 854775),
+           dt.datetime(9999, 12, 31, 23, 59, 59, 999999), None]
+    n = len(far) * 3
+    vals = [far[i % len(far)] for i in range(n)]
+    st = pa.StructArray.from_arrays([pa.array(vals, pa.timestamp("us")), pa.array(range(n), pa.int32())],
+                                    ["when", "k"], mask=pa.array([i % 5 == 2 for i in range(n)]))
+    lists = pa.array([None if i % 7 == 6 else vals[i:i + i % 3] for i in range(n)], pa.list_(pa.timestamp("us")))
+    return pa.table({"ts": pa.array(vals, pa.timestamp("us")), "st": st, "l": lists})
+
+
+def int96_fixed_lists_table(n=20):
+    """INT96 items of fixed-size lists (read as lists by Arrow C++ and rebuilt), in two units,
+    top-level and inside a struct, with null lists and null items."""
+    vals = ts_values(n * 2)
+    pairs = [None if i % 6 == 4 else [vals[2 * i], vals[2 * i + 1]] for i in range(n)]
+    fsl_ms = pa.array(pairs, pa.list_(pa.timestamp("ms", tz="UTC"), 2))
+    fsl_s = pa.array(pairs, pa.list_(pa.timestamp("s"), 2))
+    st = pa.StructArray.from_arrays([fsl_s, pa.array(range(n), pa.int16())], ["pair", "k"],
+                                    mask=pa.array([i % 5 == 1 for i in range(n)]))
+    return pa.table({"fsl": fsl_ms, "st": st})
+
+
+def int96_lists_table(n=64):
+    """Lists of timestamps with empty and null lists: written as INT96 with one row per data
+    page v2, pyarrow emits pages holding no values (Parquet C++'s low-level reader stops at
+    them, the Arrow reader does not)."""
+    vals = [v for v in ts_values(n * 3) if v is not None]
+    lists = [None if i % 9 == 4 else ([] if i % 5 == 0 else vals[i:i + 1 + i % 3]) for i in range(n)]
+    return pa.table({"l": pa.array(lists, pa.large_list(pa.field("item", pa.timestamp("s", tz="UTC"), False))),
+                     "k": pa.array(range(n), pa.int32())})
+
+
+def empty_pages_table(n=9):
+    """Fixed-size lists of booleans, one row per row group: with data page v2 and 64-byte
+    pages pyarrow begins each list column chunk with a data page holding no values, after
+    which Parquet C++ stops reading the chunk (pyarrow then fails to read its own file, or
+    reads the lists back empty); arrow-rs reads them in full."""
+    return pa.table({
+        "f": pa.array([[None, None, None] if i % 3 else [i % 2 == 0, None, True] for i in range(n)],
+                      pa.list_(pa.bool_(), 3)),
+        "k": pa.array(range(n), pa.int16()),
+    })
+
+
 def fixtures():
     base = base_table()
     nested = nested_table()
@@ -200,6 +250,46 @@ def fixtures():
     add("int96_struct_units.parquet", int96_struct_units_table(),
         "INT96 timestamps in s, ms, us and ns inside one nullable struct (and a nested one), plus a "
         "top-level ms column, row groups of 16", use_deprecated_int96_timestamps=True, row_group_size=16)
+    spark = spark_int96_table()
+    add("int96_spark_far_dates.parquet", spark,
+        "Spark-style INT96 (store_schema=False): dates of years 1..9999 whose nanoseconds overflow "
+        "64 bits, top-level, in a struct and in a list", use_deprecated_int96_timestamps=True,
+        store_schema=False, row_group_size=10)
+    add("int96_far_dates_schema_us.parquet", spark,
+        "the same INT96 dates with the embedded schema (read in microseconds: no overflow)",
+        use_deprecated_int96_timestamps=True)
+    add("int96_fixed_size_lists.parquet", int96_fixed_lists_table(),
+        "INT96 timestamps (ms with a zone, s) as items of fixed-size lists, top-level and in a "
+        "struct, null lists and items", use_deprecated_int96_timestamps=True, row_group_size=6)
+    add("int96_lists_empty_pages.parquet", int96_lists_table(),
+        "INT96 items of large lists with empty and null lists, data page v2 of one row each "
+        "(pages with no values)", use_deprecated_int96_timestamps=True, data_page_version="2.0",
+        max_rows_per_page=1, write_batch_size=1, data_page_size=64)
+    add("empty_data_pages.parquet", empty_pages_table(),
+        "data page v2 with 64-byte pages: column chunks that begin with a data page holding no "
+        "values (written by pyarrow, which cannot read them back correctly)",
+        data_page_version="2.0", data_page_size=64, row_group_size=1)
+    add("empty_data_pages_no_arrow_schema.parquet", empty_pages_table(),
+        "the same without the embedded schema (lists of booleans)",
+        data_page_version="2.0", data_page_size=64, row_group_size=1, store_schema=False)
+    for codec in ("brotli", "gzip", "lz4"):
+        add(f"base_{codec}.parquet", base, f"the base table compressed with {codec} (pyarrow's lz4 is LZ4_RAW)",
+            compression=codec)
+    add("base_delta_bss_encodings.parquet", base,
+        "no dictionary, DELTA_BINARY_PACKED integers, DELTA_BYTE_ARRAY / DELTA_LENGTH_BYTE_ARRAY "
+        "strings and binaries, BYTE_STREAM_SPLIT doubles, data page v2",
+        use_dictionary=False, data_page_version="2.0",
+        column_encoding={"id": "DELTA_BINARY_PACKED", "i32": "DELTA_BINARY_PACKED",
+                         "name": "DELTA_BYTE_ARRAY", "blob": "DELTA_LENGTH_BYTE_ARRAY",
+                         "f64": "BYTE_STREAM_SPLIT"})
+    add("base_tiny_pages.parquet", base,
+        "row groups of 3 rows, pages of at most 2 rows, 64-byte dictionary pages (dictionary "
+        "fallback), decimals stored as integers",
+        row_group_size=3, max_rows_per_page=2, write_batch_size=1, dictionary_pagesize_limit=64,
+        store_decimal_as_integer=True)
+    add("nested_legacy_list_names.parquet", nested,
+        "nested table with use_compliant_nested_type=False (three-level lists named list/item)",
+        use_compliant_nested_type=False)
     cat = pandas_categorical_table()
     add("pandas_categorical.parquet", cat,
         "pandas-style categorical column (dictionary<int8, string> + pandas metadata)",

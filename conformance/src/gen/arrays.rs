@@ -22,6 +22,9 @@ pub struct ArrayGen<'a> {
     pub max_list_len: usize,
     /// Probability of a long (> 1 KiB) string or binary value.
     pub p_huge: f64,
+    /// See TableProfile.
+    pub p_out_of_range: f64,
+    pub p_invalid_under_null: f64,
 }
 
 impl ArrayGen<'_> {
@@ -122,7 +125,18 @@ impl ArrayGen<'_> {
                 Arc::new(StructArray::try_new(fields.clone(), children, nulls).unwrap())
             }
             _ => {
-                let bytes = self.fixed_values(dt, len);
+                let wild = self.p_out_of_range > 0.0
+                    && matches!(dt, DataType::Decimal32(..) | DataType::Decimal64(..)
+                        | DataType::Decimal128(..) | DataType::Decimal256(..)
+                        | DataType::Time32(_) | DataType::Time64(_))
+                    && self.rng.chance(self.p_out_of_range);
+                let bytes = if wild {
+                    self.feature("values outside precision / day");
+                    let width = dt.primitive_width().expect("fixed width");
+                    self.rng.bytes(len * width)
+                } else {
+                    self.fixed_values(dt, len)
+                };
                 let data = arrow::array::ArrayData::builder(dt.clone())
                     .len(len)
                     .add_buffer(Buffer::from_slice_ref(&bytes))
@@ -264,6 +278,24 @@ impl ArrayGen<'_> {
         }
         let a = GenericStringArray::<O>::from_iter_values(values.iter());
         let (offsets, data, _) = a.into_parts();
+        let junk_slot = match validity {
+            Some(v) if self.p_invalid_under_null > 0.0 => v
+                .iter()
+                .zip(&values)
+                .position(|(ok, s)| !ok && !s.is_empty())
+                .filter(|_| self.rng.chance(self.p_invalid_under_null)),
+            _ => None,
+        };
+        if let Some(i) = junk_slot {
+            // Invalid UTF-8 in a null slot: arrow-rs's IPC reader refuses the file.
+            self.feature("invalid UTF-8 under null");
+            let mut bytes = data.to_vec();
+            bytes[offsets[i].as_usize()] = 0xff;
+            // SAFETY (test data): invalid on purpose; only written out.
+            return Arc::new(unsafe {
+                GenericStringArray::<O>::new_unchecked(offsets, Buffer::from_vec(bytes), nulls)
+            });
+        }
         Arc::new(GenericStringArray::<O>::try_new(offsets, data, nulls).unwrap())
     }
 

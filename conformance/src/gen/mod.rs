@@ -1,7 +1,9 @@
 //! Seeded random tables, written as Arrow IPC and Parquet, with their reference hashes.
 
 pub mod arrays;
+pub mod shapes;
 pub mod types;
+pub mod values;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -33,6 +35,12 @@ pub struct TableProfile {
     pub max_list_len: usize,
     pub p_zero_rows: f64,
     pub p_huge: f64,
+    /// Per decimal / time column: values outside the precision or the day (arrow-rs reads
+    /// them, Arrow C++'s full validation refuses them). 0 draws no random numbers.
+    pub p_out_of_range: f64,
+    /// Per string column with nulls: invalid UTF-8 under a null slot (arrow-rs's IPC reader
+    /// refuses the file). 0 draws no random numbers.
+    pub p_invalid_under_null: f64,
 }
 
 impl Default for TableProfile {
@@ -47,6 +55,8 @@ impl Default for TableProfile {
             max_list_len: 4,
             p_zero_rows: 0.03,
             p_huge: 0.005,
+            p_out_of_range: 0.0,
+            p_invalid_under_null: 0.0,
         }
     }
 }
@@ -106,6 +116,8 @@ pub fn random_table(rng: &mut Rng, p: &TableProfile) -> Table {
                 features: &mut categories,
                 max_list_len: p.max_list_len,
                 p_huge: p.p_huge,
+                p_out_of_range: p.p_out_of_range,
+                p_invalid_under_null: p.p_invalid_under_null,
             };
             schema
                 .fields()

@@ -121,9 +121,9 @@ TEST(ReaderTypes, Int96TakesUnitAndZoneFromEmbeddedSchema) {
                {{"a", "tsm:Europe/Berlin"}, {"b", "tsm:"}});
 }
 
-// Each INT96 column takes its unit from the embedded schema; Parquet C++ takes one unit per
-// reader, so these columns are read by several readers in step (two row groups, so the
-// batches of the readers must stay aligned).
+// Each INT96 column takes its unit from the embedded schema; odf-hash converts the raw INT96
+// values itself, in each column's unit (src/io/int96.h), beside the Arrow reader (two row
+// groups, so the raw values must stay aligned with the Arrow reader's batches).
 TEST(ReaderTypes, Int96ColumnsInDifferentUnits) {
   using arrow::TimeUnit;
   auto t =
