@@ -13,6 +13,8 @@ namespace {
 constexpr uint64_t kMaxHeadBytes = 4096;
 // Untrusted text quoted in a message: enough to recognise it, never a file's content.
 constexpr size_t kQuotedChars = 40;
+// A link target is a path, not content: quoted longer, still bounded and escaped.
+constexpr size_t kQuotedPathChars = 160;
 
 }  // namespace
 
@@ -22,11 +24,11 @@ std::string not_a_file_sentence(const std::string& what, const std::string& rel,
     return what + " is a " + object_kind_name(info.kind) +
            ", not a regular file: it was not opened";
   }
-  std::string link = "\"" + escape_untrusted(info.link_target, kQuotedChars) + "\"";
+  std::string link = "\"" + escape_untrusted(info.link_target, kQuotedPathChars) + "\"";
   std::string s = info.link_key.empty() || info.link_key == rel
                       ? what + " is a symbolic link to " + link
                       : what + " is reached through the symbolic link " +
-                            escape_untrusted(info.link_key, 200) + " -> " + link;
+                            escape_untrusted(info.link_key, kQuotedPathChars) + " -> " + link;
   return s + ", which leaves the dataset folder: not followed (--follow-symlinks follows it)";
 }
 

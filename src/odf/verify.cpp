@@ -206,7 +206,7 @@ std::vector<TaskResult> run_tasks(const std::vector<FileTask>& tasks, const File
 std::string entry_noun(ObjectKind kind, const std::string& link_target) {
   if (kind == ObjectKind::kFile) return "this file";
   if (kind == ObjectKind::kSymlink) {
-    return "this symbolic link (to \"" + escape_untrusted(link_target) +
+    return "this symbolic link (to \"" + escape_untrusted(link_target, 160) +
            "\", which leaves the dataset folder)";
   }
   return std::string("this ") + object_kind_name(kind);
