@@ -135,6 +135,9 @@ Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
   out.event = static_cast<EventKind>(tag);
   switch (type) {
     case fb::MetadataEvent::Seed: {
+      if (b.event_as_Seed()->dataset_id() == nullptr) {
+        return Status::parse_error("Seed.datasetId is missing");
+      }
       auto kind = b.event_as_Seed()->dataset_kind();
       if (kind != fb::DatasetKind::Root && kind != fb::DatasetKind::Derivative) {
         return Status::parse_error("Seed.datasetKind has the unknown value " +
@@ -145,8 +148,25 @@ Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
       return Status::ok();
     }
     case fb::MetadataEvent::AddData: return read_data_event(*b.event_as_AddData(), "AddData", out);
-    case fb::MetadataEvent::ExecuteTransform:
-      return read_data_event(*b.event_as_ExecuteTransform(), "ExecuteTransform", out);
+    case fb::MetadataEvent::ExecuteTransform: {
+      const auto& e = *b.event_as_ExecuteTransform();
+      if (e.query_inputs() == nullptr) {
+        return Status::parse_error("ExecuteTransform.queryInputs is missing");
+      }
+      // Read as vector_bytes reads: no member function of the (maybe misaligned) vector.
+      const auto* v = reinterpret_cast<const uint8_t*>(e.query_inputs());
+      const auto n = flatbuffers::ReadScalar<flatbuffers::uoffset_t>(v);
+      for (flatbuffers::uoffset_t i = 0; i < n; ++i) {
+        const uint8_t* slot = v + sizeof(flatbuffers::uoffset_t) * (1 + size_t{i});
+        const auto* input = reinterpret_cast<const fb::ExecuteTransformInput*>(
+            slot + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(slot));
+        if (input->dataset_id() == nullptr) {
+          return Status::parse_error("ExecuteTransform.queryInputs[" + std::to_string(i) +
+                                     "].datasetId is missing");
+        }
+      }
+      return read_data_event(e, "ExecuteTransform", out);
+    }
     default: return Status::ok();
   }
 }

@@ -35,9 +35,8 @@ class StoreTest : public ::testing::Test {
     std::string tmpl = (fs::temp_directory_path() / "odf-hash-store-XXXXXX").string();
     ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
     base_ = tmpl;
-    fs::permissions(base_, fs::perms::owner_all | fs::perms::group_read |
-                               fs::perms::group_exec | fs::perms::others_read |
-                               fs::perms::others_exec);
+    fs::permissions(base_, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                               fs::perms::others_read | fs::perms::others_exec);
     root_ = base_ / "root";
     fs::create_directories(root_ / "data");
     write(root_ / "data" / "a", "alpha");
@@ -109,8 +108,8 @@ TEST_F(StoreTest, MissingNameIsNotFound) {
 
 TEST_F(StoreTest, InvalidKeysAreRefused) {
   auto s = store();
-  for (const char* key : {"", "/etc/passwd", "../outside", "data/../../outside", "data//a",
-                          "data/./a", "data/a/"}) {
+  for (const char* key :
+       {"", "/etc/passwd", "../outside", "data/../../outside", "data//a", "data/./a", "data/a/"}) {
     auto o = s->open(key);
     ASSERT_FALSE(o.is_ok()) << key;
     EXPECT_EQ(o.status().code(), StatusCode::kInvalidArgument) << key;
@@ -148,11 +147,10 @@ TEST_F(StoreTest, FifoDirectoryAndSocketAreReportedNeverOpened) {
   ASSERT_TRUE(listed.is_ok()) << listed.status().to_string();
   std::vector<std::pair<std::string, ObjectKind>> got;
   for (const auto& e : *listed) got.emplace_back(e.name, e.kind);
-  EXPECT_EQ(got, (std::vector<std::pair<std::string, ObjectKind>>{
-                     {"a", ObjectKind::kFile},
-                     {"dir", ObjectKind::kDirectory},
-                     {"fifo", ObjectKind::kFifo},
-                     {"sock", ObjectKind::kSocket}}));
+  EXPECT_EQ(got, (std::vector<std::pair<std::string, ObjectKind>>{{"a", ObjectKind::kFile},
+                                                                  {"dir", ObjectKind::kDirectory},
+                                                                  {"fifo", ObjectKind::kFifo},
+                                                                  {"sock", ObjectKind::kSocket}}));
 }
 
 TEST_F(StoreTest, LinksInsideTheRootAreFollowed) {
@@ -302,8 +300,9 @@ TEST_F(StoreTest, LocalFileRefusesAFifoWithoutBlocking) {
   ASSERT_FALSE(r.is_ok());
   EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(r.status().message(),
-            fifo + ": is a FIFO (named pipe), not a regular file (Parquet and Arrow IPC files "
-                   "are read at random offsets)");
+            fifo +
+                ": is a FIFO (named pipe), not a regular file (Parquet and Arrow IPC files "
+                "are read at random offsets)");
   auto logical = logical_hash_file(fifo);
   ASSERT_FALSE(logical.is_ok());
   EXPECT_EQ(logical.status().code(), StatusCode::kInvalidArgument);
@@ -328,8 +327,9 @@ TEST_F(StoreTest, PermissionDeniedNamesTheObject) {
     } else {
       auto s = open_local_folder(root_.string());
       auto o = s.is_ok() ? (*s)->open("data/a") : Result<OpenedObject>(s.status());
-      report = o.is_ok() ? "opened" : std::to_string(static_cast<int>(o.status().code())) + " " +
-                                          o.status().message();
+      report = o.is_ok() ? "opened"
+                         : std::to_string(static_cast<int>(o.status().code())) + " " +
+                               o.status().message();
     }
     (void)!::write(fds[1], report.data(), report.size());
     ::_exit(0);
@@ -341,8 +341,8 @@ TEST_F(StoreTest, PermissionDeniedNamesTheObject) {
   while ((n = ::read(fds[0], buf, sizeof buf)) > 0) report.append(buf, static_cast<size_t>(n));
   ::close(fds[0]);
   ::waitpid(pid, nullptr, 0);
-  EXPECT_EQ(report, std::to_string(static_cast<int>(StatusCode::kIoError)) + " " +
-                        root_.string() + "/data/a: cannot open: Permission denied");
+  EXPECT_EQ(report, std::to_string(static_cast<int>(StatusCode::kIoError)) + " " + root_.string() +
+                        "/data/a: cannot open: Permission denied");
 }
 
 TEST(EscapeUntrusted, ShortPrintableAndCut) {

@@ -102,8 +102,7 @@ TEST_F(SpecialFiles, HeadWithBinaryContentIsQuotedShortAndEscaped) {
             std::vector<std::string>{
                 "head-invalid | seq - | - | refs/head |  |  | refs/head does not hold a "
                 "multihash: \"\\x01" +
-                std::string(39, 'A') +
-                "\xE2\x80\xA6\": multibase: unknown prefix byte 0x01"});
+                std::string(39, 'A') + "\xE2\x80\xA6\": multibase: unknown prefix byte 0x01"});
 }
 
 TEST_F(SpecialFiles, HugeHeadIsNotRead) {
@@ -137,8 +136,8 @@ TEST_F(SpecialFiles, DataFileOfEveryKind) {
   ::close(sock);
   EXPECT_EQ(describe_all(r),
             (std::vector<std::string>{
-                "not-a-regular-file | " + block_of(4) + " | checkpoints/" +
-                    blocks_[4].checkpoint + " |  |  | the checkpoint file is a socket" + kNotOpened,
+                "not-a-regular-file | " + block_of(4) + " | checkpoints/" + blocks_[4].checkpoint +
+                    " |  |  | the checkpoint file is a socket" + kNotOpened,
                 "not-a-regular-file | " + block_of(3) + " | " + data_rel(3) +
                     " |  |  | the data file is a directory" + kNotOpened,
                 "not-a-regular-file | " + block_of(2) + " | " + data_rel(2) +
@@ -164,10 +163,10 @@ TEST_F(SpecialFiles, DataLinkedOutside) {
   outside_.push_back(moved);
   fs::create_symlink(moved, data_path(3));
   DatasetReport r = verify();
-  EXPECT_EQ(describe_all(r), std::vector<std::string>{
-                                 "link-outside-dataset | " + block_of(3) + " | " + data_rel(3) +
-                                 " |  |  | the data file is a symbolic link to \"" +
-                                 moved.string() + "\"" + kLeaves});
+  EXPECT_EQ(describe_all(r),
+            std::vector<std::string>{"link-outside-dataset | " + block_of(3) + " | " + data_rel(3) +
+                                     " |  |  | the data file is a symbolic link to \"" +
+                                     moved.string() + "\"" + kLeaves});
   VerifyOptions follow;
   follow.follow_symlinks = true;
   r = verify_with(follow);
@@ -258,15 +257,15 @@ TEST_F(SpecialFiles, UnreadableEntriesAsNobody) {
   ::close(fds[0]);
   ::waitpid(pid, nullptr, 0);
   const std::string denied = ": cannot open: Permission denied";
-  EXPECT_EQ(got, "block-unreadable | " + block_of(1) + " | blocks/" + blocks_[1].hash +
-                     " |  |  | cannot read the block file: " +
-                     (dir_ / "blocks" / blocks_[1].hash).string() + denied + "\n" +
-                     "file-unreadable | " + block_of(4) + " | checkpoints/" +
-                     blocks_[4].checkpoint + " |  |  | cannot read the checkpoint file: " +
-                     (dir_ / "checkpoints" / blocks_[4].checkpoint).string() + denied + "\n" +
-                     "file-unreadable | " + block_of(3) + " | " + data_rel(3) +
-                     " |  |  | cannot read the data file: " + data_path(3).string() + denied +
-                     "\n");
+  EXPECT_EQ(
+      got,
+      "block-unreadable | " + block_of(1) + " | blocks/" + blocks_[1].hash +
+          " |  |  | cannot read the block file: " + (dir_ / "blocks" / blocks_[1].hash).string() +
+          denied + "\n" + "file-unreadable | " + block_of(4) + " | checkpoints/" +
+          blocks_[4].checkpoint + " |  |  | cannot read the checkpoint file: " +
+          (dir_ / "checkpoints" / blocks_[4].checkpoint).string() + denied + "\n" +
+          "file-unreadable | " + block_of(3) + " | " + data_rel(3) +
+          " |  |  | cannot read the data file: " + data_path(3).string() + denied + "\n");
 }
 
 // A store that cannot list (as HTTP cannot): the local folder with listing switched off.
@@ -301,9 +300,9 @@ TEST_F(SpecialFiles, StoreThatCannotListSkipsTheUnexpectedCheck) {
   EXPECT_FALSE(r->unexpected_checked);
   EXPECT_TRUE(r->chain_complete);
   EXPECT_EQ(r->files.size(), 5u);
-  EXPECT_EQ(describe_all(*r), std::vector<std::string>{"file-missing | " + block_of(2) + " | " +
-                                                       data_rel(2) +
-                                                       " |  |  | the data file does not exist"});
+  EXPECT_EQ(describe_all(*r),
+            std::vector<std::string>{"file-missing | " + block_of(2) + " | " + data_rel(2) +
+                                     " |  |  | the data file does not exist"});
 }
 
 }  // namespace
