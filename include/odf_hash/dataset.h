@@ -44,6 +44,7 @@ struct DatasetFile {
   // store does not follow, with its target in link_target).
   ObjectKind kind = ObjectKind::kFile;
   std::string link_target;
+  bool broken_link = false;  // a link that leads nowhere or loops (kind kSymlink)
 };
 
 // An entry of the dataset that is not a hash-named file of the three folders: a name that
@@ -52,6 +53,7 @@ struct DatasetEntry {
   std::string rel_path;  // "data/notes.txt"
   ObjectKind kind = ObjectKind::kFile;
   std::string link_target;  // for kSymlink
+  bool broken_link = false;
 };
 
 class DatasetDir {

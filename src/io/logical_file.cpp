@@ -17,7 +17,21 @@ Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
   if (digest.is_ok()) return digest;
   // Reader errors already name the file; the hasher's (an unsupported type) do not.
   Status st = digest.status();
-  if (st.message().rfind(name + ": ", 0) == 0) return st;
+  const std::string& msg = st.message();
+  if (msg.rfind(name + ": ", 0) == 0) return st;
+  // The logical layer wraps errors of the C stream as "reading the next record batch failed
+  // (error N): <Arrow code>: <what the reader said>"; the reader's message already says
+  // "<name>: reading record batch K: <reason>", so it is kept alone (with "out of memory",
+  // the one Arrow code that adds to the reason).
+  const size_t at = msg.find(": " + name + ": ");
+  if (at != std::string::npos) {
+    std::string out = msg.substr(at + 2);
+    if (msg.find("): Out of memory", 0) < at && out.find("memory") == std::string::npos &&
+        out.find("limit") == std::string::npos) {
+      out += " (out of memory)";
+    }
+    return Status(st.code(), std::move(out));
+  }
   return st.with_context(name);
 }
 

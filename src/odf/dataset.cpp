@@ -28,7 +28,7 @@ std::optional<DatasetFile> find_in(bool listed, const char* folder,
                                    const Multihash& hash) {
   if (!listed) {
     std::string name = hash.to_string();
-    return DatasetFile{name, std::string(folder) + "/" + name, hash, ObjectKind::kFile, ""};
+    return DatasetFile{name, std::string(folder) + "/" + name, hash, ObjectKind::kFile, "", false};
   }
   auto it = index.find(hash_key(hash));
   if (it == index.end()) return std::nullopt;
@@ -48,7 +48,7 @@ Status DatasetDir::list_folder(const std::string& folder, std::vector<DatasetFil
   if (info->kind != ObjectKind::kDirectory) {
     // Files are then looked up by name, so that each says why it cannot be read.
     *listed = false;
-    foreign_.push_back(DatasetEntry{folder, info->kind, info->link_target});
+    foreign_.push_back(DatasetEntry{folder, info->kind, info->link_target, false});
     return Status::ok();
   }
   ODF_HASH_ASSIGN_OR_RETURN(std::vector<ObjectEntry> entries, store_->list(folder));
@@ -57,22 +57,25 @@ Status DatasetDir::list_folder(const std::string& folder, std::vector<DatasetFil
     std::string rel = folder + "/" + e.name;
     ObjectKind kind = e.kind;
     std::string link_target;
+    bool broken = false;
     if (kind == ObjectKind::kSymlink) {
       // Listed without following; what it is depends on where it leads (the store's link
-      // policy). A dangling link stays a link: opening it will say it is missing.
+      // policy). A link that leads nowhere or loops stays a link: opening it says why.
       auto target = store_->stat(rel);
       if (target.is_ok()) {
         kind = target->kind;
         link_target = std::move(target->link_target);
+      } else {
+        broken = true;
       }
     }
     auto hash = Multihash::parse(e.name);
     if (!hash.is_ok()) {
-      foreign_.push_back(DatasetEntry{std::move(rel), kind, std::move(link_target)});
+      foreign_.push_back(DatasetEntry{std::move(rel), kind, std::move(link_target), broken});
       continue;
     }
-    files.push_back(
-        DatasetFile{std::move(e.name), std::move(rel), *hash, kind, std::move(link_target)});
+    files.push_back(DatasetFile{std::move(e.name), std::move(rel), *hash, kind,
+                                std::move(link_target), broken});
   }
   return Status::ok();
 }

@@ -203,8 +203,11 @@ std::vector<TaskResult> run_tasks(const std::vector<FileTask>& tasks, const File
 
 // "this file", "this directory", "this symbolic link (to "…"), which leaves the dataset
 // folder", for the unexpected-file sentence.
-std::string entry_noun(ObjectKind kind, const std::string& link_target) {
+std::string entry_noun(const DatasetEntry& e) {
+  const ObjectKind kind = e.kind;
+  const std::string& link_target = e.link_target;
   if (kind == ObjectKind::kFile) return "this file";
+  if (e.broken_link) return "this symbolic link, which leads nowhere or loops";
   if (kind == ObjectKind::kSymlink) {
     return "this symbolic link (to \"" + escape_untrusted(link_target, 160) +
            "\", which leaves the dataset folder)";
@@ -233,7 +236,7 @@ void report_unexpected(const DatasetDir& dir, const std::vector<ChainBlock>& blo
           auto found = (dir.*find)(f.hash);
           if (found && found->rel_path == f.rel_path) continue;
         }
-        unexpected.push_back(DatasetEntry{f.rel_path, f.kind, f.link_target});
+        unexpected.push_back(DatasetEntry{f.rel_path, f.kind, f.link_target, f.broken_link});
       }
     };
     scan(dir.blocks(), blocks_ref, &DatasetDir::find_block);
@@ -245,8 +248,9 @@ void report_unexpected(const DatasetDir& dir, const std::vector<ChainBlock>& blo
   for (auto& e : unexpected) {
     Problem p;
     p.kind = ProblemKind::kUnexpectedFile;
-    p.message = "no block of the chain references " + entry_noun(e.kind, e.link_target);
-    if (e.rel_path.find('/') == std::string::npos && e.kind == ObjectKind::kSymlink) {
+    p.message = "no block of the chain references " + entry_noun(e);
+    if (e.rel_path.find('/') == std::string::npos && e.kind == ObjectKind::kSymlink &&
+        !e.broken_link) {
       // blocks/, data/ or checkpoints/ itself leads out of the dataset.
       ObjectInfo info;
       info.kind = e.kind;

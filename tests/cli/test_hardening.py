@@ -223,6 +223,21 @@ def test_logical_unreadable_file(run_unprivileged, open_dir):
     assert r.err == f"odf-hash: {f}: Permission denied\n"
 
 
+def test_library_messages_say_what_was_being_done(run, tmp_path):
+    data = bytearray((DATA / "records.parquet").read_bytes())
+    data[-8] ^= 0x7F  # inside the footer's Thrift metadata
+    f = tmp_path / "bad-footer.parquet"
+    f.write_bytes(bytes(data))
+    r = run("logical", f)
+    assert r.rc == 2, r
+    assert r.err.startswith(f"odf-hash: {f}: reading the Parquet footer: "), r.err
+    cut = tmp_path / "cut.arrows"
+    cut.write_bytes((DATA / "records.arrows").read_bytes()[:20000])
+    r = run("logical", cut)
+    assert r.rc == 2, r
+    assert r.err.startswith(f"odf-hash: {cut}: reading record batch "), r.err
+
+
 # --- physical on pipes, as sha256sum ------------------------------------------------------
 
 

@@ -364,3 +364,17 @@ TEST(ObjectKey, Validity) {
   EXPECT_EQ(join_object_key("", "x"), "x");
   EXPECT_EQ(join_object_key("data", "x"), "data/x");
 }
+
+// Found by the data_file fuzzer: an Arrow IPC file whose compressed buffer claims an
+// uncompressed length of about 3e18 bytes. Arrow asks its pool for that much; the readers'
+// pool refuses (src/io/memory_pool.h) and the error names the file and the batch.
+TEST(ReaderLimits, ExabyteBufferFromMetadataIsRefused) {
+  const fs::path file = fs::path(ODF_HASH_SOURCE_DIR) /
+                        "tests/fuzz/corpus/data_file/crash-ipc-uncompressed-length-exabytes";
+  auto r = logical_hash_file(file.string());
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_EQ(r.status().message(),
+            file.string() +
+                ": reading record batch 1: a buffer of 3345441648861410432 bytes was asked for, "
+                "more than the 4294967296-byte limit of one buffer (corrupt sizes in the file?)");
+}

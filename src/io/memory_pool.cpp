@@ -1,0 +1,53 @@
+// The readers' memory pool (memory_pool.h).
+#include "memory_pool.h"
+
+#include <string>
+
+namespace odf_hash::io_internal {
+namespace {
+
+class BoundedPool final : public arrow::MemoryPool {
+ public:
+  explicit BoundedPool(arrow::MemoryPool* inner) : inner_(inner) {}
+
+  using arrow::MemoryPool::Allocate;
+  using arrow::MemoryPool::Free;
+  using arrow::MemoryPool::Reallocate;
+
+  arrow::Status Allocate(int64_t size, int64_t alignment, uint8_t** out) override {
+    ARROW_RETURN_NOT_OK(check(size));
+    return inner_->Allocate(size, alignment, out);
+  }
+  arrow::Status Reallocate(int64_t old_size, int64_t new_size, int64_t alignment,
+                           uint8_t** ptr) override {
+    ARROW_RETURN_NOT_OK(check(new_size));
+    return inner_->Reallocate(old_size, new_size, alignment, ptr);
+  }
+  void Free(uint8_t* buffer, int64_t size, int64_t alignment) override {
+    inner_->Free(buffer, size, alignment);
+  }
+  void ReleaseUnused() override { inner_->ReleaseUnused(); }
+  int64_t bytes_allocated() const override { return inner_->bytes_allocated(); }
+  int64_t max_memory() const override { return inner_->max_memory(); }
+  int64_t total_bytes_allocated() const override { return inner_->total_bytes_allocated(); }
+  int64_t num_allocations() const override { return inner_->num_allocations(); }
+  std::string backend_name() const override { return inner_->backend_name(); }
+
+ private:
+  static arrow::Status check(int64_t size) {
+    if (size <= kMaxReaderBuffer) return arrow::Status::OK();
+    return arrow::Status::OutOfMemory("a buffer of ", size, " bytes was asked for, more than ",
+                                      "the ", kMaxReaderBuffer,
+                                      "-byte limit of one buffer (corrupt sizes in the file?)");
+  }
+  arrow::MemoryPool* inner_;
+};
+
+}  // namespace
+
+arrow::MemoryPool* reader_memory_pool() {
+  static BoundedPool pool(arrow::system_memory_pool());
+  return &pool;
+}
+
+}  // namespace odf_hash::io_internal
