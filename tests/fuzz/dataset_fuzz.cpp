@@ -209,8 +209,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (std::getenv("DATASET_FUZZ_PRINT") != nullptr) {  // to see what an input makes
     if (!report.is_ok()) std::printf("error: %s\n", report.status().message().c_str());
     for (const auto& p : report.is_ok() ? report->problems : std::vector<odf::Problem>{}) {
-      std::printf("%s %s: %s\n", odf::problem_kind_name(p.kind), p.file.c_str(),
-                  p.message.c_str());
+      std::printf("%s %s: %s\n", odf::problem_kind_name(p.kind), p.file.c_str(), p.message.c_str());
     }
     if (report.is_ok()) std::printf("valid: %d\n", report->valid() ? 1 : 0);
   }
