@@ -24,19 +24,19 @@ namespace {
 const fs::path kSource = ODF_HASH_SOURCE_DIR;
 const fs::path kFixtures = kSource / "tests/data/odf";
 
-std::vector<uint8_t> read_bytes(const fs::path& p) {
+inline std::vector<uint8_t> read_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
+inline void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(bytes.data()),
             static_cast<std::streamsize>(bytes.size()));
 }
 
 // sha3-256 multihash bytes and canonical string, straight from OpenSSL.
-std::vector<uint8_t> sha3_multihash(const std::vector<uint8_t>& data) {
+inline std::vector<uint8_t> sha3_multihash(const std::vector<uint8_t>& data) {
   std::vector<uint8_t> out = {0x16, 0x20};
   unsigned char md[32];
   unsigned int len = 0;
@@ -45,7 +45,7 @@ std::vector<uint8_t> sha3_multihash(const std::vector<uint8_t>& data) {
   return out;
 }
 
-std::string hex_string(const std::vector<uint8_t>& mh) {
+inline std::string hex_string(const std::vector<uint8_t>& mh) {
   static const char* digits = "0123456789abcdef";
   std::string s = "f";
   for (uint8_t b : mh) {
@@ -55,18 +55,18 @@ std::string hex_string(const std::vector<uint8_t>& mh) {
   return s;
 }
 
-std::string sha3_file(const fs::path& p) {
+inline std::string sha3_file(const fs::path& p) {
   return hex_string(sha3_multihash(read_bytes(p)));
 }
 
-std::string describe(const Problem& p) {
+inline std::string describe(const Problem& p) {
   return std::string(problem_kind_name(p.kind)) + " | seq " +
          (p.sequence_number ? std::to_string(*p.sequence_number) : "-") + " | " +
          (p.block ? p.block->to_string() : "-") + " | " + p.file + " | " + p.expected + " | " +
          p.actual + " | " + p.message;
 }
 
-std::vector<std::string> describe_all(const DatasetReport& r) {
+inline std::vector<std::string> describe_all(const DatasetReport& r) {
   std::vector<std::string> out;
   for (const auto& p : r.problems) out.push_back(describe(p));
   return out;
