@@ -45,9 +45,11 @@ class BoundedPool final : public arrow::MemoryPool {
 
 }  // namespace
 
+// Never destroyed: Arrow's I/O threads may free a buffer of a read-ahead nobody waited for
+// while the process exits, after function-local statics are gone (found by ASan).
 arrow::MemoryPool* reader_memory_pool() {
-  static BoundedPool pool(arrow::system_memory_pool());
-  return &pool;
+  static BoundedPool* const pool = new BoundedPool(arrow::system_memory_pool());
+  return pool;
 }
 
 }  // namespace odf_hash::io_internal

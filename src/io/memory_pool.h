@@ -20,7 +20,7 @@ namespace odf_hash::io_internal {
 
 inline constexpr int64_t kMaxReaderBuffer = int64_t{4} << 30;
 
-// The system pool, bounded as said above. Thread-safe, lives for the whole process.
+// The system pool, bounded as said above. Thread-safe, never destroyed.
 arrow::MemoryPool* reader_memory_pool();
 
 }  // namespace odf_hash::io_internal
