@@ -3,7 +3,8 @@
 # conformance tool's crates), so each target works on a fresh Debian 12 machine.
 #
 #   make example   hash / verify the bundled examples with build/odf-hash
-#   make test      all tests: optimised build, the ASan+UBSan build, then every fuzzer briefly
+#   make test      all tests: optimised build, the Python package, the ASan+UBSan build, then
+#                  every fuzzer briefly
 #   make build     build/odf-hash and the test binaries (RelWithDebInfo, -Werror)
 #   make bench     benchmarks against peers, side by side (BENCH_QUICK=1: a smoke run)
 #   make fuzz      libFuzzer binaries (clang), each run FUZZ_SECONDS from its corpus
@@ -17,7 +18,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_TEST_SECONDS ?= 20
 FUZZERS := $(patsubst tests/fuzz/%_fuzz.cpp,%_fuzzer,$(wildcard tests/fuzz/*_fuzz.cpp))
 
-.PHONY: all bootstrap build build-asan build-fuzz test test-release test-asan test-fuzz example bench fuzz format format-check clean
+.PHONY: all bootstrap build build-asan build-fuzz test test-release test-python test-asan test-fuzz python example bench fuzz format format-check clean
 
 all: build
 
@@ -46,12 +47,21 @@ build-fuzz: bootstrap
 test-fuzz: build-fuzz
 	scripts/run-fuzzers.sh build-fuzz $(FUZZ_TEST_SECONDS)
 
-test: format-check test-release test-asan test-fuzz
+# The Python package (python/), built with the venv's scikit-build-core and nanobind into
+# build-python/ (incremental) and installed into .venv, then its pytest suite.
+python: bootstrap
+	.venv/bin/pip install -q --disable-pip-version-check --no-build-isolation --no-deps \
+	  --config-settings=build-dir=$(CURDIR)/build-python ./python
+
+test-python: python
+	.venv/bin/python -m pytest python/tests -q -p no:cacheprovider
+
+test: format-check test-release test-python test-asan test-fuzz
 
 example: build
 	@scripts/example.sh
 
-bench: build
+bench: build python
 	@bench/run.sh
 
 fuzz: build-fuzz
@@ -64,4 +74,4 @@ format-check: bootstrap
 	@git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
 
 clean:
-	rm -rf build build-asan build-dev build-fuzz
+	rm -rf build build-asan build-dev build-fuzz build-python

@@ -3,8 +3,9 @@
 #   - Debian packages (compiler, CMake, OpenSSL, GoogleTest, Google Benchmark, CLI11,
 #     nlohmann-json, FlatBuffers, clang for the fuzzers and sanitizers);
 #   - a project-local Python venv (.venv) holding pyarrow, whose bundled Arrow C++ and
-#     Parquet C++ headers and libraries the CMake build falls back to, and pytest, which
-#     runs the black-box CLI tests (tests/cli/);
+#     Parquet C++ headers and libraries the CMake build falls back to, pytest, which
+#     runs the black-box CLI tests (tests/cli/), and what the Python package (python/)
+#     is built with (nanobind, scikit-build-core) and tested against (polars, DuckDB...);
 #   - the crates of the Rust reference tool conformance/ (cargo fetch --locked), so its
 #     build in the tests needs no network. Rust itself (cargo) must already be installed.
 # Each step runs only when what it installs is missing, so calling it before every
@@ -45,6 +46,29 @@ fi
 if ! .venv/bin/python -c "import flatbuffers" 2>/dev/null; then
   echo "bootstrap: installing flatbuffers (Python) into .venv" >&2
   .venv/bin/pip install -q --disable-pip-version-check "flatbuffers==25.12.19" >&2
+fi
+
+# The Python package (python/): its build tools, and the Arrow producers its tests hash
+# (the same records from pyarrow, polars, DuckDB, nanoarrow and pandas must hash alike).
+PY_PKGS=("nanobind==3.1.0" "scikit-build-core==1.1.2" "polars==2.1.0" "duckdb==2.0.1"
+         "nanoarrow==0.9.0" "pandas==3.1.1")
+# One interpreter start for all: prints the specs whose installed version differs.
+mapfile -t py_missing < <(.venv/bin/python - "${PY_PKGS[@]}" <<'PY'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+for spec in sys.argv[1:]:
+    name, want = spec.split("==")
+    try:
+        if version(name) == want:
+            continue
+    except PackageNotFoundError:
+        pass
+    print(spec)
+PY
+)
+if [ ${#py_missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing into .venv: ${py_missing[*]}" >&2
+  .venv/bin/pip install -q --disable-pip-version-check "${py_missing[@]}" >&2
 fi
 
 # The conformance tests build conformance/ (the Rust reference, arrow-digest) with cargo.

@@ -138,4 +138,23 @@ class ArrayHasher {
 Result<LogicalDigest> logical_hash_stream(ArrowArrayStream* stream,
                                           const LogicalHashOptions& options = {});
 
+// What an outside Arrow producer hands over, hashed whatever its shape: the entry point of
+// the bindings (C ABI, Python). A struct-typed schema ("+s", as record batches are exported)
+// is hashed as records (logical_hash_stream / LogicalHasher: the ODF logical hash of a
+// table); any other type as one column (array_hash_stream / ArrayHasher: the reference's
+// ArrayDigestV0), reported as a LogicalDigest whose digest is the column's, with one column
+// of empty path and num_rows the number of values. The stream is consumed as by
+// logical_hash_stream; the array and schema are only read.
+Result<LogicalDigest> logical_hash_any_stream(ArrowArrayStream* stream,
+                                              const LogicalHashOptions& options = {});
+Result<LogicalDigest> logical_hash_any_array(const ArrowSchema& schema, const ArrowArray& array,
+                                             const LogicalHashOptions& options = {});
+
+// One-shot over a stream of single-column arrays (the chunks of one column, of any
+// non-struct type): ArrayHasher over every array in stream order, on the calling thread.
+// Consumes (releases) the stream. For a top-level column of a table this is the same digest
+// as that column's entry in LogicalDigest::columns. A struct-typed stream is kUnsupported
+// (hash it as records with logical_hash_stream).
+Result<Digest256> array_hash_stream(ArrowArrayStream* stream);
+
 }  // namespace odf_hash

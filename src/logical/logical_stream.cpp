@@ -169,4 +169,29 @@ Result<LogicalDigest> logical_hash_stream(ArrowArrayStream* stream,
   return std::move(*hasher).finalize();
 }
 
+Result<Digest256> array_hash_stream(ArrowArrayStream* stream) {
+  if (stream == nullptr || stream->release == nullptr) {
+    return Status::invalid_argument("array_hash_stream: the stream is null or released");
+  }
+  StreamGuard stream_guard{stream};
+  if (stream->get_schema == nullptr || stream->get_next == nullptr) {
+    return Status::invalid_argument("array_hash_stream: the stream has no callbacks");
+  }
+  Result<ArrayHasher> hasher = Status::internal("unset");
+  {
+    SchemaGuard schema;
+    const int rc = stream->get_schema(stream, &schema.schema);
+    if (rc != 0) return stream_error(stream, rc, "reading the stream's schema");
+    hasher = ArrayHasher::create(schema.schema);
+    if (!hasher.is_ok()) return hasher.status();
+  }
+  while (true) {
+    ArrayGuard array;
+    ODF_HASH_RETURN_IF_ERROR(read_next(stream, &array.array));
+    if (array.array.release == nullptr) break;  // end of stream
+    ODF_HASH_RETURN_IF_ERROR(hasher->update(array.array));
+  }
+  return std::move(*hasher).finalize();
+}
+
 }  // namespace odf_hash

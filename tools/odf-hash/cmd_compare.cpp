@@ -5,16 +5,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <string>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/physical.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/compare.h"
 
 namespace odf_hash::cli {
 
@@ -26,36 +23,8 @@ struct CompareArgs {
   bool json = false;
 };
 
-struct Side {
-  std::string path;
-  std::optional<Multihash> physical;
-  std::optional<LogicalDigest> logical;
-};
-
-// Leaf columns whose digests differ, or that exist on one side only.
-std::vector<std::string> differing_columns(const LogicalDigest& a, const LogicalDigest& b) {
-  std::map<std::string, const ColumnDigest*> left, right;
-  for (const auto& c : a.columns) left[c.path] = &c;
-  for (const auto& c : b.columns) right[c.path] = &c;
-  std::vector<std::string> out;
-  for (const auto& [path, c] : left) {
-    auto it = right.find(path);
-    if (it == right.end()) {
-      out.push_back(path + " (only in original)");
-    } else if (c->digest != it->second->digest || c->type != it->second->type) {
-      out.push_back(c->type == it->second->type
-                        ? path
-                        : path + " (type " + c->type + " vs " + it->second->type + ")");
-    }
-  }
-  for (const auto& [path, c] : right) {
-    if (left.count(path) == 0) out.push_back(path + " (only in reproduced)");
-  }
-  return out;
-}
-
-nlohmann::json side_json(const Side& s) {
-  nlohmann::json j{{"path", s.path}, {"physical", s.physical->to_string()}};
+nlohmann::json side_json(const odf::ComparedFile& s) {
+  nlohmann::json j{{"path", s.path}, {"physical", s.physical.to_string()}};
   if (s.logical) {
     j["logical"] = s.logical->multihash().to_string();
     j["rows"] = s.logical->num_rows;
@@ -63,9 +32,9 @@ nlohmann::json side_json(const Side& s) {
   return j;
 }
 
-void print_side(const char* label, const Side& s) {
+void print_side(const char* label, const odf::ComparedFile& s) {
   std::printf("%-11s %s\n", label, s.path.c_str());
-  std::printf("  physical  %s\n", s.physical->to_string().c_str());
+  std::printf("  physical  %s\n", s.physical.to_string().c_str());
   if (s.logical) {
     std::printf("  logical   %s (%llu rows)\n", s.logical->multihash().to_string().c_str(),
                 static_cast<unsigned long long>(s.logical->num_rows));
@@ -73,64 +42,45 @@ void print_side(const char* label, const Side& s) {
 }
 
 int run_compare(const CompareArgs& args) {
-  Side a{args.original, std::nullopt, std::nullopt};
-  Side b{args.reproduced, std::nullopt, std::nullopt};
-  for (Side* s : {&a, &b}) {
-    auto p = physical_hash_file(s->path);
-    if (!p.is_ok()) {
-      std::fprintf(stderr, "odf-hash compare: %s\n", p.status().message().c_str());
-      return kExitError;
-    }
-    s->physical = p->hash;
+  // Two files side by side, each with half of the cores for its columns.
+  LogicalHashOptions options;
+  options.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
+  auto result = odf::compare_files(args.original, args.reproduced, options);
+  if (!result.is_ok()) {
+    std::fprintf(stderr, "odf-hash compare: %s\n", result.status().message().c_str());
+    return kExitError;
   }
-  std::string verdict = "identical";
-  std::vector<std::string> columns;
-  if (!(*a.physical == *b.physical)) {
-    Result<LogicalDigest> la = Status::internal("not run"), lb = Status::internal("not run");
-    // Two files side by side, each with half of the cores for its columns.
-    LogicalHashOptions options;
-    options.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
-    std::thread other([&] { lb = logical_hash_file(b.path, options); });
-    la = logical_hash_file(a.path, options);
-    other.join();
-    for (auto* r : {&la, &lb}) {
-      if (!r->is_ok()) {
-        std::fprintf(stderr, "odf-hash compare: %s\n", r->status().message().c_str());
-        return kExitError;
-      }
-    }
-    a.logical = std::move(la).value();
-    b.logical = std::move(lb).value();
-    if (a.logical->digest == b.logical->digest) {
-      verdict = "equivalent";
-    } else {
-      verdict = "different";
-      columns = differing_columns(*a.logical, *b.logical);
-    }
-  }
+  const odf::FileComparison& c = *result;
+  const char* verdict = odf::compare_verdict_name(c.verdict);
   if (args.json) {
-    nlohmann::json j{
-        {"original", side_json(a)}, {"reproduced", side_json(b)}, {"verdict", verdict}};
-    if (verdict == "different") j["differing_columns"] = columns;
+    nlohmann::json j{{"original", side_json(c.original)},
+                     {"reproduced", side_json(c.reproduced)},
+                     {"verdict", verdict}};
+    if (c.verdict == odf::CompareVerdict::kDifferent) j["differing_columns"] = c.differing_columns;
     std::cout << j.dump(2) << "\n";
   } else {
-    print_side("original", a);
-    print_side("reproduced", b);
-    if (verdict == "identical") {
-      std::printf("verdict     identical (same bytes)\n");
-    } else if (verdict == "equivalent") {
-      std::printf("verdict     equivalent (same records, different encoding)\n");
-    } else {
-      std::printf("verdict     different\n");
-      std::printf("rows        original %llu, reproduced %llu\n",
-                  static_cast<unsigned long long>(a.logical->num_rows),
-                  static_cast<unsigned long long>(b.logical->num_rows));
-      std::string list;
-      for (const auto& c : columns) list += (list.empty() ? "" : ", ") + c;
-      std::printf("columns     %s\n", list.empty() ? "(schema differs)" : list.c_str());
+    print_side("original", c.original);
+    print_side("reproduced", c.reproduced);
+    switch (c.verdict) {
+      case odf::CompareVerdict::kIdentical:
+        std::printf("verdict     identical (same bytes)\n");
+        break;
+      case odf::CompareVerdict::kEquivalent:
+        std::printf("verdict     equivalent (same records, different encoding)\n");
+        break;
+      case odf::CompareVerdict::kDifferent: {
+        std::printf("verdict     different\n");
+        std::printf("rows        original %llu, reproduced %llu\n",
+                    static_cast<unsigned long long>(c.original.logical->num_rows),
+                    static_cast<unsigned long long>(c.reproduced.logical->num_rows));
+        std::string list;
+        for (const auto& col : c.differing_columns) list += (list.empty() ? "" : ", ") + col;
+        std::printf("columns     %s\n", list.empty() ? "(schema differs)" : list.c_str());
+        break;
+      }
     }
   }
-  return verdict == "different" ? kExitMismatch : kExitOk;
+  return c.verdict == odf::CompareVerdict::kDifferent ? kExitMismatch : kExitOk;
 }
 
 }  // namespace

@@ -4,13 +4,11 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "odf_hash/physical.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/slice.h"
 
 namespace odf_hash::cli {
 
@@ -23,47 +21,30 @@ struct SliceArgs {
 };
 
 int run_slice(const SliceArgs& args) {
-  // The two hashes read the file independently; run them side by side.
-  Result<PhysicalDigest> physical = Status::internal("not run");
-  std::thread t([&] { physical = physical_hash_file(args.file); });
-  LogicalHashOptions options;
-  options.threads = 0;  // one file: its columns on every core
-  Result<LogicalDigest> logical = logical_hash_file(args.file, options);
-  t.join();
-  for (const Status& s : {physical.status(), logical.status()}) {
-    if (!s.is_ok()) {
-      std::fprintf(stderr, "odf-hash slice: %s\n", s.message().c_str());
-      return kExitError;
-    }
-  }
-  if (logical->num_rows == 0) {
-    std::fprintf(stderr,
-                 "odf-hash slice: %s holds no records; ODF records no DataSlice for an empty "
-                 "file\n",
-                 args.file.c_str());
+  odf::SliceOptions options;
+  options.offset = args.offset;
+  options.logical.threads = 0;  // one file: its columns on every core
+  auto slice = odf::data_slice_of_file(args.file, options);
+  if (!slice.is_ok()) {
+    std::fprintf(stderr, "odf-hash slice: %s\n", slice.status().message().c_str());
     return kExitError;
   }
-  const uint64_t end = args.offset + logical->num_rows - 1;
-  if (end < args.offset) {
-    std::fprintf(stderr, "odf-hash slice: --offset %llu + %llu records overflows 64 bits\n",
-                 static_cast<unsigned long long>(args.offset),
-                 static_cast<unsigned long long>(logical->num_rows));
-    return kExitError;
-  }
-  const std::string lh = logical->multihash().to_string();
-  const std::string ph = physical->hash.to_string();
+  const std::string lh = slice->logical_hash.to_string();
+  const std::string ph = slice->physical_hash.to_string();
+  const auto& interval = slice->offset_interval;
   if (args.json) {
     nlohmann::json j{{"logicalHash", lh},
                      {"physicalHash", ph},
-                     {"offsetInterval", {{"start", args.offset}, {"end", end}}},
-                     {"size", physical->size}};
+                     {"offsetInterval", {{"start", interval.start}, {"end", interval.end}}},
+                     {"size", slice->size}};
     std::cout << j.dump(2) << "\n";
   } else {
     std::printf(
         "logicalHash: %s\nphysicalHash: %s\noffsetInterval:\n  start: %llu\n  end: %llu\n"
         "size: %llu\n",
-        lh.c_str(), ph.c_str(), static_cast<unsigned long long>(args.offset),
-        static_cast<unsigned long long>(end), static_cast<unsigned long long>(physical->size));
+        lh.c_str(), ph.c_str(), static_cast<unsigned long long>(interval.start),
+        static_cast<unsigned long long>(interval.end),
+        static_cast<unsigned long long>(slice->size));
   }
   return kExitOk;
 }

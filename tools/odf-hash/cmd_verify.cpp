@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "odf_hash/verify.h"
+#include "odf_hash/verify_json.h"
 #include "output.h"
 #include "parallel.h"
 
@@ -106,41 +107,6 @@ void print_text(const DatasetReport& r, bool verbose) {
   std::fputs(out.c_str(), stdout);
 }
 
-nlohmann::json report_json(const DatasetReport& r) {
-  nlohmann::json j;
-  j["path"] = r.path;
-  j["kind"] = r.kind ? nlohmann::json(odf::dataset_kind_name(*r.kind)) : nlohmann::json();
-  j["head"] = r.head ? nlohmann::json(r.head->to_string()) : nlohmann::json();
-  j["blocks"] = r.blocks;
-  j["chain_complete"] = r.chain_complete;
-  j["unexpected_checked"] = r.unexpected_checked;
-  j["valid"] = r.valid();
-  j["logical_fallbacks"] = r.logical_fallbacks();
-  j["files"] = nlohmann::json::array();
-  for (const auto& f : r.files) {
-    nlohmann::json jf{{"role", odf::file_role_name(f.role)},
-                      {"file", f.file},
-                      {"block", f.block.to_string()},
-                      {"sequence_number", f.sequence_number},
-                      {"outcome", odf::file_outcome_name(f.outcome)}};
-    if (f.actual_physical) jf["actual_physical"] = f.actual_physical->to_string();
-    if (f.logical) jf["logical"] = f.logical->to_string();
-    j["files"].push_back(std::move(jf));
-  }
-  j["problems"] = nlohmann::json::array();
-  for (const auto& p : r.problems) {
-    nlohmann::json jp{{"kind", odf::problem_kind_name(p.kind)}, {"message", p.message}};
-    jp["block"] = p.block ? nlohmann::json(p.block->to_string()) : nlohmann::json();
-    jp["sequence_number"] =
-        p.sequence_number ? nlohmann::json(*p.sequence_number) : nlohmann::json();
-    jp["file"] = p.file.empty() ? nlohmann::json() : nlohmann::json(p.file);
-    jp["expected"] = p.expected.empty() ? nlohmann::json() : nlohmann::json(p.expected);
-    jp["actual"] = p.actual.empty() ? nlohmann::json() : nlohmann::json(p.actual);
-    j["problems"].push_back(std::move(jp));
-  }
-  return j;
-}
-
 // "\r<path>: 3/7 files, 1.2/4.5 MiB" at most ten times a second, erased when done.
 class ProgressLine {
  public:
@@ -194,7 +160,7 @@ int run_verify(const VerifyArgs& args) {
     problems += report->problems.size();
     fallbacks += report->logical_fallbacks();
     if (args.json) {
-      datasets.push_back(report_json(*report));
+      datasets.push_back(nlohmann::json::parse(odf::verify_report_json(*report)));
     } else {
       print_text(*report, args.verbose);
     }

@@ -1,0 +1,50 @@
+// Verification of a reproduced data file, as the ODF specification describes it: the
+// physical hashes are compared first; when they differ (the on-disk format is not
+// deterministic), the logical hashes decide whether the records are the same.
+//
+// Thread safety: reentrant.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "odf_hash/logical.h"
+#include "odf_hash/multihash.h"
+#include "odf_hash/status.h"
+
+namespace odf_hash::odf {
+
+enum class CompareVerdict {
+  kIdentical,   // same bytes (physical hashes equal); the logical hash is not computed
+  kEquivalent,  // different bytes, same logical hash: the same records
+  kDifferent,   // different records
+};
+
+// "identical", "equivalent" or "different".
+const char* compare_verdict_name(CompareVerdict verdict);
+
+struct ComparedFile {
+  std::string path;
+  Multihash physical;
+  uint64_t size = 0;                     // bytes
+  std::optional<LogicalDigest> logical;  // computed only when the physical hashes differ
+};
+
+struct FileComparison {
+  ComparedFile original;
+  ComparedFile reproduced;
+  CompareVerdict verdict = CompareVerdict::kIdentical;
+  // kDifferent only: the leaf columns whose digests or types differ, or that exist on one
+  // side only ("a.b", "c (type l vs i)", "d (only in original)"), in path order. Empty when
+  // the records differ only in the schema (names, nesting).
+  std::vector<std::string> differing_columns;
+};
+
+// Compares two data files (Parquet or Arrow IPC). The two logical hashes, when needed, run
+// side by side, each with `logical` options. Errors name the path that could not be read.
+Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
+                                     const LogicalHashOptions& logical = {});
+
+}  // namespace odf_hash::odf

@@ -1,0 +1,220 @@
+/* odf_hash.h: the C ABI of odf-hash (the shared library libodf_hash).
+ *
+ * A stable, exception-free C interface to the hashes of the Open Data Fabric:
+ *   - physical hashes: SHA3-256 of a file or of a byte stream, as a sha3-256 multihash;
+ *   - logical hashes (arrow0-sha3-256) of records given through the Arrow C Data / C Stream
+ *     Interface (any Arrow producer: Arrow C++, arrow-rs, nanoarrow, pyarrow, polars, DuckDB),
+ *     byte for byte those of the reference implementation (the Rust crate arrow-digest), and of
+ *     Parquet / Arrow IPC files read the way the main ODF implementation reads them;
+ *   - multihash parsing and formatting (every final multibase);
+ *   - verification of ODF datasets, with a structured report and its JSON form.
+ *
+ * Conventions, for every function below:
+ *   - Fallible functions return an odf_hash_status (ODF_HASH_OK is 0). When `err` is not
+ *     NULL, it receives the code and a NUL-terminated human message naming what failed (the
+ *     path, the column, the character); on success err->code is ODF_HASH_OK and its message
+ *     empty. Messages longer than the buffer are truncated.
+ *   - Nothing throws or aborts across this interface; bad input of any kind is an error code.
+ *   - Output pointers are written only on success. Objects returned through `**out` are owned
+ *     by the caller and freed with the matching odf_hash_*_free (which accepts NULL).
+ *   - Strings are UTF-8, NUL-terminated. Paths are file system paths ("-" is standard input
+ *     where said).
+ *   - Thread safety: every function is reentrant; distinct objects may be used from distinct
+ *     threads; one object must not be used from two threads at once (read-only accessors of a
+ *     finished result or report may be called concurrently).
+ *   - Logical hashing of in-memory data needs no Arrow library: the C Data Interface structs
+ *     are read directly. Only the file functions read Parquet / IPC with Arrow C++.
+ */
+#ifndef ODF_HASH_ODF_HASH_H
+#define ODF_HASH_ODF_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "odf_hash/arrow_c_data.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ODF_HASH_API __attribute__((visibility("default")))
+#else
+#define ODF_HASH_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Incremented whenever a function or struct of this header changes incompatibly; it is the
+ * shared library's SONAME version (libodf_hash.so.<ODF_HASH_ABI_VERSION>). */
+#define ODF_HASH_ABI_VERSION 1
+
+/* ---- Versions and errors ------------------------------------------------------------- */
+
+/* The library's version, e.g. "0.1.0". Static storage. */
+ODF_HASH_API const char* odf_hash_version(void);
+
+/* ODF_HASH_ABI_VERSION of the library actually loaded (compare with the header's). */
+ODF_HASH_API int odf_hash_abi_version(void);
+
+typedef enum odf_hash_status {
+  ODF_HASH_OK = 0,
+  ODF_HASH_INVALID_ARGUMENT = 1, /* malformed input: a bad hash string, a NULL pointer, a
+                                    malformed Arrow array, a buffer too small */
+  ODF_HASH_PARSE_ERROR = 2,      /* malformed data: a corrupt Parquet file, a bad block */
+  ODF_HASH_NOT_FOUND = 3,        /* a file that should exist does not */
+  ODF_HASH_IO_ERROR = 4,         /* the system refused an open or a read; a stream failed */
+  ODF_HASH_UNSUPPORTED = 5,      /* valid input odf-hash cannot hash (e.g. a Map column) */
+  ODF_HASH_INTERNAL = 6          /* a bug in odf-hash, or memory exhausted */
+} odf_hash_status;
+
+/* A short stable name of a status ("ok", "invalid argument", ...). Static storage. */
+ODF_HASH_API const char* odf_hash_status_name(int code);
+
+#define ODF_HASH_ERROR_MESSAGE_SIZE 1024
+typedef struct odf_hash_error {
+  int code; /* an odf_hash_status */
+  char message[ODF_HASH_ERROR_MESSAGE_SIZE];
+} odf_hash_error;
+
+/* ---- Multihashes ----------------------------------------------------------------------- */
+
+#define ODF_HASH_DIGEST_SIZE 32
+#define ODF_HASH_CODE_SHA3_256 0x16            /* physical hashes and block hashes */
+#define ODF_HASH_CODE_ARROW0_SHA3_256 0x300016 /* logical hashes */
+/* The longest text odf_hash_multihash_format writes, NUL included, in any base. */
+#define ODF_HASH_MULTIHASH_TEXT_SIZE 513
+
+typedef struct odf_hash_multihash {
+  uint64_t code; /* ODF_HASH_CODE_SHA3_256 or ODF_HASH_CODE_ARROW0_SHA3_256 */
+  uint8_t digest[ODF_HASH_DIGEST_SIZE];
+} odf_hash_multihash;
+
+/* Parses a multihash in any final multibase encoding ("f1620...", "z...", "u..."); `len`
+ * bytes of `text` are read (no NUL needed). Unknown codes, digest lengths other than 32 and
+ * malformed text are ODF_HASH_INVALID_ARGUMENT. */
+ODF_HASH_API int odf_hash_multihash_parse(const char* text, size_t len, odf_hash_multihash* out,
+                                          odf_hash_error* err);
+
+/* Writes `mh` as multibase text with the base whose prefix character is `base` ('f' base16,
+ * the ODF canonical form; 'z' base58btc; 'u' base64url; any final multibase) into `buf` of
+ * `capacity` bytes, NUL-terminated. *len_out (if not NULL) receives the text's length without
+ * the NUL, also when `capacity` is too small (then ODF_HASH_INVALID_ARGUMENT and nothing is
+ * written). ODF_HASH_MULTIHASH_TEXT_SIZE bytes are always enough. */
+ODF_HASH_API int odf_hash_multihash_format(const odf_hash_multihash* mh, char base, char* buf,
+                                           size_t capacity, size_t* len_out, odf_hash_error* err);
+
+/* 1 when both have the same code and digest (however they were written), else 0. */
+ODF_HASH_API int odf_hash_multihash_equal(const odf_hash_multihash* a, const odf_hash_multihash* b);
+
+/* ---- Physical hashes ------------------------------------------------------------------- */
+
+/* SHA3-256 of the whole file at `path` ("-": standard input), streamed in constant memory.
+ * *out receives the sha3-256 multihash, *size_out (if not NULL) the number of bytes hashed.
+ * A missing file is ODF_HASH_NOT_FOUND; a directory, permission denied or a read error
+ * ODF_HASH_IO_ERROR; the message names the path. */
+ODF_HASH_API int odf_hash_physical_file(const char* path, odf_hash_multihash* out,
+                                        uint64_t* size_out, odf_hash_error* err);
+
+/* A streaming physical hasher: new, update any number of times, finalize. */
+typedef struct odf_hash_sha3 odf_hash_sha3;
+
+/* NULL only when memory is exhausted. */
+ODF_HASH_API odf_hash_sha3* odf_hash_sha3_new(void);
+/* Absorbs `len` bytes (`data` may be NULL when len is 0). */
+ODF_HASH_API void odf_hash_sha3_update(odf_hash_sha3* hasher, const void* data, size_t len);
+/* The sha3-256 multihash of everything absorbed since new (or the previous finalize); the
+ * hasher is then reset to the empty message and may be reused. */
+ODF_HASH_API void odf_hash_sha3_finalize(odf_hash_sha3* hasher, odf_hash_multihash* out);
+ODF_HASH_API void odf_hash_sha3_free(odf_hash_sha3* hasher);
+
+/* ---- Logical hashes -------------------------------------------------------------------- */
+
+/* The result of a logical hash: the arrow0-sha3-256 digest, the record count and the digest
+ * of every leaf column (depth-first, as combined). */
+typedef struct odf_hash_logical_result odf_hash_logical_result;
+
+/* Hashes every batch of `stream`, then releases it (always: on success and on every error,
+ * including a NULL `out`). A struct-typed stream ("+s", as exported for record batches) is
+ * hashed as records: the ODF logical hash of a table, the reference's RecordDigestV0. Any
+ * other type is hashed as one column: the reference's ArrayDigestV0, which is also that
+ * column's digest inside a table; the result then has one column with an empty path.
+ * `threads`: 1 hashes on the calling thread; 0 uses every core; n uses up to n threads for
+ * the columns of a batch (the result never depends on it). Arrays are checked before they
+ * are read (lengths, offsets, child counts); a malformed array or a failing get_next is an
+ * error, never a hash. */
+ODF_HASH_API int odf_hash_logical_stream(struct ArrowArrayStream* stream, uint32_t threads,
+                                         odf_hash_logical_result** out, odf_hash_error* err);
+
+/* Hashes one array described by `schema`: a struct array with no null rows is one record
+ * batch (hashed as records), any other type one column (as in odf_hash_logical_stream).
+ * Nothing is released: the caller keeps ownership of both structs. */
+ODF_HASH_API int odf_hash_logical_array(const struct ArrowSchema* schema,
+                                        const struct ArrowArray* array, uint32_t threads,
+                                        odf_hash_logical_result** out, odf_hash_error* err);
+
+/* Hashes the records of a Parquet or Arrow IPC file (format detected from its bytes) as the
+ * main ODF implementation reads them (arrow-rs types, 10,000-row batches). */
+ODF_HASH_API int odf_hash_logical_file(const char* path, uint32_t threads,
+                                       odf_hash_logical_result** out, odf_hash_error* err);
+
+/* The arrow0-sha3-256 multihash. */
+ODF_HASH_API void odf_hash_logical_result_digest(const odf_hash_logical_result* result,
+                                                 odf_hash_multihash* out);
+/* Records hashed (for a single column: values hashed). */
+ODF_HASH_API uint64_t odf_hash_logical_result_num_rows(const odf_hash_logical_result* result);
+ODF_HASH_API size_t odf_hash_logical_result_column_count(const odf_hash_logical_result* result);
+/* Leaf column `index` (< column_count): its path (field names joined with '.'), its Arrow
+ * format string (e.g. "l", "u", "+l") and its 32-byte digest. The strings belong to the
+ * result. ODF_HASH_INVALID_ARGUMENT when `index` is out of range. */
+ODF_HASH_API int odf_hash_logical_result_column(const odf_hash_logical_result* result, size_t index,
+                                                const char** path_out, const char** type_out,
+                                                uint8_t digest_out[ODF_HASH_DIGEST_SIZE]);
+ODF_HASH_API void odf_hash_logical_result_free(odf_hash_logical_result* result);
+
+/* ---- Dataset verification -------------------------------------------------------------- */
+
+/* The outcome of verifying one ODF dataset: every problem found (verification never stops at
+ * the first) and every data / checkpoint file checked. */
+typedef struct odf_hash_report odf_hash_report;
+
+/* Verifies the ODF dataset folder at `path` (refs/head, blocks/, data/, checkpoints/):
+ * metadata chain, then every data file (size, physical hash, and for derivative datasets the
+ * logical fallback unless `integrity_only`), every checkpoint, unreferenced files. `jobs`
+ * files are hashed in parallel (0 means 1). Findings about the dataset are problems in the
+ * report, not errors: the function fails only when verification could not run (the path is
+ * not a readable folder). Nothing in the dataset is modified. */
+ODF_HASH_API int odf_hash_verify(const char* path, uint32_t jobs, int integrity_only,
+                                 odf_hash_report** out, odf_hash_error* err);
+
+/* 1 when the dataset is valid (no problem), else 0. */
+ODF_HASH_API int odf_hash_report_valid(const odf_hash_report* report);
+ODF_HASH_API size_t odf_hash_report_problem_count(const odf_hash_report* report);
+
+/* One problem. Strings belong to the report and live until it is freed; absent values are
+ * NULL. */
+typedef struct odf_hash_problem {
+  const char* kind;         /* stable kebab-case kind, e.g. "physical-hash-mismatch" */
+  const char* block;        /* the block concerned (multihash text), or NULL */
+  int has_sequence_number;  /* 1 when sequence_number is known */
+  uint64_t sequence_number; /* the block's sequence number */
+  const char* file;         /* relative path in the dataset ("data/f1620..."), or NULL */
+  const char* expected;     /* the expected value, or NULL */
+  const char* actual;       /* the value found, or NULL */
+  const char* message;      /* one human sentence */
+} odf_hash_problem;
+
+/* Problem `index` (< problem_count), in report order: metadata, files (newest block first),
+ * unexpected files. ODF_HASH_INVALID_ARGUMENT when `index` is out of range. */
+ODF_HASH_API int odf_hash_report_problem(const odf_hash_report* report, size_t index,
+                                         odf_hash_problem* out, odf_hash_error* err);
+
+/* The whole report as JSON, the object `odf-hash verify --json` prints for one dataset
+ * (path, kind, head, blocks, chain_complete, valid, logical_fallbacks, files, problems).
+ * Belongs to the report. */
+ODF_HASH_API const char* odf_hash_report_json(const odf_hash_report* report);
+ODF_HASH_API void odf_hash_report_free(odf_hash_report* report);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ODF_HASH_ODF_HASH_H */

@@ -1,0 +1,30 @@
+// The ODF DataSlice of a data file: what a coordinator records in an AddData or
+// ExecuteTransform block for a new data part file (logicalHash, physicalHash,
+// offsetInterval, size).
+//
+// Thread safety: reentrant; distinct files may be sliced from distinct threads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "odf_hash/logical.h"
+#include "odf_hash/odf_block.h"
+#include "odf_hash/status.h"
+
+namespace odf_hash::odf {
+
+struct SliceOptions {
+  uint64_t offset = 0;         // offset of the file's first record in the dataset
+  LogicalHashOptions logical;  // threads for the logical hash (never changes the result)
+};
+
+// Reads the file twice, side by side: its physical hash and size (the exact bytes), and its
+// logical hash and record count (the records, as arrow-rs reads them; see reader.h). The
+// interval is [offset, offset + records - 1].
+// Errors name the path: the file cannot be read or parsed (as physical_hash_file and
+// logical_hash_file report them); kInvalidArgument when the file holds no records (ODF
+// records no DataSlice for an empty file) or when offset + records overflows 64 bits.
+Result<DataSlice> data_slice_of_file(const std::string& path, const SliceOptions& options = {});
+
+}  // namespace odf_hash::odf

@@ -1,0 +1,22 @@
+// The JSON form of a dataset verification report: the object `odf-hash verify --json` prints
+// for each dataset, also returned by the C ABI (odf_hash_report_json) and the Python
+// package (Report.to_dict). One writer, so the three never disagree.
+//
+//   {"path", "kind" ("root" / "derivative" / null), "head" (multihash text or null),
+//    "blocks", "chain_complete", "unexpected_checked", "valid", "logical_fallbacks",
+//    "files": [{"role", "file", "block", "sequence_number", "outcome",
+//               "actual_physical"?, "logical"?}],
+//    "problems": [{"kind", "message", "block", "sequence_number", "file", "expected",
+//                  "actual"}]}   (absent values are null)
+#pragma once
+
+#include <string>
+
+#include "odf_hash/verify.h"
+
+namespace odf_hash::odf {
+
+// `indent` < 0: one line; otherwise pretty-printed with that many spaces per level.
+std::string verify_report_json(const DatasetReport& report, int indent = -1);
+
+}  // namespace odf_hash::odf

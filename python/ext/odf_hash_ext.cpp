@@ -1,0 +1,406 @@
+// odf_hash._odf_hash: the nanobind extension under the Python package. It binds the public
+// C++ API only (include/odf_hash/), turns Status errors into the package's exceptions
+// (odf_hash/_errors.py) and releases the GIL around every hash, file read and verification.
+// The Pythonic surface (argument handling, the Arrow PyCapsule protocol, docstrings) is in
+// odf_hash/__init__.py; this module stays small and typed.
+#include <Python.h>
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "odf_hash/compare.h"
+#include "odf_hash/logical.h"
+#include "odf_hash/multibase.h"
+#include "odf_hash/multihash.h"
+#include "odf_hash/physical.h"
+#include "odf_hash/reader.h"
+#include "odf_hash/sha3.h"
+#include "odf_hash/slice.h"
+#include "odf_hash/verify.h"
+#include "odf_hash/verify_json.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+// A library error crossing into Python; translated to odf_hash.<class> by the translator.
+struct LibraryError : std::exception {
+  odf_hash::Status status;
+  explicit LibraryError(odf_hash::Status s) : status(std::move(s)) {}
+  const char* what() const noexcept override { return status.message().c_str(); }
+};
+
+template <typename T>
+T value_or_raise(odf_hash::Result<T>&& r) {
+  if (!r.is_ok()) throw LibraryError(r.status());
+  return std::move(r).value();
+}
+
+const char* error_class(odf_hash::StatusCode code) {
+  switch (code) {
+    case odf_hash::StatusCode::kInvalidArgument:
+    case odf_hash::StatusCode::kParseError: return "InvalidInputError";
+    case odf_hash::StatusCode::kUnsupported: return "UnsupportedTypeError";
+    case odf_hash::StatusCode::kNotFound: return "NotFoundError";
+    case odf_hash::StatusCode::kIoError: return "IoError";
+    default: return "Error";
+  }
+}
+
+void translate(const std::exception_ptr& p, void*) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const LibraryError& e) {
+    nb::object errors = nb::module_::import_("odf_hash._errors");
+    nb::object cls = errors.attr(error_class(e.status.code()));
+    PyErr_SetString(cls.ptr(), e.status.message().c_str());
+  }
+}
+
+odf_hash::LogicalHashOptions options_for(unsigned threads) {
+  odf_hash::LogicalHashOptions o;
+  o.threads = threads;
+  return o;
+}
+
+// The digest as (multihash text, rows, [(path, type, hex digest)]).
+using LogicalTuple =
+    std::tuple<std::string, uint64_t, std::vector<std::tuple<std::string, std::string, nb::bytes>>>;
+
+LogicalTuple to_tuple(const odf_hash::LogicalDigest& d) {
+  std::vector<std::tuple<std::string, std::string, nb::bytes>> columns;
+  columns.reserve(d.columns.size());
+  for (const auto& c : d.columns) {
+    columns.emplace_back(
+        c.path, c.type, nb::bytes(reinterpret_cast<const char*>(c.digest.data()), c.digest.size()));
+  }
+  return {d.multihash().to_string(), d.num_rows, std::move(columns)};
+}
+
+template <typename T>
+T* capsule_pointer(nb::handle capsule, const char* name) {
+  void* p = PyCapsule_GetPointer(capsule.ptr(), name);
+  if (p == nullptr) throw nb::python_error();
+  return static_cast<T*>(p);
+}
+
+// Hashes an "arrow_array_stream" PyCapsule. The stream is moved out of the capsule (its
+// struct is left released, so the capsule's destructor does nothing) and consumed here.
+LogicalTuple logical_stream_capsule(nb::handle capsule, unsigned threads) {
+  auto* in = capsule_pointer<ArrowArrayStream>(capsule, "arrow_array_stream");
+  if (in->release == nullptr) {
+    throw LibraryError(
+        odf_hash::Status::invalid_argument("the Arrow stream was already consumed or released"));
+  }
+  ArrowArrayStream stream = *in;
+  in->release = nullptr;
+  odf_hash::Result<odf_hash::LogicalDigest> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::logical_hash_any_stream(&stream, options_for(threads));
+  }
+  return to_tuple(value_or_raise(std::move(r)));
+}
+
+// Hashes an ("arrow_schema", "arrow_array") PyCapsule pair; both stay owned by their capsules.
+LogicalTuple logical_array_capsules(nb::handle schema_capsule, nb::handle array_capsule,
+                                    unsigned threads) {
+  auto* schema = capsule_pointer<ArrowSchema>(schema_capsule, "arrow_schema");
+  auto* array = capsule_pointer<ArrowArray>(array_capsule, "arrow_array");
+  if (schema->release == nullptr || array->release == nullptr) {
+    throw LibraryError(odf_hash::Status::invalid_argument("the Arrow array was already released"));
+  }
+  odf_hash::Result<odf_hash::LogicalDigest> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::logical_hash_any_array(*schema, *array, options_for(threads));
+  }
+  return to_tuple(value_or_raise(std::move(r)));
+}
+
+LogicalTuple logical_file(const std::string& path, unsigned threads) {
+  odf_hash::Result<odf_hash::LogicalDigest> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::logical_hash_file(path, options_for(threads));
+  }
+  return to_tuple(value_or_raise(std::move(r)));
+}
+
+// A PyCapsule "arrow_array_stream" over a file's record batches as arrow-rs reads them. The
+// capsule owns a heap ArrowArrayStream: a consumer moves the stream out (leaving it
+// released); the destructor releases whatever is left and frees the struct.
+nb::object open_records_capsule(const std::string& path) {
+  auto* stream = new ArrowArrayStream{};
+  odf_hash::Status st;
+  {
+    nb::gil_scoped_release unlocked;
+    st = odf_hash::open_record_stream(path, stream);
+  }
+  if (!st.is_ok()) {
+    delete stream;
+    throw LibraryError(st);
+  }
+  PyObject* capsule = PyCapsule_New(stream, "arrow_array_stream", [](PyObject* cap) {
+    auto* s = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(cap, "arrow_array_stream"));
+    if (s == nullptr) return;
+    if (s->release != nullptr) s->release(s);
+    delete s;
+  });
+  if (capsule == nullptr) {
+    stream->release(stream);
+    delete stream;
+    throw nb::python_error();
+  }
+  return nb::steal(capsule);
+}
+
+std::tuple<odf_hash::Multihash, uint64_t> physical_file(const std::string& path) {
+  odf_hash::Result<odf_hash::PhysicalDigest> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::physical_hash_file(path);
+  }
+  auto d = value_or_raise(std::move(r));
+  return {d.hash, d.size};
+}
+
+// A read-only view of any object with the buffer protocol (bytes, bytearray, memoryview,
+// numpy arrays...), released on destruction.
+class BufferView {
+ public:
+  explicit BufferView(nb::handle obj) {
+    if (PyObject_GetBuffer(obj.ptr(), &view_, PyBUF_SIMPLE) != 0) throw nb::python_error();
+  }
+  ~BufferView() { PyBuffer_Release(&view_); }
+  BufferView(const BufferView&) = delete;
+  BufferView& operator=(const BufferView&) = delete;
+  const void* data() const { return view_.buf; }
+  size_t size() const { return static_cast<size_t>(view_.len); }
+
+ private:
+  Py_buffer view_{};
+};
+
+// The streaming physical hasher behind odf_hash.physical(bytes or binary file).
+class Sha3Hasher {
+ public:
+  void update(nb::handle data) {
+    BufferView view(data);
+    // Small updates are cheaper than a GIL round trip.
+    if (view.size() < 64 * 1024) {
+      hasher_.update(view.data(), view.size());
+    } else {
+      nb::gil_scoped_release unlocked;
+      hasher_.update(view.data(), view.size());
+    }
+    size_ += view.size();
+  }
+  odf_hash::Multihash finalize() {
+    size_ = 0;
+    return odf_hash::Multihash::sha3_256(hasher_.finalize());
+  }
+  uint64_t size() const { return size_; }
+
+ private:
+  odf_hash::Sha3_256 hasher_;
+  uint64_t size_ = 0;
+};
+
+nb::dict slice_to_dict(const odf_hash::odf::DataSlice& s) {
+  nb::dict interval;
+  interval["start"] = s.offset_interval.start;
+  interval["end"] = s.offset_interval.end;
+  nb::dict d;
+  d["logicalHash"] = s.logical_hash.to_string();
+  d["physicalHash"] = s.physical_hash.to_string();
+  d["offsetInterval"] = interval;
+  d["size"] = s.size;
+  return d;
+}
+
+nb::dict data_slice(const std::string& path, uint64_t offset, unsigned threads) {
+  odf_hash::odf::SliceOptions options;
+  options.offset = offset;
+  options.logical = options_for(threads);
+  odf_hash::Result<odf_hash::odf::DataSlice> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::odf::data_slice_of_file(path, options);
+  }
+  return slice_to_dict(value_or_raise(std::move(r)));
+}
+
+nb::dict compared_file(const odf_hash::odf::ComparedFile& f) {
+  nb::dict d;
+  d["path"] = f.path;
+  d["physical"] = f.physical.to_string();
+  d["size"] = f.size;
+  if (f.logical) {
+    d["logical"] = f.logical->multihash().to_string();
+    d["rows"] = f.logical->num_rows;
+  } else {
+    d["logical"] = nb::none();
+    d["rows"] = nb::none();
+  }
+  return d;
+}
+
+nb::dict compare_files(const std::string& a, const std::string& b, unsigned threads) {
+  odf_hash::Result<odf_hash::odf::FileComparison> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::odf::compare_files(a, b, options_for(threads));
+  }
+  auto c = value_or_raise(std::move(r));
+  nb::dict d;
+  d["verdict"] = odf_hash::odf::compare_verdict_name(c.verdict);
+  d["original"] = compared_file(c.original);
+  d["reproduced"] = compared_file(c.reproduced);
+  nb::list cols;
+  for (const auto& name : c.differing_columns) cols.append(name);
+  d["differing_columns"] = cols;
+  return d;
+}
+
+// The report as plain values: (json text, problems as tuples), so that the Python side can
+// build its typed objects without a second binding of every C++ struct.
+using ProblemTuple = std::tuple<std::string, std::optional<std::string>, std::optional<uint64_t>,
+                                std::string, std::string, std::string, std::string>;
+
+std::tuple<std::string, std::vector<ProblemTuple>> verify(const std::string& path, unsigned jobs,
+                                                          bool integrity_only) {
+  odf_hash::odf::VerifyOptions options;
+  options.jobs = jobs;
+  options.integrity_only = integrity_only;
+  odf_hash::Result<odf_hash::odf::DatasetReport> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::odf::verify_dataset(path, options);
+  }
+  auto report = value_or_raise(std::move(r));
+  std::vector<ProblemTuple> problems;
+  for (const auto& p : report.problems) {
+    problems.emplace_back(odf_hash::odf::problem_kind_name(p.kind),
+                          p.block ? std::optional<std::string>(p.block->to_string()) : std::nullopt,
+                          p.sequence_number, p.file, p.expected, p.actual, p.message);
+  }
+  return {odf_hash::odf::verify_report_json(report), std::move(problems)};
+}
+
+std::vector<std::string> problem_kinds() {
+  std::vector<std::string> out;
+  for (int k = 0;; ++k) {
+    const char* name = odf_hash::odf::problem_kind_name(static_cast<odf_hash::odf::ProblemKind>(k));
+    if (name == nullptr || std::strcmp(name, "unknown") == 0) break;
+    out.emplace_back(name);
+  }
+  return out;
+}
+
+odf_hash::multibase::Base base_from(const std::string& base) {
+  for (odf_hash::multibase::Base b : odf_hash::multibase::all_bases()) {
+    if (base == odf_hash::multibase::base_name(b) ||
+        (base.size() == 1 && base[0] == static_cast<char>(b))) {
+      return b;
+    }
+  }
+  throw LibraryError(
+      odf_hash::Status::invalid_argument("unknown multibase '" + base +
+                                         "': give a name such as 'base16', 'base58btc', "
+                                         "'base64url' or a prefix such as 'f', 'z', 'u'"));
+}
+
+}  // namespace
+
+NB_MODULE(_odf_hash, m) {
+  m.doc() = "Low-level bindings of the odf-hash C++ library; use the odf_hash package instead.";
+  nb::register_exception_translator(&translate);
+
+  nb::class_<odf_hash::Multihash>(
+      m, "Multihash",
+      "A multihash as ODF metadata holds it: a code (``sha3-256`` for physical and block\n"
+      "hashes, ``arrow0-sha3-256`` for logical hashes) and a 32-byte digest.\n\n"
+      "``Multihash.parse(text)`` accepts every final multibase encoding (``f...`` hex, ``z...``\n"
+      "base58btc, ``u...`` base64url...); ``str(h)`` and ``h.to_string()`` give the canonical\n"
+      "ODF form (``f`` + lowercase hex), ``h.to_string(\"base58btc\")`` another base (a name or\n"
+      "a multibase prefix), ``h.short`` the last 8 characters. Two multihashes are equal when\n"
+      "their code and digest are, however they were written; they hash and pickle by value.\n"
+      "Invalid text raises odf_hash.InvalidInputError.")
+      .def_static(
+          "parse",
+          [](const std::string& text) { return value_or_raise(odf_hash::Multihash::parse(text)); },
+          "text"_a)
+      .def_static(
+          "from_bytes",
+          [](nb::bytes raw) {
+            return value_or_raise(odf_hash::Multihash::from_bytes(
+                {reinterpret_cast<const uint8_t*>(raw.c_str()), raw.size()}));
+          },
+          "raw"_a)
+      .def(
+          "to_string",
+          [](const odf_hash::Multihash& h, const std::string& base) {
+            return h.to_string(base_from(base));
+          },
+          "base"_a = "base16")
+      .def_prop_ro("short", &odf_hash::Multihash::short_string)
+      .def_prop_ro("code",
+                   [](const odf_hash::Multihash& h) { return static_cast<uint64_t>(h.code()); })
+      .def_prop_ro("codec",
+                   [](const odf_hash::Multihash& h) {
+                     return std::string(odf_hash::hash_code_name(static_cast<uint64_t>(h.code())));
+                   })
+      .def_prop_ro("digest",
+                   [](const odf_hash::Multihash& h) {
+                     return nb::bytes(reinterpret_cast<const char*>(h.digest().data()),
+                                      h.digest().size());
+                   })
+      .def("to_bytes",
+           [](const odf_hash::Multihash& h) {
+             auto b = h.to_bytes();
+             return nb::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+           })
+      .def("__eq__",
+           [](const odf_hash::Multihash& a, const odf_hash::Multihash& b) { return a == b; })
+      .def("__eq__", [](const odf_hash::Multihash&, nb::handle) { return false; })
+      .def("__hash__",
+           [](const odf_hash::Multihash& h) {
+             auto b = h.to_bytes();
+             return nb::hash(nb::bytes(reinterpret_cast<const char*>(b.data()), b.size()));
+           })
+      .def("__str__", [](const odf_hash::Multihash& h) { return h.to_string(); })
+      .def("__repr__",
+           [](const odf_hash::Multihash& h) { return "Multihash('" + h.to_string() + "')"; })
+      .def("__getstate__", [](const odf_hash::Multihash& h) { return h.to_string(); })
+      .def("__setstate__", [](odf_hash::Multihash& h, const std::string& s) {
+        new (&h) odf_hash::Multihash(value_or_raise(odf_hash::Multihash::parse(s)));
+      });
+
+  nb::class_<Sha3Hasher>(m, "Sha3Hasher")
+      .def(nb::init<>())
+      .def("update", &Sha3Hasher::update, "data"_a)
+      .def("finalize", &Sha3Hasher::finalize)
+      .def_prop_ro("size", &Sha3Hasher::size);
+
+  m.def("logical_stream_capsule", &logical_stream_capsule, "capsule"_a, "threads"_a);
+  m.def("logical_array_capsules", &logical_array_capsules, "schema"_a, "array"_a, "threads"_a);
+  m.def("logical_file", &logical_file, "path"_a, "threads"_a);
+  m.def("open_records_capsule", &open_records_capsule, "path"_a);
+  m.def("physical_file", &physical_file, "path"_a);
+  m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a);
+  m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a);
+  m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a);
+  m.def("problem_kinds", &problem_kinds);
+  m.def("library_version", [] { return std::string(ODF_HASH_VERSION_STRING); });
+}

@@ -1,0 +1,350 @@
+// The C ABI (include/odf_hash/odf_hash.h) over the C++ library. Every entry point converts
+// Status values to codes and catches every exception (memory exhaustion included), so that
+// nothing unwinds into C.
+#include "odf_hash/odf_hash.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "odf_hash/logical.h"
+#include "odf_hash/multihash.h"
+#include "odf_hash/physical.h"
+#include "odf_hash/reader.h"
+#include "odf_hash/sha3.h"
+#include "odf_hash/verify.h"
+#include "odf_hash/verify_json.h"
+
+using odf_hash::Status;
+using odf_hash::StatusCode;
+
+struct odf_hash_sha3 {
+  odf_hash::Sha3_256 hasher;
+};
+
+struct odf_hash_logical_result {
+  odf_hash::LogicalDigest digest;
+};
+
+struct odf_hash_report {
+  odf_hash::odf::DatasetReport report;
+  std::vector<std::string> blocks;  // problems[i].block as text ("" when absent)
+  std::string json;
+};
+
+namespace {
+
+static_assert(static_cast<int>(StatusCode::kInvalidArgument) == ODF_HASH_INVALID_ARGUMENT);
+static_assert(static_cast<int>(StatusCode::kParseError) == ODF_HASH_PARSE_ERROR);
+static_assert(static_cast<int>(StatusCode::kNotFound) == ODF_HASH_NOT_FOUND);
+static_assert(static_cast<int>(StatusCode::kIoError) == ODF_HASH_IO_ERROR);
+static_assert(static_cast<int>(StatusCode::kUnsupported) == ODF_HASH_UNSUPPORTED);
+static_assert(static_cast<int>(StatusCode::kInternal) == ODF_HASH_INTERNAL);
+static_assert(odf_hash::kMaxMultihashTextLength + 1 == ODF_HASH_MULTIHASH_TEXT_SIZE);
+
+int report(odf_hash_error* err, int code, const char* message) noexcept {
+  if (err != nullptr) {
+    err->code = code;
+    const size_t n = std::min(std::strlen(message), sizeof(err->message) - 1);
+    std::memcpy(err->message, message, n);
+    err->message[n] = '\0';
+  }
+  return code;
+}
+
+int report(odf_hash_error* err, const Status& status) noexcept {
+  return report(err, static_cast<int>(status.code()), status.message().c_str());
+}
+
+int ok(odf_hash_error* err) noexcept {
+  return report(err, ODF_HASH_OK, "");
+}
+
+int invalid(odf_hash_error* err, const char* message) noexcept {
+  return report(err, ODF_HASH_INVALID_ARGUMENT, message);
+}
+
+// Runs `body` (which returns a status code) with every exception turned into a code.
+template <typename Body>
+int guarded(odf_hash_error* err, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return report(err, ODF_HASH_INTERNAL, "out of memory");
+  } catch (const std::exception& e) {
+    return report(err, ODF_HASH_INTERNAL, (std::string("internal error: ") + e.what()).c_str());
+  } catch (...) {
+    return report(err, ODF_HASH_INTERNAL, "internal error: unknown exception");
+  }
+}
+
+void to_c(const odf_hash::Multihash& mh, odf_hash_multihash* out) noexcept {
+  out->code = static_cast<uint64_t>(mh.code());
+  std::memcpy(out->digest, mh.digest().data(), ODF_HASH_DIGEST_SIZE);
+}
+
+std::optional<odf_hash::Multihash> from_c(const odf_hash_multihash& mh) {
+  odf_hash::Digest256 digest;
+  std::memcpy(digest.data(), mh.digest, digest.size());
+  switch (mh.code) {
+    case ODF_HASH_CODE_SHA3_256: return odf_hash::Multihash::sha3_256(digest);
+    case ODF_HASH_CODE_ARROW0_SHA3_256: return odf_hash::Multihash::arrow0_sha3_256(digest);
+    default: return std::nullopt;
+  }
+}
+
+std::optional<odf_hash::multibase::Base> base_from_prefix(char prefix) {
+  for (odf_hash::multibase::Base b : odf_hash::multibase::all_bases()) {
+    if (static_cast<char>(b) == prefix) return b;
+  }
+  return std::nullopt;
+}
+
+odf_hash::LogicalHashOptions logical_options(uint32_t threads) {
+  odf_hash::LogicalHashOptions options;
+  options.threads = threads;
+  return options;
+}
+
+int give_result(odf_hash::LogicalDigest digest, odf_hash_logical_result** out,
+                odf_hash_error* err) {
+  *out = new odf_hash_logical_result{std::move(digest)};
+  return ok(err);
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* odf_hash_version(void) {
+  return ODF_HASH_VERSION_STRING;
+}
+
+int odf_hash_abi_version(void) {
+  return ODF_HASH_ABI_VERSION;
+}
+
+const char* odf_hash_status_name(int code) {
+  if (code < 0 || code > ODF_HASH_INTERNAL) return "unknown";
+  return odf_hash::status_code_name(static_cast<StatusCode>(code));
+}
+
+int odf_hash_multihash_parse(const char* text, size_t len, odf_hash_multihash* out,
+                             odf_hash_error* err) {
+  return guarded(err, [&] {
+    if ((text == nullptr && len != 0) || out == nullptr) {
+      return invalid(err, "odf_hash_multihash_parse: NULL argument");
+    }
+    auto mh = odf_hash::Multihash::parse(std::string_view(text == nullptr ? "" : text, len));
+    if (!mh.is_ok()) return report(err, mh.status());
+    to_c(*mh, out);
+    return ok(err);
+  });
+}
+
+int odf_hash_multihash_format(const odf_hash_multihash* mh, char base, char* buf, size_t capacity,
+                              size_t* len_out, odf_hash_error* err) {
+  return guarded(err, [&] {
+    if (mh == nullptr || (buf == nullptr && capacity != 0)) {
+      return invalid(err, "odf_hash_multihash_format: NULL argument");
+    }
+    auto value = from_c(*mh);
+    if (!value) {
+      char message[96];
+      std::snprintf(message, sizeof message, "odf_hash_multihash_format: unknown hash code 0x%llx",
+                    static_cast<unsigned long long>(mh->code));
+      return invalid(err, message);
+    }
+    auto b = base_from_prefix(base);
+    if (!b) {
+      return invalid(err, (std::string("odf_hash_multihash_format: '") + base +
+                           "' is not the prefix of a final multibase encoding")
+                              .c_str());
+    }
+    const std::string text = value->to_string(*b);
+    if (len_out != nullptr) *len_out = text.size();
+    if (capacity < text.size() + 1) {
+      return invalid(err,
+                     ("odf_hash_multihash_format: the buffer holds " + std::to_string(capacity) +
+                      " bytes, " + std::to_string(text.size() + 1) + " are needed")
+                         .c_str());
+    }
+    std::memcpy(buf, text.c_str(), text.size() + 1);
+    return ok(err);
+  });
+}
+
+int odf_hash_multihash_equal(const odf_hash_multihash* a, const odf_hash_multihash* b) {
+  if (a == nullptr || b == nullptr) return 0;
+  return a->code == b->code && std::memcmp(a->digest, b->digest, ODF_HASH_DIGEST_SIZE) == 0;
+}
+
+int odf_hash_physical_file(const char* path, odf_hash_multihash* out, uint64_t* size_out,
+                           odf_hash_error* err) {
+  return guarded(err, [&] {
+    if (path == nullptr || out == nullptr) {
+      return invalid(err, "odf_hash_physical_file: NULL argument");
+    }
+    auto d = odf_hash::physical_hash_file(path);
+    if (!d.is_ok()) return report(err, d.status());
+    to_c(d->hash, out);
+    if (size_out != nullptr) *size_out = d->size;
+    return ok(err);
+  });
+}
+
+odf_hash_sha3* odf_hash_sha3_new(void) {
+  try {
+    return new odf_hash_sha3{};
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void odf_hash_sha3_update(odf_hash_sha3* hasher, const void* data, size_t len) {
+  if (hasher == nullptr || (data == nullptr && len != 0)) return;
+  hasher->hasher.update(data, len);
+}
+
+void odf_hash_sha3_finalize(odf_hash_sha3* hasher, odf_hash_multihash* out) {
+  if (hasher == nullptr) return;
+  const odf_hash::Digest256 d = hasher->hasher.finalize();
+  if (out != nullptr) to_c(odf_hash::Multihash::sha3_256(d), out);
+}
+
+void odf_hash_sha3_free(odf_hash_sha3* hasher) {
+  delete hasher;
+}
+
+int odf_hash_logical_stream(struct ArrowArrayStream* stream, uint32_t threads,
+                            odf_hash_logical_result** out, odf_hash_error* err) {
+  return guarded(err, [&] {
+    if (out == nullptr) {
+      if (stream != nullptr && stream->release != nullptr) stream->release(stream);
+      return invalid(err, "odf_hash_logical_stream: NULL output");
+    }
+    // Consumes the stream on every path, as documented.
+    auto digest = odf_hash::logical_hash_any_stream(stream, logical_options(threads));
+    if (!digest.is_ok()) return report(err, digest.status());
+    return give_result(std::move(digest).value(), out, err);
+  });
+}
+
+int odf_hash_logical_array(const struct ArrowSchema* schema, const struct ArrowArray* array,
+                           uint32_t threads, odf_hash_logical_result** out, odf_hash_error* err) {
+  return guarded(err, [&] {
+    if (schema == nullptr || array == nullptr || out == nullptr || schema->release == nullptr ||
+        array->release == nullptr) {
+      return invalid(err, "odf_hash_logical_array: NULL or released argument");
+    }
+    auto digest = odf_hash::logical_hash_any_array(*schema, *array, logical_options(threads));
+    if (!digest.is_ok()) return report(err, digest.status());
+    return give_result(std::move(digest).value(), out, err);
+  });
+}
+
+int odf_hash_logical_file(const char* path, uint32_t threads, odf_hash_logical_result** out,
+                          odf_hash_error* err) {
+  return guarded(err, [&] {
+    if (path == nullptr || out == nullptr) {
+      return invalid(err, "odf_hash_logical_file: NULL argument");
+    }
+    auto digest = odf_hash::logical_hash_file(path, logical_options(threads));
+    if (!digest.is_ok()) return report(err, digest.status());
+    return give_result(std::move(digest).value(), out, err);
+  });
+}
+
+void odf_hash_logical_result_digest(const odf_hash_logical_result* result,
+                                    odf_hash_multihash* out) {
+  if (result == nullptr || out == nullptr) return;
+  to_c(result->digest.multihash(), out);
+}
+
+uint64_t odf_hash_logical_result_num_rows(const odf_hash_logical_result* result) {
+  return result == nullptr ? 0 : result->digest.num_rows;
+}
+
+size_t odf_hash_logical_result_column_count(const odf_hash_logical_result* result) {
+  return result == nullptr ? 0 : result->digest.columns.size();
+}
+
+int odf_hash_logical_result_column(const odf_hash_logical_result* result, size_t index,
+                                   const char** path_out, const char** type_out,
+                                   uint8_t digest_out[ODF_HASH_DIGEST_SIZE]) {
+  if (result == nullptr || index >= result->digest.columns.size()) {
+    return ODF_HASH_INVALID_ARGUMENT;
+  }
+  const odf_hash::ColumnDigest& c = result->digest.columns[index];
+  if (path_out != nullptr) *path_out = c.path.c_str();
+  if (type_out != nullptr) *type_out = c.type.c_str();
+  if (digest_out != nullptr) std::memcpy(digest_out, c.digest.data(), ODF_HASH_DIGEST_SIZE);
+  return ODF_HASH_OK;
+}
+
+void odf_hash_logical_result_free(odf_hash_logical_result* result) {
+  delete result;
+}
+
+int odf_hash_verify(const char* path, uint32_t jobs, int integrity_only, odf_hash_report** out,
+                    odf_hash_error* err) {
+  return guarded(err, [&] {
+    if (path == nullptr || out == nullptr) return invalid(err, "odf_hash_verify: NULL argument");
+    odf_hash::odf::VerifyOptions options;
+    options.jobs = jobs == 0 ? 1 : jobs;
+    options.integrity_only = integrity_only != 0;
+    auto r = odf_hash::odf::verify_dataset(path, options);
+    if (!r.is_ok()) return report(err, r.status());
+    auto* rep = new odf_hash_report{std::move(r).value(), {}, {}};
+    for (const auto& p : rep->report.problems) {
+      rep->blocks.push_back(p.block ? p.block->to_string() : std::string());
+    }
+    rep->json = odf_hash::odf::verify_report_json(rep->report);
+    *out = rep;
+    return ok(err);
+  });
+}
+
+int odf_hash_report_valid(const odf_hash_report* report) {
+  return report != nullptr && report->report.valid() ? 1 : 0;
+}
+
+size_t odf_hash_report_problem_count(const odf_hash_report* report) {
+  return report == nullptr ? 0 : report->report.problems.size();
+}
+
+int odf_hash_report_problem(const odf_hash_report* rep, size_t index, odf_hash_problem* out,
+                            odf_hash_error* err) {
+  if (rep == nullptr || out == nullptr) {
+    return invalid(err, "odf_hash_report_problem: NULL argument");
+  }
+  if (index >= rep->report.problems.size()) {
+    return invalid(err, "odf_hash_report_problem: index out of range");
+  }
+  const odf_hash::odf::Problem& p = rep->report.problems[index];
+  auto text = [](const std::string& s) { return s.empty() ? nullptr : s.c_str(); };
+  out->kind = odf_hash::odf::problem_kind_name(p.kind);
+  out->block = text(rep->blocks[index]);
+  out->has_sequence_number = p.sequence_number.has_value() ? 1 : 0;
+  out->sequence_number = p.sequence_number.value_or(0);
+  out->file = text(p.file);
+  out->expected = text(p.expected);
+  out->actual = text(p.actual);
+  out->message = p.message.c_str();
+  return ok(err);
+}
+
+const char* odf_hash_report_json(const odf_hash_report* report) {
+  return report == nullptr ? "" : report->json.c_str();
+}
+
+void odf_hash_report_free(odf_hash_report* report) {
+  delete report;
+}
+
+}  // extern "C"

@@ -1,0 +1,75 @@
+#include "odf_hash/compare.h"
+
+#include <map>
+#include <thread>
+
+#include "odf_hash/physical.h"
+#include "odf_hash/reader.h"
+
+namespace odf_hash::odf {
+
+namespace {
+
+// Leaf columns whose digests differ, or that exist on one side only.
+std::vector<std::string> differing_columns(const LogicalDigest& a, const LogicalDigest& b) {
+  std::map<std::string, const ColumnDigest*> left, right;
+  for (const auto& c : a.columns) left[c.path] = &c;
+  for (const auto& c : b.columns) right[c.path] = &c;
+  std::vector<std::string> out;
+  for (const auto& [path, c] : left) {
+    auto it = right.find(path);
+    if (it == right.end()) {
+      out.push_back(path + " (only in original)");
+    } else if (c->digest != it->second->digest || c->type != it->second->type) {
+      out.push_back(c->type == it->second->type
+                        ? path
+                        : path + " (type " + c->type + " vs " + it->second->type + ")");
+    }
+  }
+  for (const auto& [path, c] : right) {
+    if (left.count(path) == 0) out.push_back(path + " (only in reproduced)");
+  }
+  return out;
+}
+
+Result<ComparedFile> physical_side(const std::string& path) {
+  ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest d, physical_hash_file(path));
+  return ComparedFile{path, d.hash, d.size, std::nullopt};
+}
+
+}  // namespace
+
+const char* compare_verdict_name(CompareVerdict verdict) {
+  switch (verdict) {
+    case CompareVerdict::kIdentical: return "identical";
+    case CompareVerdict::kEquivalent: return "equivalent";
+    case CompareVerdict::kDifferent: return "different";
+  }
+  return "unknown";
+}
+
+Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
+                                     const LogicalHashOptions& logical) {
+  ODF_HASH_ASSIGN_OR_RETURN(ComparedFile a, physical_side(original));
+  ODF_HASH_ASSIGN_OR_RETURN(ComparedFile b, physical_side(reproduced));
+  FileComparison out{std::move(a), std::move(b), CompareVerdict::kIdentical, {}};
+  if (out.original.physical == out.reproduced.physical) return out;
+
+  Result<LogicalDigest> lb = Status::internal("not run");
+  std::thread other([&] { lb = logical_hash_file(reproduced, logical); });
+  Result<LogicalDigest> la = logical_hash_file(original, logical);
+  other.join();
+  ODF_HASH_RETURN_IF_ERROR(la.status());
+  ODF_HASH_RETURN_IF_ERROR(lb.status());
+  out.original.logical = std::move(la).value();
+  out.reproduced.logical = std::move(lb).value();
+  if (out.original.logical->digest == out.reproduced.logical->digest) {
+    out.verdict = CompareVerdict::kEquivalent;
+  } else {
+    out.verdict = CompareVerdict::kDifferent;
+    out.differing_columns = differing_columns(*out.original.logical, *out.reproduced.logical);
+  }
+  return out;
+}
+
+}  // namespace odf_hash::odf

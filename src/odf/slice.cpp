@@ -1,0 +1,32 @@
+#include "odf_hash/slice.h"
+
+#include <thread>
+
+#include "odf_hash/physical.h"
+#include "odf_hash/reader.h"
+
+namespace odf_hash::odf {
+
+Result<DataSlice> data_slice_of_file(const std::string& path, const SliceOptions& options) {
+  // The two hashes read the file independently; run them side by side.
+  Result<PhysicalDigest> physical = Status::internal("not run");
+  std::thread t([&] { physical = physical_hash_file(path); });
+  Result<LogicalDigest> logical = logical_hash_file(path, options.logical);
+  t.join();
+  ODF_HASH_RETURN_IF_ERROR(physical.status());
+  ODF_HASH_RETURN_IF_ERROR(logical.status());
+  if (logical->num_rows == 0) {
+    return Status::invalid_argument(
+        path + " holds no records; ODF records no DataSlice for an empty file");
+  }
+  const uint64_t end = options.offset + logical->num_rows - 1;
+  if (end < options.offset) {
+    return Status::invalid_argument("offset " + std::to_string(options.offset) + " + " +
+                                    std::to_string(logical->num_rows) +
+                                    " records overflows 64 bits");
+  }
+  return DataSlice{logical->multihash(), physical->hash, OffsetInterval{options.offset, end},
+                   physical->size};
+}
+
+}  // namespace odf_hash::odf

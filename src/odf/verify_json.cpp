@@ -1,0 +1,52 @@
+#include "odf_hash/verify_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace odf_hash::odf {
+
+namespace {
+
+nlohmann::json text_or_null(const std::string& s) {
+  return s.empty() ? nlohmann::json() : nlohmann::json(s);
+}
+
+}  // namespace
+
+std::string verify_report_json(const DatasetReport& r, int indent) {
+  nlohmann::json j;
+  j["path"] = r.path;
+  j["kind"] = r.kind ? nlohmann::json(dataset_kind_name(*r.kind)) : nlohmann::json();
+  j["head"] = r.head ? nlohmann::json(r.head->to_string()) : nlohmann::json();
+  j["blocks"] = r.blocks;
+  j["chain_complete"] = r.chain_complete;
+  j["unexpected_checked"] = r.unexpected_checked;
+  j["valid"] = r.valid();
+  j["logical_fallbacks"] = r.logical_fallbacks();
+  j["files"] = nlohmann::json::array();
+  for (const auto& f : r.files) {
+    nlohmann::json jf{{"role", file_role_name(f.role)},
+                      {"file", f.file},
+                      {"block", f.block.to_string()},
+                      {"sequence_number", f.sequence_number},
+                      {"outcome", file_outcome_name(f.outcome)}};
+    if (f.actual_physical) jf["actual_physical"] = f.actual_physical->to_string();
+    if (f.logical) jf["logical"] = f.logical->to_string();
+    j["files"].push_back(std::move(jf));
+  }
+  j["problems"] = nlohmann::json::array();
+  for (const auto& p : r.problems) {
+    nlohmann::json jp{{"kind", problem_kind_name(p.kind)}, {"message", p.message}};
+    jp["block"] = p.block ? nlohmann::json(p.block->to_string()) : nlohmann::json();
+    jp["sequence_number"] =
+        p.sequence_number ? nlohmann::json(*p.sequence_number) : nlohmann::json();
+    jp["file"] = text_or_null(p.file);
+    jp["expected"] = text_or_null(p.expected);
+    jp["actual"] = text_or_null(p.actual);
+    j["problems"].push_back(std::move(jp));
+  }
+  // Paths and messages can hold bytes that are not UTF-8 (file names are bytes): replace
+  // them rather than fail.
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace odf_hash::odf

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Runs examples/c/odf_hash_tour.c (built against libodf_hash) and checks every value it
+prints against an independent source: the spec's known multihash, the reference's digests
+(tests/conformance/vectors.json for the file, logical_unit_vectors.json for the records the
+tour builds by hand: those are the test case 'rec_mixed' and 'rec_two_batches' of
+tests/unit/logical/reference_vectors_test.cpp, printed by arrow-digest), and the example
+dataset (valid; with --broken, a copy with one flipped byte in a data file)."""
+import argparse
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+KNOWN = "f162008c3792b2a4deed1bd7ea2328fb5de5531eccf0fbfa04a7d800cdc267137c635"
+KNOWN_Z = "zW1a3CNT52HXiJNniLkWMeev3CPRy9QiNRMWGyTrVNg4hY8"
+DATA_FILE = "data/gen/mixed_1.arrow"
+LOGICAL_PREFIX = "f9680c00120"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tour", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--broken", action="store_true")
+    args = ap.parse_args()
+    src = pathlib.Path(args.source_dir)
+    conf = src / "tests" / "conformance"
+    vector = next(v for v in json.loads((conf / "vectors.json").read_text())["vectors"]
+                  if v["file"] == DATA_FILE)
+    units = json.loads((conf / "logical_unit_vectors.json").read_text())
+
+    with tempfile.TemporaryDirectory() as tmp:
+        dataset = src / "examples" / "datasets" / "root"
+        broken_file = None
+        if args.broken:
+            dataset = pathlib.Path(tmp) / "root"
+            shutil.copytree(src / "examples" / "datasets" / "root", dataset)
+            broken_file = sorted((dataset / "data").iterdir())[0]
+            raw = bytearray(broken_file.read_bytes())
+            raw[len(raw) // 2] ^= 0x01
+            broken_file.write_bytes(bytes(raw))
+        p = subprocess.run([args.tour, str(conf / DATA_FILE), str(dataset)],
+                           capture_output=True, text=True, timeout=100)
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    lines = {}
+    problems = []
+    for line in p.stdout.splitlines():
+        key, _, value = line.partition(": ")
+        if key == "problem":
+            problems.append(value)
+        else:
+            lines[key] = value
+
+    failures = []
+
+    def expect(key, want):
+        if lines.get(key) != want:
+            failures.append(f"{key}: got {lines.get(key)!r}, want {want!r}")
+
+    expect("sha3 of 'multihash'", KNOWN)
+    expect("parsed base58btc equals", "yes")
+    expect("as base58btc", KNOWN_Z)
+    expect("bad hash", "invalid argument")
+    expect("file physical", vector["physical"])
+    expect("file size", str((conf / DATA_FILE).stat().st_size))
+    expect("file logical", vector["logical"])
+    expect("file logical rows", str(vector["rows"]))
+    expect("one batch", LOGICAL_PREFIX + units["rec_mixed"])
+    expect("one batch rows", "3")
+    expect("two batches", LOGICAL_PREFIX + units["rec_two_batches"])
+    expect("two batches rows", "5")
+    expect("stream released", "yes")
+    expect("malformed batch", "invalid argument")
+    # A column's digest alone equals its digest inside the record batch.
+    expect("column a column  (i)", lines.get("one batch column a (i)", "missing"))
+    expect("json names the dataset", "yes")
+    if args.broken:
+        expect("dataset", "INVALID")
+        want = [f"physical-hash-mismatch data/{broken_file.name}"]
+        if problems != want:
+            failures.append(f"problems: got {problems}, want {want}")
+        want_rc = 1
+    else:
+        expect("dataset", "VALID")
+        if problems:
+            failures.append(f"problems on a valid dataset: {problems}")
+        want_rc = 0
+    if p.returncode != want_rc:
+        failures.append(f"exit status {p.returncode}, want {want_rc}")
+    for f in failures:
+        print("FAIL:", f, file=sys.stderr)
+    print(f"{len(lines) + len(problems)} values checked, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
