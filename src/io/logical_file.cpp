@@ -21,17 +21,9 @@ Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
   if (msg.rfind(name + ": ", 0) == 0) return st;
   // The logical layer wraps errors of the C stream as "reading the next record batch failed
   // (error N): <Arrow code>: <what the reader said>"; the reader's message already says
-  // "<name>: reading record batch K: <reason>", so it is kept alone (with "out of memory",
-  // the one Arrow code that adds to the reason).
+  // "<name>: reading record batch K: <reason>", so it is kept alone.
   const size_t at = msg.find(": " + name + ": ");
-  if (at != std::string::npos) {
-    std::string out = msg.substr(at + 2);
-    if (msg.find("): Out of memory", 0) < at && out.find("memory") == std::string::npos &&
-        out.find("limit") == std::string::npos) {
-      out += " (out of memory)";
-    }
-    return Status(st.code(), std::move(out));
-  }
+  if (at != std::string::npos) return Status(st.code(), msg.substr(at + 2));
   return st.with_context(name);
 }
 

@@ -1,10 +1,14 @@
 // The readers' memory pool (memory_pool.h).
 #include "memory_pool.h"
 
+#include <algorithm>
+#include <atomic>
 #include <string>
 
 namespace odf_hash::io_internal {
 namespace {
+
+std::atomic<uint64_t> g_open_input_bytes{0};
 
 class BoundedPool final : public arrow::MemoryPool {
  public:
@@ -35,15 +39,27 @@ class BoundedPool final : public arrow::MemoryPool {
 
  private:
   static arrow::Status check(int64_t size) {
-    if (size <= kMaxReaderBuffer) return arrow::Status::OK();
-    return arrow::Status::OutOfMemory("a buffer of ", size, " bytes was asked for, more than ",
-                                      "the ", kMaxReaderBuffer,
-                                      "-byte limit of one buffer (corrupt sizes in the file?)");
+    const uint64_t open = g_open_input_bytes.load(std::memory_order_relaxed);
+    const uint64_t justified = static_cast<uint64_t>(kBufferSlack) +
+                               std::min<uint64_t>(open, uint64_t{1} << 40) * kBufferPerInputByte;
+    const int64_t limit = static_cast<int64_t>(
+        std::min<uint64_t>(justified, static_cast<uint64_t>(kMaxReaderBuffer)));
+    if (size <= limit) return arrow::Status::OK();
+    return arrow::Status::OutOfMemory("a buffer of ", size, " bytes was asked for, more than the ",
+                                      limit, " bytes the input can justify (corrupt sizes in ",
+                                      "the file?)");
   }
   arrow::MemoryPool* inner_;
 };
 
 }  // namespace
+
+OpenInput::OpenInput(uint64_t bytes) : bytes_(bytes) {
+  g_open_input_bytes.fetch_add(bytes_, std::memory_order_relaxed);
+}
+OpenInput::~OpenInput() {
+  g_open_input_bytes.fetch_sub(bytes_, std::memory_order_relaxed);
+}
 
 // Never destroyed: Arrow's I/O threads may free a buffer of a read-ahead nobody waited for
 // while the process exits, after function-local statics are gone (found by ASan).

@@ -14,7 +14,8 @@ namespace {
 
 class ObjectFile final : public arrow::io::RandomAccessFile {
  public:
-  explicit ObjectFile(std::shared_ptr<ObjectReader> object) : object_(std::move(object)) {
+  explicit ObjectFile(std::shared_ptr<ObjectReader> object)
+      : object_(std::move(object)), open_(object_->size()) {
     set_mode(arrow::io::FileMode::READ);
   }
 
@@ -102,6 +103,7 @@ class ObjectFile final : public arrow::io::RandomAccessFile {
   }
 
   std::shared_ptr<ObjectReader> object_;
+  OpenInput open_;         // bounds the readers' buffers while the file is read (memory_pool.h)
   mutable std::mutex mu_;  // guards position_ for Read/Seek/Tell
   int64_t position_ = 0;
   std::atomic<bool> closed_{false};

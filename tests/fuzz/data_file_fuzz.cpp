@@ -1,7 +1,8 @@
 // Fuzzes the data file readers: any bytes, read as a Parquet or Arrow IPC file through the
 // object interface (store.h) by open_record_stream, then logically hashed, as verify's logical
 // fallback and `odf-hash logical` do. A clear error or a digest; never a crash, a hang or an
-// allocation beyond what the bytes can justify (the object bounds every read to its size).
+// allocation beyond what the bytes can justify (reads are bounded by the object's size,
+// buffers by the readers' pool: src/io/memory_pool.h).
 // Invariants: the format detected is the one the magic bytes say; hashing the same bytes
 // twice gives the same digest.
 #include <algorithm>

@@ -365,16 +365,26 @@ TEST(ObjectKey, Validity) {
   EXPECT_EQ(join_object_key("data", "x"), "data/x");
 }
 
-// Found by the data_file fuzzer: an Arrow IPC file whose compressed buffer claims an
-// uncompressed length of about 3e18 bytes. Arrow asks its pool for that much; the readers'
-// pool refuses (src/io/memory_pool.h) and the error names the file and the batch.
-TEST(ReaderLimits, ExabyteBufferFromMetadataIsRefused) {
-  const fs::path file = fs::path(ODF_HASH_SOURCE_DIR) /
-                        "tests/fuzz/corpus/data_file/crash-ipc-uncompressed-length-exabytes";
-  auto r = logical_hash_file(file.string());
-  ASSERT_FALSE(r.is_ok());
-  EXPECT_EQ(r.status().message(),
-            file.string() +
-                ": reading record batch 1: a buffer of 3345441648861410432 bytes was asked for, "
-                "more than the 4294967296-byte limit of one buffer (corrupt sizes in the file?)");
+// Found by the data_file fuzzer: files whose metadata make Arrow ask for a huge buffer before
+// reading (an IPC buffer claiming an uncompressed length of about 3e18 bytes; a Parquet page
+// header claiming 1.4 GB, which Arrow would allocate and zero-fill: 1.4 GB of RSS for a 4 KB
+// file). The readers' pool refuses any buffer beyond 64 MiB + 64 bytes per input byte
+// (src/io/memory_pool.h); the error names the file and the batch.
+TEST(ReaderLimits, BuffersBeyondWhatTheInputJustifiesAreRefused) {
+  const fs::path corpus = fs::path(ODF_HASH_SOURCE_DIR) / "tests/fuzz/corpus/data_file";
+  const std::pair<const char*, const char*> cases[] = {
+      {"crash-ipc-uncompressed-length-exabytes", "3345441648861410432"},
+      {"oom-parquet-page-size-1.4g", "1469928704"},
+  };
+  for (const auto& [name, asked] : cases) {
+    const fs::path file = corpus / name;
+    const uint64_t limit = (uint64_t{64} << 20) + 64 * fs::file_size(file);
+    auto r = logical_hash_file(file.string());
+    ASSERT_FALSE(r.is_ok()) << name;
+    EXPECT_EQ(r.status().message(), file.string() + ": reading record batch 1: a buffer of " +
+                                        asked + " bytes was asked for, more than the " +
+                                        std::to_string(limit) +
+                                        " bytes the input can justify (corrupt sizes in the file?)")
+        << name;
+  }
 }
