@@ -3,17 +3,22 @@
 # conformance tool's crates), so each target works on a fresh Debian 12 machine.
 #
 #   make example   hash / verify the bundled examples with build/odf-hash
-#   make test      all tests: optimised build, the Python package, then the ASan+UBSan build
+#   make test      all tests: optimised build, the Python package, the ASan+UBSan build, then
+#                  every fuzzer briefly
 #   make build     build/odf-hash and the test binaries (RelWithDebInfo, -Werror)
 #   make bench     benchmarks against peers, side by side (BENCH_QUICK=1: a smoke run)
-#   make fuzz      libFuzzer binaries (clang), each run briefly over its corpus
+#   make fuzz      libFuzzer binaries (clang), each run FUZZ_SECONDS from its corpus
 #   make format    clang-format the sources in place
 
 JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 FUZZ_SECONDS ?= 30
+# make test fuzzes every untrusted surface this long per fuzzer (five fuzzers: under two
+# minutes, plus the clang build).
+FUZZ_TEST_SECONDS ?= 20
+FUZZERS := $(patsubst tests/fuzz/%_fuzz.cpp,%_fuzzer,$(wildcard tests/fuzz/*_fuzz.cpp))
 
-.PHONY: all bootstrap build build-asan test test-release test-python test-asan python example bench fuzz format format-check clean
+.PHONY: all bootstrap build build-asan build-fuzz test test-release test-python test-asan test-fuzz python example bench fuzz format format-check clean
 
 all: build
 
@@ -35,6 +40,13 @@ test-asan: build-asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir build-asan --output-on-failure -j $(CTEST_JOBS) -LE no_asan
 
+build-fuzz: bootstrap
+	@cmake --preset fuzz >/dev/null
+	@cmake --build build-fuzz -j $(JOBS) --target $(FUZZERS)
+
+test-fuzz: build-fuzz
+	scripts/run-fuzzers.sh build-fuzz $(FUZZ_TEST_SECONDS)
+
 # The Python package (python/), built with the venv's scikit-build-core and nanobind into
 # build-python/ (incremental) and installed into .venv, then its pytest suite.
 python: bootstrap
@@ -44,7 +56,7 @@ python: bootstrap
 test-python: python
 	.venv/bin/python -m pytest python/tests -q -p no:cacheprovider
 
-test: format-check test-release test-python test-asan
+test: format-check test-release test-python test-asan test-fuzz
 
 example: build
 	@scripts/example.sh
@@ -52,9 +64,7 @@ example: build
 bench: build python
 	@bench/run.sh
 
-fuzz: bootstrap
-	@cmake --preset fuzz >/dev/null
-	@cmake --build build-fuzz -j $(JOBS)
+fuzz: build-fuzz
 	@scripts/run-fuzzers.sh build-fuzz $(FUZZ_SECONDS)
 
 format:

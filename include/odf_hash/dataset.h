@@ -1,4 +1,4 @@
-// An ODF dataset directory on disk, and its metadata chain.
+// An ODF dataset in a store (a local folder, later S3 or HTTP), and its metadata chain.
 //
 //   <dataset>/refs/head                   the head block's hash, as multibase text
 //   <dataset>/blocks/<blockHash>          one metadata block per file
@@ -9,65 +9,107 @@
 // File names are multibase multihashes. Any final multibase encoding is accepted (older
 // datasets name files in base58btc), so files are found by decoded hash, never by string.
 // Files whose name starts with ".pending-" are temporary files of a writer and are ignored.
+// A store that cannot list its folders (HTTP) is read by canonical names (`f1620…`), as the
+// spec's Simple Transfer Protocol names objects; the dataset is then not listed (listed()).
+//
+// Every name is untrusted, down to its kind: entries are listed with their kind (a folder,
+// a FIFO, a link the store does not follow, see local_store.h), and only regular files are
+// ever opened.
 //
 // Nothing here writes to the dataset. Thread safety: a DatasetDir is immutable after open
-// and may be shared between threads.
+// and may be shared between threads (the store allows concurrent calls).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "odf_hash/local_store.h"
 #include "odf_hash/multihash.h"
 #include "odf_hash/odf_block.h"
 #include "odf_hash/status.h"
+#include "odf_hash/store.h"
 
 namespace odf_hash::odf {
 
-// One file of blocks/, data/ or checkpoints/ whose name decodes as a multihash.
+// One entry of blocks/, data/ or checkpoints/ whose name decodes as a multihash.
 struct DatasetFile {
-  std::string name;      // file name as found on disk
-  std::string rel_path;  // "data/<name>", relative to the dataset root
+  std::string name;      // the name as listed (canonical when the store cannot list)
+  std::string rel_path;  // "data/<name>", the key in the store
   Multihash hash;
+  // What the name is, links resolved as the store's policy says (kSymlink: a link the
+  // store does not follow, with its target in link_target).
+  ObjectKind kind = ObjectKind::kFile;
+  std::string link_target;
+  bool broken_link = false;  // a link that leads nowhere or loops (kind kSymlink)
+};
+
+// An entry of the dataset that is not a hash-named file of the three folders: a name that
+// is not a multihash, or one of the folders when it is not a folder.
+struct DatasetEntry {
+  std::string rel_path;  // "data/notes.txt"
+  ObjectKind kind = ObjectKind::kFile;
+  std::string link_target;  // for kSymlink
+  bool broken_link = false;
 };
 
 class DatasetDir {
  public:
-  // Lists blocks/, data/ and checkpoints/ (a missing folder is empty; a dataset without
-  // any data yet has no data/ folder). Errors only when `path` is not a readable
-  // directory or a listing fails.
-  static Result<DatasetDir> open(const std::string& path);
+  // The local folder at `path` (local_store.h gives the link policy). kNotFound when there
+  // is nothing at `path`; other errors when it is not a readable directory or a listing
+  // fails.
+  static Result<DatasetDir> open(const std::string& path, const LocalFolderOptions& options = {});
 
+  // A dataset at the root of `store`. Lists blocks/, data/ and checkpoints/ when the store
+  // can list (a missing folder is empty: a dataset without data yet has no data/ folder).
+  static Result<DatasetDir> open(std::shared_ptr<const ObjectStore> store);
+
+  // The dataset's location for messages (the folder path, the URL).
   const std::string& path() const noexcept { return path_; }
+  const ObjectStore& store() const noexcept { return *store_; }
 
-  // Reads and decodes refs/head (surrounding whitespace ignored). kNotFound when the file
-  // does not exist, kParseError when it does not hold a valid multihash.
+  // False when the store cannot list: find_* then name files by their canonical key, and
+  // blocks(), data_files(), checkpoints() and foreign_entries() are empty.
+  bool listed() const noexcept { return listed_; }
+
+  // Reads and decodes refs/head (surrounding whitespace ignored). kNotFound when it does
+  // not exist, kParseError when it does not hold a valid multihash, kIoError when it cannot
+  // be read or is not a regular file. Messages quote at most a short escaped prefix of it.
   Result<Multihash> read_head() const;
 
-  // The file named by `hash` in a folder, if present.
-  const DatasetFile* find_block(const Multihash& hash) const;
-  const DatasetFile* find_data(const Multihash& hash) const;
-  const DatasetFile* find_checkpoint(const Multihash& hash) const;
+  // The file named by `hash` in a folder: the listed one, or the canonical name (which may
+  // not exist) when the folder was not listed (a store that cannot list, a folder that is
+  // not a directory). nullopt when listed and absent.
+  std::optional<DatasetFile> find_block(const Multihash& hash) const;
+  std::optional<DatasetFile> find_data(const Multihash& hash) const;
+  std::optional<DatasetFile> find_checkpoint(const Multihash& hash) const;
 
-  // Every entry of the three folders in name order (".pending-*" excluded).
+  // Every hash-named entry of the three folders in name order (".pending-*" excluded).
   const std::vector<DatasetFile>& blocks() const noexcept { return blocks_; }
   const std::vector<DatasetFile>& data_files() const noexcept { return data_; }
   const std::vector<DatasetFile>& checkpoints() const noexcept { return checkpoints_; }
-  // Entries whose name is not a multihash, or that are not regular files, as relative
-  // paths ("data/notes.txt"), in name order.
-  const std::vector<std::string>& foreign_entries() const noexcept { return foreign_; }
+  // Entries whose name is not a multihash, and the three folders when they are not
+  // directories (a link the store does not follow, a file...), in name order.
+  const std::vector<DatasetEntry>& foreign_entries() const noexcept { return foreign_; }
 
-  // Absolute-or-as-given path of a relative path inside the dataset.
-  std::string full_path(const std::string& rel_path) const;
+  // The location of a key of the dataset, for messages.
+  std::string location(const std::string& rel_path) const { return store_->location(rel_path); }
 
  private:
+  // Lists `folder` into `files`; false in *listed when it is there but not a directory.
+  Status list_folder(const std::string& folder, std::vector<DatasetFile>& files, bool* listed);
+
+  std::shared_ptr<const ObjectStore> store_;
   std::string path_;
+  bool listed_ = false;
+  bool blocks_listed_ = false, data_listed_ = false, checkpoints_listed_ = false;
   std::vector<DatasetFile> blocks_, data_, checkpoints_;
   // Binary multihash -> index of the first file (in name order) with that hash.
   std::map<std::string, size_t> block_index_, data_index_, checkpoint_index_;
-  std::vector<std::string> foreign_;
+  std::vector<DatasetEntry> foreign_;
 };
 
 // A block of the chain, with its hash and file bytes' provenance.

@@ -12,6 +12,14 @@
 //
 // Only what odf-hash needs is extracted: the chain fields, the event kind, the dataset kind
 // of a Seed, and the data slice / checkpoint references of AddData and ExecuteTransform.
+// Required fields: in the events odf-hash interprets (Seed, AddData, ExecuteTransform) every
+// table, vector or string field the specification requires is checked for presence (a
+// missing one is a parse error naming it: Seed.datasetId, ExecuteTransform.queryInputs and
+// each input's datasetId, DataSlice.logicalHash / physicalHash / offsetInterval,
+// Checkpoint.physicalHash), as are MetadataBlock.systemTime and the event. Scalars cannot be
+// checked (FlatBuffers writers omit a scalar equal to its default). The other events are
+// verified as tables and not interpreted: their content does not affect any hash odf-hash
+// checks, so their own required fields are not looked for.
 //
 // Thread safety: parse_block is reentrant.
 #pragma once

@@ -10,6 +10,7 @@
 
 #include "odf_hash/multihash.h"
 #include "odf_hash/status.h"
+#include "odf_hash/store.h"
 
 namespace odf_hash {
 
@@ -22,9 +23,16 @@ struct PhysicalDigest {
   uint64_t size = 0;  // bytes hashed
 };
 
-// Hashes the file at `path`; "-" means standard input. Errors (missing file, directory,
-// permission denied, read error) name the path.
+// Hashes the file at `path`; "-" means standard input. Like sha256sum, any file that can be
+// read to its end is hashed: a regular file, a pipe (`<(cmd)`, /dev/stdin), a FIFO (which
+// blocks until a writer comes, as `cat` would). Errors (missing file, directory, permission
+// denied, read error) name the path. Datasets are read through a store instead
+// (local_store.h), which never opens anything but regular files.
 Result<PhysicalDigest> physical_hash_file(const std::string& path, const ProgressFn& progress = {});
+
+// Hashes an object of a store (store.h) from its current position to its end; progress
+// totals are object.size().
+Result<PhysicalDigest> physical_hash_object(ObjectReader& object, const ProgressFn& progress = {});
 
 // Hashes everything readable from an open file descriptor (not closed).
 Result<PhysicalDigest> physical_hash_fd(int fd, const std::string& name_for_errors,

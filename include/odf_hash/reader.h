@@ -14,11 +14,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "odf_hash/arrow_c_data.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/status.h"
+#include "odf_hash/store.h"
 
 namespace odf_hash {
 
@@ -28,16 +30,23 @@ const char* file_format_name(FileFormat format);  // "parquet", "arrow-ipc-file"
 
 // Detects the format from the file's content (magic bytes), never from its name.
 Result<FileFormat> detect_file_format(const std::string& path);
+Result<FileFormat> detect_file_format(ObjectReader& object);
 
 // Opens `path` as a stream of record batches (struct arrays, one per batch) with the
 // arrow-rs types described above. On success *out is a live stream the caller owns and
 // must release. Truncated or corrupt files, and files whose schema holds a type odf-hash
 // cannot hash, are reported as errors naming the path (and the column).
+// `path` is a local file (open_local_file in local_store.h: regular files only).
 Status open_record_stream(const std::string& path, ArrowArrayStream* out);
+// The same over an object of any store (range reads); messages name object->name(). The
+// stream keeps the object alive until it is released.
+Status open_record_stream(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out);
 
 // Logical hash (arrow0-sha3-256) of a data file: open_record_stream + logical_hash_stream
 // (`options` choose threads and multi-lane Keccak, never the result).
 Result<LogicalDigest> logical_hash_file(const std::string& path,
                                         const LogicalHashOptions& options = {});
+Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
+                                          const LogicalHashOptions& options = {});
 
 }  // namespace odf_hash

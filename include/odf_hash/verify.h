@@ -1,5 +1,6 @@
-// Verification of an ODF dataset directory: metadata integrity, data and checkpoint
-// integrity, and the logical fallback for reproduced (derivative) data.
+// Verification of an ODF dataset: metadata integrity, data and checkpoint integrity, and the
+// logical fallback for reproduced (derivative) data. The dataset is read through its store
+// (store.h; a local folder by default), never written.
 //
 // What is checked, in order:
 //  1. metadata: refs/head names an existing block; every block's bytes hash to its name; the
@@ -12,9 +13,18 @@
 //     encoded differently) and the report says so. `integrity_only` skips that fallback;
 //  3. every checkpoint referenced by a block: exists, size, physical hash;
 //  4. files of blocks/, data/ and checkpoints/ that the chain does not reference are
-//     reported as unexpected (".pending-*" files are ignored).
+//     reported as unexpected (".pending-*" files are ignored). A store that cannot list
+//     (HTTP) skips this check, and the report says so (unexpected_checked).
 // Every problem is reported; verification never stops at the first. Nothing in the
 // dataset is modified.
+//
+// Special files and links: every name of the dataset is untrusted down to its kind. Only
+// regular files are opened; a referenced name that is a directory, a FIFO, a socket or a
+// device is one not-a-regular-file problem saying what it is (never opened, so a FIFO cannot
+// block verification). A symbolic link is followed when it stays inside the dataset folder;
+// one that leaves it (absolute, or climbing out with "..") is a link-outside-dataset problem
+// unless VerifyOptions::follow_symlinks (local_store.h). Messages quote at most a short,
+// escaped prefix of untrusted text (refs/head content, link targets).
 //
 // Thread safety: verify_dataset is reentrant; it runs file checks on `jobs` threads and
 // calls `progress` from them (serialised, never concurrently).
@@ -45,11 +55,14 @@ enum class ProblemKind {
   kChainCycle,            // prevBlockHash leads back to a block already visited
   kOffsetMismatch,        // data slice offsets are not contiguous or disagree with prevOffset
   kFileMissing,           // a referenced data or checkpoint file does not exist
-  kFileUnreadable,        // the file could not be read (I/O error, or corrupt for logical)
+  kFileUnreadable,        // refs/head, a data or checkpoint file could not be read (permission
+                          // denied, I/O error; a data file also when corrupt for logical)
   kSizeMismatch,          // file size differs from the recorded size
   kPhysicalHashMismatch,  // physical hash differs (root data, checkpoints, or no fallback)
   kLogicalHashMismatch,   // derivative data: physical and logical hashes both differ
   kUnexpectedFile,        // a file no block of the chain references
+  kNotRegularFile,        // a referenced name is a directory, FIFO, socket or device
+  kLinkOutside,           // a referenced name is a symbolic link leaving the dataset folder
 };
 
 // Stable kebab-case name, e.g. "physical-hash-mismatch" (used in --json output).
@@ -95,6 +108,8 @@ struct DatasetReport {
   // True when the walk reached the seed. Unreferenced hash-named files are only reported
   // for a complete chain (otherwise every file below the break would look unreferenced).
   bool chain_complete = false;
+  // False when the store cannot list its folders: unreferenced files were not looked for.
+  bool unexpected_checked = true;
   std::vector<FileCheck> files;   // newest block first; data before checkpoint per block
   std::vector<Problem> problems;  // metadata, then files (newest first), then unexpected
 
@@ -110,14 +125,19 @@ struct VerifyProgress {
 };
 
 struct VerifyOptions {
-  unsigned jobs = 1;                                    // threads hashing files (0 means 1)
-  bool integrity_only = false;                          // no logical fallback for derivative data
+  unsigned jobs = 1;             // threads hashing files (0 means 1)
+  bool integrity_only = false;   // no logical fallback for derivative data
+  bool follow_symlinks = false;  // local folder: follow links leaving it (local_store.h)
   std::function<void(const VerifyProgress&)> progress;  // optional
 };
 
-// Verifies the dataset at `path`. Returns an error only when verification could not run
-// (the path is not a readable directory); every finding about the dataset is a Problem.
+// Verifies the dataset in the local folder `path`. Returns an error only when verification
+// could not run (the path is not a readable directory, a folder cannot be listed); every
+// finding about the dataset is a Problem.
 Result<DatasetReport> verify_dataset(const std::string& path, const VerifyOptions& options = {});
+
+// Verifies an opened dataset of any store (follow_symlinks is the store's business then).
+Result<DatasetReport> verify_dataset(const DatasetDir& dir, const VerifyOptions& options = {});
 
 // The metadata chain from head to seed, strictly: the first problem found (as
 // verify_dataset would report it) is returned as a kParseError / kNotFound status.

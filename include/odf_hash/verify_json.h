@@ -3,7 +3,7 @@
 // package (Report.to_dict). One writer, so the three never disagree.
 //
 //   {"path", "kind" ("root" / "derivative" / null), "head" (multihash text or null),
-//    "blocks", "chain_complete", "valid", "logical_fallbacks",
+//    "blocks", "chain_complete", "unexpected_checked", "valid", "logical_fallbacks",
 //    "files": [{"role", "file", "block", "sequence_number", "outcome",
 //               "actual_physical"?, "logical"?}],
 //    "problems": [{"kind", "message", "block", "sequence_number", "file", "expected",

@@ -76,6 +76,22 @@ Result<PhysicalDigest> physical_hash_fd(int fd, const std::string& name_for_erro
   return PhysicalDigest{Multihash::sha3_256(hasher.finalize()), done};
 }
 
+Result<PhysicalDigest> physical_hash_object(ObjectReader& object, const ProgressFn& progress) {
+  std::unique_ptr<uint8_t[]> buffer(new uint8_t[kReadBufferSize]);
+  Sha3_256 hasher;
+  uint64_t done = 0;
+  for (;;) {
+    ODF_HASH_ASSIGN_OR_RETURN(size_t n, object.read(buffer.get(), kReadBufferSize));
+    if (n == 0) break;
+    hasher.update(buffer.get(), n);
+    done += n;
+    if (progress && !progress(done, object.size())) {
+      return Status::io_error(object.name() + ": cancelled");
+    }
+  }
+  return PhysicalDigest{Multihash::sha3_256(hasher.finalize()), done};
+}
+
 Result<PhysicalDigest> physical_hash_file(const std::string& path, const ProgressFn& progress) {
   if (path == "-") return physical_hash_fd(STDIN_FILENO, path, progress);
   int fd;

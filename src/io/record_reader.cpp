@@ -9,7 +9,6 @@
 
 #include <arrow/array/concatenate.h>
 #include <arrow/c/bridge.h>
-#include <arrow/io/file.h>
 #include <arrow/ipc/reader.h>
 #include <arrow/record_batch.h>
 #include <parquet/arrow/reader.h>
@@ -23,6 +22,8 @@
 #include "int96.h"
 #include "memory_pool.h"
 #include "null_slots.h"
+#include "object_file.h"
+#include "odf_hash/local_store.h"
 #include "odf_hash/reader.h"
 #include "parquet_hint.h"
 #include "validate.h"
@@ -422,12 +423,25 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_ipc(
 
 Status open_record_stream(const std::string& path, ArrowArrayStream* out) {
   if (out == nullptr) return Status::invalid_argument("open_record_stream: null output stream");
-  ODF_HASH_ASSIGN_OR_RETURN(FileFormat format, detect_file_format(path));
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_local_file(path));
+  return open_record_stream(std::shared_ptr<ObjectReader>(std::move(object)), out);
+}
+
+// Messages of Arrow and Parquet C++ are passed through after "<path>: <what odf-hash was
+// doing>: ", so that a user sees which file and which step they are about.
+Status open_record_stream(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out) {
+  if (out == nullptr) return Status::invalid_argument("open_record_stream: null output stream");
+  if (object == nullptr) return Status::invalid_argument("open_record_stream: null object");
+  ODF_HASH_ASSIGN_OR_RETURN(FileFormat format, detect_file_format(*object));
+  const std::string path = object->name();
+  const char* doing = format == FileFormat::kParquet        ? "reading the Parquet footer"
+                      : format == FileFormat::kArrowIpcFile ? "reading the Arrow IPC file footer"
+                                                            : "reading the Arrow IPC stream schema";
 
   Status schema_error;
   std::shared_ptr<arrow::RecordBatchReader> reader;
   arrow::Status st = guarded([&]() -> arrow::Status {
-    ARROW_ASSIGN_OR_RAISE(auto file, arrow::io::ReadableFile::Open(path));
+    auto file = io_internal::object_as_arrow_file(std::move(object));
     if (format == FileFormat::kParquet) {
       ARROW_ASSIGN_OR_RAISE(reader, open_parquet(file, &schema_error));
     } else {
@@ -436,16 +450,21 @@ Status open_record_stream(const std::string& path, ArrowArrayStream* out) {
     return arrow::Status::OK();
   });
   if (!schema_error.is_ok()) return schema_error.with_context(path);
-  if (!st.ok()) return from_arrow(path, st);
+  if (!st.ok()) return from_arrow(path + ": " + doing, st);
 
-  // The exported stream reports errors from get_next as text; prefix them with the path.
+  // The exported stream reports errors from get_next as text; prefix them with the path and
+  // the batch being read.
   struct PathPrefixing : arrow::RecordBatchReader {
     std::shared_ptr<arrow::RecordBatchReader> inner;
     std::string path;
+    uint64_t batches = 0;
     std::shared_ptr<arrow::Schema> schema() const override { return inner->schema(); }
     arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
       arrow::Status s = inner->ReadNext(batch);
-      if (!s.ok()) return s.WithMessage(path, ": ", s.message());
+      if (!s.ok()) {
+        return s.WithMessage(path, ": reading record batch ", batches + 1, ": ", s.message());
+      }
+      ++batches;
       return s;
     }
   };
@@ -453,7 +472,7 @@ Status open_record_stream(const std::string& path, ArrowArrayStream* out) {
   prefixed->inner = std::move(reader);
   prefixed->path = path;
   arrow::Status exported = arrow::ExportRecordBatchReader(prefixed, out);
-  if (!exported.ok()) return from_arrow(path, exported);
+  if (!exported.ok()) return from_arrow(path + ": exporting the record stream", exported);
   return Status::ok();
 }
 

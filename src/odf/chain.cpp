@@ -1,37 +1,19 @@
-#include <filesystem>
-#include <fstream>
 #include <set>
 
 #include "chain_walk.h"
+#include "entry.h"
 #include "odf_hash/sha3.h"
 
 namespace odf_hash::odf::detail {
 
-namespace fs = std::filesystem;
-
 namespace {
 
-constexpr uintmax_t kMaxBlockFileBytes = 64u << 20;
+// The FlatBuffers reader's own limit (odf_block.h); a larger file is not read.
+constexpr uint64_t kMaxBlockFileBytes = 64u << 20;
 
 std::string hash_key(const Multihash& h) {
   auto b = h.to_bytes();
   return std::string(b.begin(), b.end());
-}
-
-Result<std::vector<uint8_t>> read_small_file(const std::string& path) {
-  std::error_code ec;
-  uintmax_t size = fs::file_size(path, ec);
-  if (ec) return Status::io_error("cannot stat: " + ec.message());
-  if (size > kMaxBlockFileBytes) {
-    return Status::parse_error("block file is " + std::to_string(size) +
-                               " bytes, larger than any metadata block may be");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::io_error("cannot open for reading");
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (static_cast<uintmax_t>(in.gcount()) != size) return Status::io_error("short read");
-  return bytes;
 }
 
 std::string referrer_text(const std::optional<ChainBlock>& child) {
@@ -44,21 +26,20 @@ std::string referrer_text(const std::optional<ChainBlock>& child) {
 
 ChainWalk walk_chain(const DatasetDir& dir) {
   ChainWalk walk;
-  auto head = dir.read_head();
-  if (!head.is_ok()) {
+  HeadRead head = read_head(dir);
+  if (!head.hash) {
     Problem p;
-    p.kind = head.status().code() == StatusCode::kNotFound ? ProblemKind::kHeadMissing
-                                                           : ProblemKind::kHeadInvalid;
+    p.kind = head.problem;
     p.file = "refs/head";
-    p.message = head.status().message();
+    p.message = std::move(head.message);
     walk.problems.push_back(std::move(p));
     return walk;
   }
-  walk.head = *head;
+  walk.head = *head.hash;
 
   std::set<std::string> visited;
   std::optional<ChainBlock> child;  // the block whose prevBlockHash led here
-  Multihash current = *head;
+  Multihash current = *head.hash;
   std::optional<uint64_t> expected_seq;
   for (;;) {
     auto problem = [&](ProblemKind kind, std::string file, std::string message) {
@@ -76,18 +57,32 @@ ChainWalk walk_chain(const DatasetDir& dir) {
                                           " leads back to block " + current.to_string()));
       return walk;
     }
-    const DatasetFile* file = dir.find_block(current);
-    if (file == nullptr) {
-      walk.problems.push_back(problem(ProblemKind::kBlockMissing, "blocks/" + current.to_string(),
-                                      "block " + current.to_string() + " referenced by " +
-                                          referrer_text(child) + " does not exist"));
+    std::optional<DatasetFile> file = dir.find_block(current);
+    const std::string missing = "block " + current.to_string() + " referenced by " +
+                                referrer_text(child) + " does not exist";
+    if (!file) {
+      walk.problems.push_back(
+          problem(ProblemKind::kBlockMissing, "blocks/" + current.to_string(), missing));
       return walk;
     }
-    auto bytes = read_small_file(dir.full_path(file->rel_path));
-    if (!bytes.is_ok()) {
-      auto kind = bytes.status().code() == StatusCode::kParseError ? ProblemKind::kBlockMalformed
-                                                                   : ProblemKind::kBlockUnreadable;
-      walk.problems.push_back(problem(kind, file->rel_path, bytes.status().message()));
+    EntryOpen entry = open_entry(dir, file->rel_path, "the block file", kMaxBlockFileBytes);
+    Result<std::vector<uint8_t>> bytes = Status::internal("not read");
+    if (entry.reader) bytes = read_all(*entry.reader);
+    if (entry.fault != EntryFault::kNone || !bytes.is_ok()) {
+      ProblemKind kind =
+          problem_kind_of(entry.fault, ProblemKind::kBlockMissing, ProblemKind::kBlockUnreadable);
+      std::string message = std::move(entry.message);
+      if (entry.fault == EntryFault::kMissing) {
+        message = missing;
+      } else if (entry.fault == EntryFault::kTooLarge) {
+        kind = ProblemKind::kBlockMalformed;
+        message = "the block file is " + std::to_string(entry.info.size) +
+                  " bytes, larger than any metadata block may be (not read)";
+      } else if (entry.fault == EntryFault::kNone) {
+        kind = ProblemKind::kBlockUnreadable;
+        message = "cannot read the block file: " + bytes.status().message();
+      }
+      walk.problems.push_back(problem(kind, file->rel_path, std::move(message)));
       return walk;
     }
     Multihash actual = Multihash::sha3_256(Sha3_256::digest(*bytes));

@@ -1,52 +1,15 @@
 #include "odf_hash/dataset.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <system_error>
+#include <utility>
+
+#include "entry.h"
 
 namespace odf_hash::odf {
-
-namespace fs = std::filesystem;
 
 namespace {
 
 constexpr std::string_view kPendingPrefix = ".pending-";
-
-Status list_folder(const fs::path& root, const std::string& folder, std::vector<DatasetFile>& files,
-                   std::vector<std::string>& foreign) {
-  fs::path dir = root / folder;
-  std::error_code ec;
-  if (!fs::exists(dir, ec)) return Status::ok();
-  if (!fs::is_directory(dir, ec)) {
-    foreign.push_back(folder);
-    return Status::ok();
-  }
-  fs::directory_iterator it(dir, ec);
-  if (ec) return Status::io_error("cannot list " + dir.string() + ": " + ec.message());
-  for (; it != fs::directory_iterator(); it.increment(ec)) {
-    if (ec) break;
-    std::string name = it->path().filename().string();
-    if (name.starts_with(kPendingPrefix)) continue;
-    std::string rel = folder + "/" + name;
-    std::error_code type_ec;
-    if (!it->is_regular_file(type_ec)) {
-      foreign.push_back(rel);
-      continue;
-    }
-    auto hash = Multihash::parse(name);
-    if (!hash.is_ok()) {
-      foreign.push_back(rel);
-      continue;
-    }
-    files.push_back(DatasetFile{name, rel, *hash});
-  }
-  if (ec) return Status::io_error("cannot list " + dir.string() + ": " + ec.message());
-  std::sort(files.begin(), files.end(),
-            [](const DatasetFile& a, const DatasetFile& b) { return a.name < b.name; });
-  return Status::ok();
-}
 
 std::string hash_key(const Multihash& hash) {
   auto bytes = hash.to_bytes();
@@ -59,25 +22,89 @@ std::map<std::string, size_t> index_files(const std::vector<DatasetFile>& files)
   return index;
 }
 
-const DatasetFile* find_in(const std::vector<DatasetFile>& files,
-                           const std::map<std::string, size_t>& index, const Multihash& hash) {
+std::optional<DatasetFile> find_in(bool listed, const char* folder,
+                                   const std::vector<DatasetFile>& files,
+                                   const std::map<std::string, size_t>& index,
+                                   const Multihash& hash) {
+  if (!listed) {
+    std::string name = hash.to_string();
+    return DatasetFile{name, std::string(folder) + "/" + name, hash, ObjectKind::kFile, "", false};
+  }
   auto it = index.find(hash_key(hash));
-  return it == index.end() ? nullptr : &files[it->second];
+  if (it == index.end()) return std::nullopt;
+  return files[it->second];
 }
 
 }  // namespace
 
-Result<DatasetDir> DatasetDir::open(const std::string& path) {
-  std::error_code ec;
-  fs::path root(path);
-  if (!fs::exists(root, ec)) return Status::not_found(path + ": no such dataset directory");
-  if (!fs::is_directory(root, ec)) return Status::invalid_argument(path + ": not a directory");
+Status DatasetDir::list_folder(const std::string& folder, std::vector<DatasetFile>& files,
+                               bool* listed) {
+  *listed = true;
+  auto info = store_->stat(folder);
+  if (!info.is_ok()) {
+    if (info.status().code() == StatusCode::kNotFound) return Status::ok();
+    return info.status();
+  }
+  if (info->kind != ObjectKind::kDirectory) {
+    // Files are then looked up by name, so that each says why it cannot be read.
+    *listed = false;
+    foreign_.push_back(DatasetEntry{folder, info->kind, info->link_target, false});
+    return Status::ok();
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(std::vector<ObjectEntry> entries, store_->list(folder));
+  for (auto& e : entries) {
+    if (std::string_view(e.name).starts_with(kPendingPrefix)) continue;
+    std::string rel = folder + "/" + e.name;
+    ObjectKind kind = e.kind;
+    std::string link_target;
+    bool broken = false;
+    if (kind == ObjectKind::kSymlink) {
+      // Listed without following; what it is depends on where it leads (the store's link
+      // policy). A link that leads nowhere or loops stays a link: opening it says why.
+      auto target = store_->stat(rel);
+      if (target.is_ok()) {
+        kind = target->kind;
+        link_target = std::move(target->link_target);
+      } else {
+        broken = true;
+      }
+    }
+    auto hash = Multihash::parse(e.name);
+    if (!hash.is_ok()) {
+      foreign_.push_back(DatasetEntry{std::move(rel), kind, std::move(link_target), broken});
+      continue;
+    }
+    files.push_back(DatasetFile{std::move(e.name), std::move(rel), *hash, kind,
+                                std::move(link_target), broken});
+  }
+  return Status::ok();
+}
+
+Result<DatasetDir> DatasetDir::open(const std::string& path, const LocalFolderOptions& options) {
+  auto store = open_local_folder(path, options);
+  if (!store.is_ok()) {
+    if (store.status().code() == StatusCode::kNotFound) {
+      return Status::not_found(path + ": no such dataset directory");
+    }
+    return store.status();
+  }
+  return open(std::shared_ptr<const ObjectStore>(std::move(store).value()));
+}
+
+Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store) {
+  if (store == nullptr) return Status::invalid_argument("DatasetDir::open: null store");
   DatasetDir dir;
-  dir.path_ = path;
-  ODF_HASH_RETURN_IF_ERROR(list_folder(root, "blocks", dir.blocks_, dir.foreign_));
-  ODF_HASH_RETURN_IF_ERROR(list_folder(root, "data", dir.data_, dir.foreign_));
-  ODF_HASH_RETURN_IF_ERROR(list_folder(root, "checkpoints", dir.checkpoints_, dir.foreign_));
-  std::sort(dir.foreign_.begin(), dir.foreign_.end());
+  dir.store_ = std::move(store);
+  dir.path_ = dir.store_->location("");
+  dir.listed_ = dir.store_->can_list();
+  if (dir.listed_) {
+    ODF_HASH_RETURN_IF_ERROR(dir.list_folder("blocks", dir.blocks_, &dir.blocks_listed_));
+    ODF_HASH_RETURN_IF_ERROR(dir.list_folder("data", dir.data_, &dir.data_listed_));
+    ODF_HASH_RETURN_IF_ERROR(
+        dir.list_folder("checkpoints", dir.checkpoints_, &dir.checkpoints_listed_));
+  }
+  std::sort(dir.foreign_.begin(), dir.foreign_.end(),
+            [](const DatasetEntry& a, const DatasetEntry& b) { return a.rel_path < b.rel_path; });
   dir.block_index_ = index_files(dir.blocks_);
   dir.data_index_ = index_files(dir.data_);
   dir.checkpoint_index_ = index_files(dir.checkpoints_);
@@ -85,40 +112,23 @@ Result<DatasetDir> DatasetDir::open(const std::string& path) {
 }
 
 Result<Multihash> DatasetDir::read_head() const {
-  fs::path head = fs::path(path_) / "refs" / "head";
-  std::error_code ec;
-  if (!fs::exists(head, ec)) return Status::not_found("refs/head does not exist");
-  std::ifstream in(head, std::ios::binary);
-  if (!in) return Status::io_error("cannot read refs/head");
-  std::string text;
-  // A head is about 70 characters; anything past 4 KiB is not a hash.
-  text.resize(4096);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
-  auto is_space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
-  while (!text.empty() && is_space(text.back())) text.pop_back();
-  size_t start = 0;
-  while (start < text.size() && is_space(text[start])) ++start;
-  text.erase(0, start);
-  auto hash = Multihash::parse(text);
-  if (!hash.is_ok()) {
-    return Status::parse_error("refs/head does not hold a multihash: " + hash.status().message());
+  detail::HeadRead head = detail::read_head(*this);
+  if (head.hash) return *head.hash;
+  switch (head.problem) {
+    case ProblemKind::kHeadMissing: return Status::not_found(head.message);
+    case ProblemKind::kHeadInvalid: return Status::parse_error(head.message);
+    default: return Status::io_error(head.message);
   }
-  return hash;
 }
 
-const DatasetFile* DatasetDir::find_block(const Multihash& hash) const {
-  return find_in(blocks_, block_index_, hash);
+std::optional<DatasetFile> DatasetDir::find_block(const Multihash& hash) const {
+  return find_in(blocks_listed_, "blocks", blocks_, block_index_, hash);
 }
-const DatasetFile* DatasetDir::find_data(const Multihash& hash) const {
-  return find_in(data_, data_index_, hash);
+std::optional<DatasetFile> DatasetDir::find_data(const Multihash& hash) const {
+  return find_in(data_listed_, "data", data_, data_index_, hash);
 }
-const DatasetFile* DatasetDir::find_checkpoint(const Multihash& hash) const {
-  return find_in(checkpoints_, checkpoint_index_, hash);
-}
-
-std::string DatasetDir::full_path(const std::string& rel_path) const {
-  return (fs::path(path_) / rel_path).string();
+std::optional<DatasetFile> DatasetDir::find_checkpoint(const Multihash& hash) const {
+  return find_in(checkpoints_listed_, "checkpoints", checkpoints_, checkpoint_index_, hash);
 }
 
 }  // namespace odf_hash::odf

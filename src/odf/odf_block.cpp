@@ -47,6 +47,51 @@ bool verify_buffer_as_block(const AlignedBytes& buf, bool check_alignment) {
   return verifier.VerifyBuffer<fb::MetadataBlock>(nullptr);
 }
 
+// Bounds-checked little-endian reads of a buffer that has not been verified yet.
+bool load_u32(const AlignedBytes& buf, size_t pos, uint32_t* out) {
+  if (pos > buf.size() || buf.size() - pos < 4) return false;
+  std::memcpy(out, buf.data() + pos, 4);
+  return true;
+}
+bool load_u16(const AlignedBytes& buf, size_t pos, uint16_t* out) {
+  if (pos > buf.size() || buf.size() - pos < 2) return false;
+  std::memcpy(out, buf.data() + pos, 2);
+  return true;
+}
+
+// Position of field `slot` of the table at `table`, or 0 when it is absent or unreadable.
+size_t field_position(const AlignedBytes& buf, size_t table, size_t slot) {
+  uint32_t soffset = 0;
+  uint16_t vsize = 0, offset = 0;
+  if (!load_u32(buf, table, &soffset)) return 0;
+  const int64_t vtable = static_cast<int64_t>(table) - static_cast<int32_t>(soffset);
+  if (vtable < 0 || !load_u16(buf, static_cast<size_t>(vtable), &vsize)) return 0;
+  if (4 + 2 * slot + 2 > vsize) return 0;
+  if (!load_u16(buf, static_cast<size_t>(vtable) + 4 + 2 * slot, &offset)) return 0;
+  return offset == 0 ? 0 : table + offset;
+}
+
+// The FlatBuffers verifier calls members of a vector of tables (size(), Get()), which is
+// undefined behaviour on a misaligned vector; with alignment checks off (version 2) nothing
+// stops one from being misaligned. The only vector of tables odf-hash declares is
+// ExecuteTransform.queryInputs: it is located here without trusting the buffer, and a
+// misaligned one is refused before the verifier runs. (flatc never writes one misaligned:
+// only version 2's Timestamp struct is.)
+bool query_inputs_aligned(const AlignedBytes& buf) {
+  uint32_t root = 0, rel = 0;
+  if (!load_u32(buf, 0, &root)) return true;  // the verifier rejects it
+  const size_t type_at = field_position(buf, root, 3);
+  const size_t event_at = field_position(buf, root, 4);
+  if (type_at == 0 || event_at == 0 || type_at >= buf.size()) return true;
+  if (buf.data()[type_at] != static_cast<uint8_t>(fb::MetadataEvent::ExecuteTransform)) {
+    return true;
+  }
+  if (!load_u32(buf, event_at, &rel)) return true;
+  const size_t inputs_at = field_position(buf, event_at + rel, 0);
+  if (inputs_at == 0 || !load_u32(buf, inputs_at, &rel)) return true;
+  return (inputs_at + rel) % alignof(flatbuffers::uoffset_t) == 0;
+}
+
 // Version 2 blocks were written by a Rust flatc whose generated code gave the Timestamp
 // struct an alignment of 1 (flatbuffers issue 8150, kamu-cli issue 1084): the struct may
 // start at any byte. Its fields are therefore copied out byte-wise, never read through a
@@ -135,6 +180,9 @@ Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
   out.event = static_cast<EventKind>(tag);
   switch (type) {
     case fb::MetadataEvent::Seed: {
+      if (b.event_as_Seed()->dataset_id() == nullptr) {
+        return Status::parse_error("Seed.datasetId is missing");
+      }
       auto kind = b.event_as_Seed()->dataset_kind();
       if (kind != fb::DatasetKind::Root && kind != fb::DatasetKind::Derivative) {
         return Status::parse_error("Seed.datasetKind has the unknown value " +
@@ -145,8 +193,25 @@ Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
       return Status::ok();
     }
     case fb::MetadataEvent::AddData: return read_data_event(*b.event_as_AddData(), "AddData", out);
-    case fb::MetadataEvent::ExecuteTransform:
-      return read_data_event(*b.event_as_ExecuteTransform(), "ExecuteTransform", out);
+    case fb::MetadataEvent::ExecuteTransform: {
+      const auto& e = *b.event_as_ExecuteTransform();
+      if (e.query_inputs() == nullptr) {
+        return Status::parse_error("ExecuteTransform.queryInputs is missing");
+      }
+      // Read as vector_bytes reads: no member function of the (maybe misaligned) vector.
+      const auto* v = reinterpret_cast<const uint8_t*>(e.query_inputs());
+      const auto n = flatbuffers::ReadScalar<flatbuffers::uoffset_t>(v);
+      for (flatbuffers::uoffset_t i = 0; i < n; ++i) {
+        const uint8_t* slot = v + sizeof(flatbuffers::uoffset_t) * (1 + size_t{i});
+        const auto* input = reinterpret_cast<const fb::ExecuteTransformInput*>(
+            slot + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(slot));
+        if (input->dataset_id() == nullptr) {
+          return Status::parse_error("ExecuteTransform.queryInputs[" + std::to_string(i) +
+                                     "].datasetId is missing");
+        }
+      }
+      return read_data_event(e, "ExecuteTransform", out);
+    }
     default: return Status::ok();
   }
 }
@@ -244,6 +309,11 @@ Result<MetadataBlock> parse_block(std::span<const uint8_t> bytes) {
     return Status::parse_error("Manifest.content is missing or empty");
   }
   AlignedBytes inner(vector_bytes(manifest->content()));
+  if (!strict && !query_inputs_aligned(inner)) {
+    return Status::parse_error(
+        "Manifest.content is not a valid FlatBuffers MetadataBlock "
+        "(ExecuteTransform.queryInputs is misaligned)");
+  }
   if (!verify_buffer_as_block(inner, strict)) {
     return Status::parse_error(
         std::string("Manifest.content is not a valid FlatBuffers MetadataBlock") +

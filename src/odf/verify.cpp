@@ -1,18 +1,17 @@
 #include "odf_hash/verify.h"
 
 #include <atomic>
-#include <filesystem>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <thread>
 
 #include "chain_walk.h"
+#include "entry.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
 
 namespace odf_hash::odf {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -70,7 +69,7 @@ class FileChecker {
 
   TaskResult run(const FileTask& t) const {
     const bool data = t.role == FileRole::kData;
-    const DatasetFile* f = data ? dir_.find_data(t.hash) : dir_.find_checkpoint(t.hash);
+    std::optional<DatasetFile> f = data ? dir_.find_data(t.hash) : dir_.find_checkpoint(t.hash);
     std::string rel =
         f ? f->rel_path : std::string(data ? "data/" : "checkpoints/") + t.hash.to_string();
     TaskResult r{FileCheck{t.role, t.block->hash, t.block->block.sequence_number, rel,
@@ -89,25 +88,30 @@ class FileChecker {
       return r;
     };
     const std::string what = data ? "data file" : "checkpoint file";
-    if (f == nullptr) {
-      return fail(ProblemKind::kFileMissing, "", "", "the " + what + " does not exist");
-    }
-    std::string path = dir_.full_path(f->rel_path);
-    std::error_code ec;
-    uint64_t size = fs::file_size(path, ec);
-    if (ec)
-      return fail(ProblemKind::kFileUnreadable, "", "",
-                  "cannot stat the " + what + ": " + ec.message());
+    if (!f) return fail(ProblemKind::kFileMissing, "", "", "the " + what + " does not exist");
     const bool fallback = data && derivative_ && !options_.integrity_only;
     const std::string no_fallback_note =
         data && derivative_ ? " (logical fallback skipped: --integrity-only)" : "";
+    // Without the fallback a file of another size fails whatever its bytes: it is not read.
+    const uint64_t max_size = fallback ? std::numeric_limits<uint64_t>::max() : t.size;
+    detail::EntryOpen entry = detail::open_entry(dir_, f->rel_path, "the " + what, max_size);
+    if (entry.fault == detail::EntryFault::kMissing) {
+      return fail(ProblemKind::kFileMissing, "", "", "the " + what + " does not exist");
+    }
+    if (entry.fault != detail::EntryFault::kNone && entry.fault != detail::EntryFault::kTooLarge) {
+      return fail(detail::problem_kind_of(entry.fault, ProblemKind::kFileMissing,
+                                          ProblemKind::kFileUnreadable),
+                  "", "", std::move(entry.message));
+    }
+    const uint64_t size = entry.info.size;
     if (size != t.size && !fallback) {
       return fail(ProblemKind::kSizeMismatch, std::to_string(t.size) + " bytes",
                   std::to_string(size) + " bytes",
                   "the " + what + "'s size differs from the recorded size" + no_fallback_note);
     }
+    std::shared_ptr<ObjectReader> object = std::move(entry.reader);
     uint64_t reported = 0;
-    auto physical = physical_hash_file(path, [&](uint64_t done, uint64_t) {
+    auto physical = physical_hash_object(*object, [&](uint64_t done, uint64_t) {
       progress_.add_bytes(done - reported);
       reported = done;
       return true;
@@ -127,7 +131,8 @@ class FileChecker {
               (data && !derivative_ ? " (root dataset: no logical fallback)" : no_fallback_note));
     }
     // Derivative data may be reproduced with a different encoding: the records count.
-    auto logical = logical_hash_file(path);
+    // The file as opened and hashed above, read again at random offsets.
+    auto logical = logical_hash_object(object);
     if (!logical.is_ok()) {
       return fail(
           ProblemKind::kFileUnreadable, t.logical->to_string(), "",
@@ -196,10 +201,24 @@ std::vector<TaskResult> run_tasks(const std::vector<FileTask>& tasks, const File
   return out;
 }
 
-// Files present on disk that the (complete) chain does not reference.
+// "this file", "this directory", "this symbolic link (to "…"), which leaves the dataset
+// folder", for the unexpected-file sentence.
+std::string entry_noun(const DatasetEntry& e) {
+  const ObjectKind kind = e.kind;
+  const std::string& link_target = e.link_target;
+  if (kind == ObjectKind::kFile) return "this file";
+  if (e.broken_link) return "this symbolic link, which leads nowhere or loops";
+  if (kind == ObjectKind::kSymlink) {
+    return "this symbolic link (to \"" + escape_untrusted(link_target, 160) +
+           "\", which leaves the dataset folder)";
+  }
+  return std::string("this ") + object_kind_name(kind);
+}
+
+// Names present in the dataset that the (complete) chain does not reference.
 void report_unexpected(const DatasetDir& dir, const std::vector<ChainBlock>& blocks,
                        bool chain_complete, std::vector<Problem>& problems) {
-  std::vector<std::string> unexpected(dir.foreign_entries());
+  std::vector<DatasetEntry> unexpected(dir.foreign_entries());
   if (chain_complete) {
     std::set<std::string> blocks_ref, data_ref, checkpoints_ref;
     for (const auto& cb : blocks) {
@@ -210,23 +229,36 @@ void report_unexpected(const DatasetDir& dir, const std::vector<ChainBlock>& blo
       }
     }
     auto scan = [&](const std::vector<DatasetFile>& files, const std::set<std::string>& refs,
-                    const DatasetFile* (DatasetDir::*find)(const Multihash&) const) {
+                    std::optional<DatasetFile> (DatasetDir::*find)(const Multihash&) const) {
       for (const auto& f : files) {
         // Referenced, and the file found for that hash (not a second copy of it).
-        if (refs.count(hash_key(f.hash)) != 0 && (dir.*find)(f.hash) == &f) continue;
-        unexpected.push_back(f.rel_path);
+        if (refs.count(hash_key(f.hash)) != 0) {
+          auto found = (dir.*find)(f.hash);
+          if (found && found->rel_path == f.rel_path) continue;
+        }
+        unexpected.push_back(DatasetEntry{f.rel_path, f.kind, f.link_target, f.broken_link});
       }
     };
     scan(dir.blocks(), blocks_ref, &DatasetDir::find_block);
     scan(dir.data_files(), data_ref, &DatasetDir::find_data);
     scan(dir.checkpoints(), checkpoints_ref, &DatasetDir::find_checkpoint);
   }
-  std::sort(unexpected.begin(), unexpected.end());
-  for (auto& rel : unexpected) {
+  std::sort(unexpected.begin(), unexpected.end(),
+            [](const DatasetEntry& a, const DatasetEntry& b) { return a.rel_path < b.rel_path; });
+  for (auto& e : unexpected) {
     Problem p;
     p.kind = ProblemKind::kUnexpectedFile;
-    p.file = std::move(rel);
-    p.message = "no block of the chain references this file";
+    p.message = "no block of the chain references " + entry_noun(e);
+    if (e.rel_path.find('/') == std::string::npos && e.kind == ObjectKind::kSymlink &&
+        !e.broken_link) {
+      // blocks/, data/ or checkpoints/ itself leads out of the dataset.
+      ObjectInfo info;
+      info.kind = e.kind;
+      info.link_target = e.link_target;
+      p.kind = ProblemKind::kLinkOutside;
+      p.message = detail::not_a_file_sentence("the " + e.rel_path + " folder", e.rel_path, info);
+    }
+    p.file = std::move(e.rel_path);
     problems.push_back(std::move(p));
   }
 }
@@ -251,6 +283,8 @@ const char* problem_kind_name(ProblemKind kind) {
     case ProblemKind::kPhysicalHashMismatch: return "physical-hash-mismatch";
     case ProblemKind::kLogicalHashMismatch: return "logical-hash-mismatch";
     case ProblemKind::kUnexpectedFile: return "unexpected-file";
+    case ProblemKind::kNotRegularFile: return "not-a-regular-file";
+    case ProblemKind::kLinkOutside: return "link-outside-dataset";
   }
   return "unknown";
 }
@@ -275,9 +309,18 @@ uint64_t DatasetReport::logical_fallbacks() const noexcept {
 }
 
 Result<DatasetReport> verify_dataset(const std::string& path, const VerifyOptions& options) {
-  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(path));
-  DatasetReport report;
+  LocalFolderOptions local;
+  local.follow_symlinks = options.follow_symlinks;
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(path, local));
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetReport report, verify_dataset(dir, options));
   report.path = path;
+  return report;
+}
+
+Result<DatasetReport> verify_dataset(const DatasetDir& dir, const VerifyOptions& options) {
+  DatasetReport report;
+  report.path = dir.path();
+  report.unexpected_checked = dir.listed();
   detail::ChainWalk walk = detail::walk_chain(dir);
   report.head = walk.head;
   report.blocks = walk.blocks.size();
@@ -301,7 +344,7 @@ Result<DatasetReport> verify_dataset(const std::string& path, const VerifyOption
     if (r.problem) report.problems.push_back(std::move(*r.problem));
     report.files.push_back(std::move(r.check));
   }
-  report_unexpected(dir, walk.blocks, walk.complete, report.problems);
+  if (dir.listed()) report_unexpected(dir, walk.blocks, walk.complete, report.problems);
   return report;
 }
 

@@ -19,6 +19,7 @@ std::string verify_report_json(const DatasetReport& r, int indent) {
   j["head"] = r.head ? nlohmann::json(r.head->to_string()) : nlohmann::json();
   j["blocks"] = r.blocks;
   j["chain_complete"] = r.chain_complete;
+  j["unexpected_checked"] = r.unexpected_checked;
   j["valid"] = r.valid();
   j["logical_fallbacks"] = r.logical_fallbacks();
   j["files"] = nlohmann::json::array();

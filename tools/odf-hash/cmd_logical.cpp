@@ -1,6 +1,7 @@
 // odf-hash logical FILE...: the logical hash (arrow0-sha3-256) of Parquet / Arrow IPC files.
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "odf_hash/local_store.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/reader.h"
 #include "output.h"
@@ -59,15 +61,23 @@ std::string hex_of(const Digest256& d) {
   return out;
 }
 
+// The file is opened once: its format is detected and its records hashed from the same
+// descriptor (what was detected is what is hashed).
 FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options) {
   FileOutcome out;
-  Result<FileFormat> format = detect_file_format(path);
+  Result<std::unique_ptr<ObjectReader>> opened = open_local_file(path);
+  if (!opened.is_ok()) {
+    out.error = opened.status();
+    return out;
+  }
+  std::shared_ptr<ObjectReader> object = std::move(opened).value();
+  Result<FileFormat> format = detect_file_format(*object);
   if (!format.is_ok()) {
     out.error = format.status();
     return out;
   }
   out.format = *format;
-  Result<LogicalDigest> digest = logical_hash_file(path, options);
+  Result<LogicalDigest> digest = logical_hash_object(std::move(object), options);
   if (!digest.is_ok()) {
     out.error = digest.status();
     return out;

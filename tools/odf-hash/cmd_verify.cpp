@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "odf_hash/verify.h"
 #include "odf_hash/verify_json.h"
+#include "output.h"
 #include "parallel.h"
 
 namespace odf_hash::cli {
@@ -31,6 +32,7 @@ struct VerifyArgs {
   bool json = false;
   bool integrity_only = false;
   bool verbose = false;
+  bool follow_symlinks = false;
   unsigned jobs = default_jobs();
 };
 
@@ -64,7 +66,7 @@ std::string files_line(const DatasetReport& r, FileRole role) {
 
 void print_text(const DatasetReport& r, bool verbose) {
   std::string out;
-  out += "== " + r.path;
+  out += "== " + escape_text(r.path);
   if (r.kind) out += std::string(" (") + odf::dataset_kind_name(*r.kind) + " dataset)";
   out += "\n";
   out += "head         " + (r.head ? r.head->to_string() : std::string("(none)")) + "\n";
@@ -72,6 +74,9 @@ void print_text(const DatasetReport& r, bool verbose) {
          (r.chain_complete ? " (chain complete: head to seed)"
                            : " (chain incomplete: unreferenced files not checked)") +
          "\n";
+  if (!r.unexpected_checked) {
+    out += "unexpected   not checked: the store cannot list its folders\n";
+  }
   out += "data         " + files_line(r, FileRole::kData) + "\n";
   out += "checkpoints  " + files_line(r, FileRole::kCheckpoint) + "\n";
   for (const auto& f : r.files) {
@@ -91,10 +96,10 @@ void print_text(const DatasetReport& r, bool verbose) {
     std::string label = block_label(p.block, p.sequence_number);
     if (!label.empty()) out += ": " + label;
     out += "\n";
-    if (!p.file.empty()) out += "    file      " + p.file + "\n";
+    if (!p.file.empty()) out += "    file      " + escape_text(p.file) + "\n";
     if (!p.expected.empty()) out += "    expected  " + p.expected + "\n";
     if (!p.actual.empty()) out += "    actual    " + p.actual + "\n";
-    out += "    " + p.message + "\n";
+    out += "    " + escape_text(p.message) + "\n";
   }
   out += "result       ";
   out += r.valid() ? "VALID" : "INVALID (" + plural(r.problems.size(), "problem") + ")";
@@ -137,6 +142,7 @@ int run_verify(const VerifyArgs& args) {
     odf::VerifyOptions options;
     options.jobs = args.jobs;
     options.integrity_only = args.integrity_only;
+    options.follow_symlinks = args.follow_symlinks;
     std::optional<ProgressLine> line;
     if (tty) {
       line.emplace(path);
@@ -196,6 +202,9 @@ Command add_verify_command(CLI::App& root) {
   app->add_flag("--integrity-only", args->integrity_only,
                 "No logical fallback: a physical mismatch fails derivative data too");
   app->add_flag("-v,--verbose", args->verbose, "Also list every file that matched");
+  app->add_flag("--follow-symlinks", args->follow_symlinks,
+                "Follow symbolic links that leave the dataset folder (by default they are "
+                "reported as link-outside-dataset problems and not read)");
   app->add_option("-j,--jobs", args->jobs, "Files hashed in parallel (default: CPU count)")
       ->check(CLI::Range(1u, 1024u));
   return Command{app, [args] { return run_verify(*args); }};

@@ -26,6 +26,22 @@ std::string escape_name(std::string_view name) {
   return escape_check_list_name(name);
 }
 
+std::string escape_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string reason_of(const Status& status, std::string_view path) {
   const std::string& m = status.message();
   if (m.size() > path.size() + 2 && m.compare(0, path.size(), path) == 0 &&

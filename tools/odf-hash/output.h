@@ -21,6 +21,11 @@ void print_json(const nlohmann::json& doc);
 // "\n", "\r" escaped when it holds one of those, as coreutils does.
 std::string escape_name(std::string_view name);
 
+// Text from a dataset (file names, messages quoting them) for a terminal: control
+// characters (newlines, escape sequences) become \xHH, so that a name cannot forge report
+// lines or drive the terminal. Everything else, UTF-8 included, is kept.
+std::string escape_text(std::string_view text);
+
 // The reason part of a Status about `path`: its message without the leading "<path>: ".
 std::string reason_of(const Status& status, std::string_view path);
 

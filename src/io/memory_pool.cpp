@@ -1,0 +1,71 @@
+// The readers' memory pool (memory_pool.h).
+#include "memory_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+
+namespace odf_hash::io_internal {
+namespace {
+
+std::atomic<uint64_t> g_open_input_bytes{0};
+
+class BoundedPool final : public arrow::MemoryPool {
+ public:
+  explicit BoundedPool(arrow::MemoryPool* inner) : inner_(inner) {}
+
+  using arrow::MemoryPool::Allocate;
+  using arrow::MemoryPool::Free;
+  using arrow::MemoryPool::Reallocate;
+
+  arrow::Status Allocate(int64_t size, int64_t alignment, uint8_t** out) override {
+    ARROW_RETURN_NOT_OK(check(size));
+    return inner_->Allocate(size, alignment, out);
+  }
+  arrow::Status Reallocate(int64_t old_size, int64_t new_size, int64_t alignment,
+                           uint8_t** ptr) override {
+    ARROW_RETURN_NOT_OK(check(new_size));
+    return inner_->Reallocate(old_size, new_size, alignment, ptr);
+  }
+  void Free(uint8_t* buffer, int64_t size, int64_t alignment) override {
+    inner_->Free(buffer, size, alignment);
+  }
+  void ReleaseUnused() override { inner_->ReleaseUnused(); }
+  int64_t bytes_allocated() const override { return inner_->bytes_allocated(); }
+  int64_t max_memory() const override { return inner_->max_memory(); }
+  int64_t total_bytes_allocated() const override { return inner_->total_bytes_allocated(); }
+  int64_t num_allocations() const override { return inner_->num_allocations(); }
+  std::string backend_name() const override { return inner_->backend_name(); }
+
+ private:
+  static arrow::Status check(int64_t size) {
+    const uint64_t open = g_open_input_bytes.load(std::memory_order_relaxed);
+    const uint64_t justified = static_cast<uint64_t>(kBufferSlack) +
+                               std::min<uint64_t>(open, uint64_t{1} << 40) * kBufferPerInputByte;
+    const int64_t limit = static_cast<int64_t>(
+        std::min<uint64_t>(justified, static_cast<uint64_t>(kMaxReaderBuffer)));
+    if (size <= limit) return arrow::Status::OK();
+    return arrow::Status::OutOfMemory("a buffer of ", size, " bytes was asked for, more than the ",
+                                      limit, " bytes the input can justify (corrupt sizes in ",
+                                      "the file?)");
+  }
+  arrow::MemoryPool* inner_;
+};
+
+}  // namespace
+
+OpenInput::OpenInput(uint64_t bytes) : bytes_(bytes) {
+  g_open_input_bytes.fetch_add(bytes_, std::memory_order_relaxed);
+}
+OpenInput::~OpenInput() {
+  g_open_input_bytes.fetch_sub(bytes_, std::memory_order_relaxed);
+}
+
+// Never destroyed: Arrow's I/O threads may free a buffer of a read-ahead nobody waited for
+// while the process exits, after function-local statics are gone (found by ASan).
+arrow::MemoryPool* reader_memory_pool() {
+  static BoundedPool* const pool = new BoundedPool(arrow::system_memory_pool());
+  return pool;
+}
+
+}  // namespace odf_hash::io_internal

@@ -1,0 +1,90 @@
+// Helpers of the object interface that every store shares.
+#include "odf_hash/store.h"
+
+#include <cstdio>
+
+namespace odf_hash {
+
+const char* object_kind_name(ObjectKind kind) {
+  switch (kind) {
+    case ObjectKind::kFile: return "regular file";
+    case ObjectKind::kDirectory: return "directory";
+    case ObjectKind::kSymlink: return "symbolic link";
+    case ObjectKind::kFifo: return "FIFO (named pipe)";
+    case ObjectKind::kSocket: return "socket";
+    case ObjectKind::kCharDevice: return "character device";
+    case ObjectKind::kBlockDevice: return "block device";
+    case ObjectKind::kOther: return "special file";
+  }
+  return "special file";
+}
+
+bool is_valid_object_key(std::string_view key) {
+  if (key.empty() || key.size() > 4096) return false;
+  size_t start = 0;
+  for (;;) {
+    size_t end = key.find('/', start);
+    std::string_view part =
+        key.substr(start, end == std::string_view::npos ? key.npos : end - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    if (part.find('\0') != std::string_view::npos) return false;
+    if (end == std::string_view::npos) return true;
+    start = end + 1;
+  }
+}
+
+std::string join_object_key(std::string_view prefix, std::string_view name) {
+  if (prefix.empty()) return std::string(name);
+  std::string key(prefix);
+  key += '/';
+  key += name;
+  return key;
+}
+
+Result<size_t> read_fully(ObjectReader& reader, uint8_t* out, size_t n) {
+  size_t done = 0;
+  while (done < n) {
+    ODF_HASH_ASSIGN_OR_RETURN(size_t got, reader.read(out + done, n - done));
+    if (got == 0) break;
+    done += got;
+  }
+  return done;
+}
+
+Result<std::vector<uint8_t>> read_all(ObjectReader& reader) {
+  std::vector<uint8_t> bytes(static_cast<size_t>(reader.size()));
+  ODF_HASH_ASSIGN_OR_RETURN(size_t got, read_fully(reader, bytes.data(), bytes.size()));
+  if (got != bytes.size()) {
+    return Status::io_error(reader.name() + ": ended after " + std::to_string(got) + " of its " +
+                            std::to_string(bytes.size()) + " bytes");
+  }
+  uint8_t extra = 0;
+  ODF_HASH_ASSIGN_OR_RETURN(size_t more, reader.read(&extra, 1));
+  if (more != 0) return Status::internal(reader.name() + ": a reader returned more than size()");
+  return bytes;
+}
+
+std::string escape_untrusted(std::string_view text, size_t max_chars) {
+  std::string out;
+  size_t shown = 0;
+  for (unsigned char c : text) {
+    if (shown == max_chars) {
+      out += "\xE2\x80\xA6";  // U+2026 HORIZONTAL ELLIPSIS
+      return out;
+    }
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    }
+    ++shown;
+  }
+  return out;
+}
+
+}  // namespace odf_hash

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Writes the crafted metadata blocks of the odf_block fuzz corpus and their expectations.
+
+    .venv/bin/python tests/fuzz/make_block_corpus.py
+
+Hostile shapes of the nested FlatBuffers surface (the Manifest and the MetadataBlock inside
+its content), each written as tests/fuzz/corpus/odf_block/crafted-<name>:
+  - every MetadataEvent union member (and an unknown tag) as an empty table, and the tables
+    odf-hash reads (DataSlice, Checkpoint, ExecuteTransformInput) with required fields absent;
+  - an event tag without its table, a table without its tag, no systemTime;
+  - huge and negative lengths and offsets patched into the inner block (vector lengths, the
+    root offset, a vtable offset, the vtable size, the event offset), not only the Manifest;
+  - Manifests nested in Manifests (deep nesting), and a MetadataBlock whose vtable claims
+    far more fields than it has.
+tests/data/odf/crafted_blocks.json says what parse_block must answer for each: the event it
+reads, or a substring of its error (tests/unit/odf/crafted_blocks_test.cpp checks it, and the
+fuzzer replays the files). Blocks are written with the `flatbuffers` Python builder in the
+example generator's order (scripts/generate_example_datasets.py), independently of odf-hash.
+"""
+import datetime as dt
+import json
+import pathlib
+import struct
+import sys
+
+import flatbuffers
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+import generate_example_datasets as gen  # noqa: E402
+
+CORPUS = ROOT / "tests" / "fuzz" / "corpus" / "odf_block"
+EXPECTATIONS = ROOT / "tests" / "data" / "odf" / "crafted_blocks.json"
+
+T0 = dt.datetime(2024, 3, 1, 12, 0, 0, tzinfo=dt.timezone.utc)
+HASH = gen.sha3_multihash(b"crafted")
+EVENTS = ["AddData", "ExecuteTransform", "Seed", "SetPollingSource", "SetTransform", "SetVocab",
+          "SetAttachments", "SetInfo", "SetLicense", "SetDataSchema", "AddPushSource",
+          "DisablePushSource", "DisablePollingSource"]
+
+NOT_A_BLOCK = "Manifest.content is not a valid FlatBuffers MetadataBlock"
+
+
+def empty_table(b):
+    b.StartObject(0)
+    return b.EndObject()
+
+
+def inner_block(event_tag, event_fn, system_time=True, event=True, seq=1, prev=HASH):
+    b = flatbuffers.Builder(1024)
+    prev_vec = gen.fb_bytes(b, prev)
+    event_offset = event_fn(b) if event_fn else None
+    b.StartObject(5)
+    if system_time:
+        b.PrependStructSlot(0, gen.fb_timestamp(b, T0), 0)
+    if prev_vec is not None:
+        b.PrependUOffsetTRelativeSlot(1, prev_vec, 0)
+    b.PrependUint64Slot(2, seq, 0)
+    if event_tag is not None:
+        b.PrependUint8Slot(3, event_tag, 0)
+    if event and event_offset is not None:
+        b.PrependUOffsetTRelativeSlot(4, event_offset, 0)
+    b.Finish(b.EndObject())
+    return bytes(b.Output())
+
+
+def manifest(content, version=3, kind=gen.ODF_METADATA_BLOCK):
+    m = flatbuffers.Builder(len(content) + 1024)
+    vec = m.CreateByteVector(content)
+    m.StartObject(3)
+    m.PrependInt64Slot(0, kind, 0)
+    m.PrependInt32Slot(1, version, 0)
+    m.PrependUOffsetTRelativeSlot(2, vec, 0)
+    m.Finish(m.EndObject())
+    return bytes(m.Output())
+
+
+# --- Locating fields in a finished buffer, to patch them --------------------------------
+
+
+def u32(buf, pos):
+    return struct.unpack_from("<I", buf, pos)[0]
+
+
+def table_field(buf, table, slot):
+    """Position of field `slot` of the table at `table`, or None when absent."""
+    vtable = table - struct.unpack_from("<i", buf, table)[0]
+    vsize = struct.unpack_from("<H", buf, vtable)[0]
+    if 4 + 2 * slot >= vsize:
+        return None
+    off = struct.unpack_from("<H", buf, vtable + 4 + 2 * slot)[0]
+    return table + off if off else None
+
+
+def deref(buf, pos):
+    return pos + u32(buf, pos)
+
+
+def content_start(block):
+    """Offset of the inner MetadataBlock bytes within a Manifest."""
+    root = u32(block, 0)
+    vec = deref(block, table_field(block, root, 2))
+    return vec + 4
+
+
+def patched(block, inner_pos, fmt, value):
+    out = bytearray(block)
+    struct.pack_into(fmt, out, content_start(block) + inner_pos, value)
+    return bytes(out)
+
+
+def add_data_event(new_data=None, new_checkpoint=None):
+    def fn(b):
+        return gen.fb_add_data(b, {"new_data": new_data, "new_checkpoint": new_checkpoint,
+                                   "prev_offset": 0})
+    return fn
+
+
+SLICE = {"logical_hash": bytes([0x96, 0x80, 0xC0, 0x01, 0x20]) + bytes(32),
+         "physical_hash": HASH, "offset_interval": (1, 3), "size": 1234}
+
+
+def main():
+    cases = {}  # name -> (bytes, expectation)
+
+    def ok(name, data, event):
+        cases[name] = (data, {"event": event})
+
+    def bad(name, data, error):
+        cases[name] = (data, {"error": error})
+
+    # Every union member as an empty table, and a tag newer than the schema.
+    for tag, name in enumerate(EVENTS, start=1):
+        block = manifest(inner_block(tag, empty_table, seq=1))
+        if name == "Seed":
+            bad(f"empty-event-{name}", block, "Seed.datasetId is missing")
+        elif name == "ExecuteTransform":
+            bad(f"empty-event-{name}", block, "ExecuteTransform.queryInputs is missing")
+        else:
+            ok(f"empty-event-{name}", block, name)
+    ok("unknown-event-tag", manifest(inner_block(42, empty_table)), "Unknown")
+
+    # Required fields absent inside the events odf-hash reads.
+    def empty_slice(b):
+        b.StartObject(4)
+        return b.EndObject()
+
+    def slice_without_interval(b):
+        logical = b.CreateByteVector(SLICE["logical_hash"])
+        physical = b.CreateByteVector(SLICE["physical_hash"])
+        b.StartObject(4)
+        b.PrependUOffsetTRelativeSlot(0, logical, 0)
+        b.PrependUOffsetTRelativeSlot(1, physical, 0)
+        b.PrependUint64Slot(3, 1, 0)
+        return b.EndObject()
+
+    def add_data_with(slice_fn=None, checkpoint_fn=None):
+        def fn(b):
+            s = slice_fn(b) if slice_fn else None
+            c = checkpoint_fn(b) if checkpoint_fn else None
+            b.StartObject(7)
+            if s is not None:
+                b.PrependUOffsetTRelativeSlot(2, s, 0)
+            if c is not None:
+                b.PrependUOffsetTRelativeSlot(3, c, 0)
+            return b.EndObject()
+        return fn
+
+    bad("add-data-empty-new-data", manifest(inner_block(1, add_data_with(empty_slice))),
+        "AddData.newData.logicalHash is missing")
+    bad("add-data-new-data-without-interval",
+        manifest(inner_block(1, add_data_with(slice_without_interval))),
+        "AddData.newData.offsetInterval is missing")
+    bad("add-data-empty-new-checkpoint",
+        manifest(inner_block(1, add_data_with(checkpoint_fn=empty_table))),
+        "AddData.newCheckpoint.physicalHash is missing")
+
+    def transform_with(inputs_fn, slice_fn=None):
+        def fn(b):
+            inputs = inputs_fn(b)
+            s = slice_fn(b) if slice_fn else None
+            b.StartObject(6)
+            b.PrependUOffsetTRelativeSlot(0, inputs, 0)
+            if s is not None:
+                b.PrependUOffsetTRelativeSlot(3, s, 0)
+            return b.EndObject()
+        return fn
+
+    def inputs_of(tables_fn):
+        def fn(b):
+            tables = tables_fn(b)
+            b.StartVector(4, len(tables), 4)
+            for t in reversed(tables):
+                b.PrependUOffsetTRelative(t)
+            return b.EndVector()
+        return fn
+
+    def one_good_one_empty_input(b):
+        good = gen.fb_execute_transform_input(b, {"dataset_id": HASH})
+        return [good, empty_table(b)]
+
+    bad("execute-transform-input-without-dataset-id",
+        manifest(inner_block(2, transform_with(inputs_of(one_good_one_empty_input)))),
+        "ExecuteTransform.queryInputs[1].datasetId is missing")
+    bad("execute-transform-empty-new-data",
+        manifest(inner_block(2, transform_with(inputs_of(lambda b: []), empty_slice))),
+        "ExecuteTransform.newData.logicalHash is missing")
+    ok("execute-transform-no-inputs", manifest(inner_block(2, transform_with(inputs_of(
+        lambda b: [])))), "ExecuteTransform")
+
+    # The union's two halves apart, and no systemTime.
+    bad("event-tag-without-table", manifest(inner_block(1, add_data_event(), event=False)),
+        "the block has no event")
+    bad("event-table-without-tag", manifest(inner_block(None, add_data_event())),
+        "the block has no event")
+    bad("no-system-time", manifest(inner_block(1, add_data_event(), system_time=False)),
+        "MetadataBlock.systemTime is missing")
+
+    # Huge and negative lengths and offsets inside the inner block.
+    good = manifest(inner_block(1, add_data_event(SLICE, {"physical_hash": HASH, "size": 7})))
+    ok("good-add-data", good, "AddData")
+    inner = good[content_start(good):]
+    root = u32(inner, 0)
+    vtable = root - struct.unpack_from("<i", inner, root)[0]
+    prev_vec = deref(inner, table_field(inner, root, 1))
+    event_field = table_field(inner, root, 4)
+    event = deref(inner, event_field)
+    new_data = deref(inner, table_field(inner, event, 2))
+    logical_vec = deref(inner, table_field(inner, new_data, 0))
+    for name, pos, fmt, value in [
+        ("inner-prev-hash-length-huge", prev_vec, "<I", 0xFFFFFFFF),
+        ("inner-prev-hash-length-2g", prev_vec, "<I", 0x7FFFFFFF),
+        ("inner-logical-hash-length-huge", logical_vec, "<I", 0xFFFFFFF0),
+        ("inner-root-offset-huge", 0, "<I", 0xFFFFFFF0),
+        ("inner-root-offset-negative", 0, "<i", -8),
+        ("inner-vtable-offset-most-negative", root, "<i", -0x80000000),
+        ("inner-vtable-offset-past-end", root, "<i", -0x7FFFFFF0),
+        ("inner-vtable-size-huge", vtable, "<H", 0xFFFF),
+        ("inner-event-offset-huge", event_field, "<I", 0xFFFFFFFC),
+        ("inner-event-offset-to-itself", event_field, "<I", 0),
+    ]:
+        bad(name, patched(good, pos, fmt, value), NOT_A_BLOCK)
+    # The vtable's table-size field is not used by readers (each field is checked on its
+    # own): a huge one is harmless and the block still reads.
+    ok("inner-table-size-huge", patched(good, vtable + 2, "<H", 0xFFFF), "AddData")
+    outer_root = u32(good, 0)
+    content_vec = deref(good, table_field(good, outer_root, 2))
+    for name, value in [("manifest-content-length-huge", 0xFFFFFFFF),
+                        ("manifest-content-length-2g", 0x7FFFFFFF)]:
+        out = bytearray(good)
+        struct.pack_into("<I", out, content_vec, value)
+        bad(name, bytes(out), "not a valid FlatBuffers Manifest")
+
+    # Deep nesting: Manifests inside Manifests; a vtable claiming 30000 fields.
+    nested = inner_block(1, add_data_event())
+    for _ in range(64):
+        nested = manifest(nested)
+    bad("nested-manifests-64-deep", nested, NOT_A_BLOCK)
+    wide = bytearray(good)
+    struct.pack_into("<H", wide, content_start(good) + vtable, 60000)
+    bad("inner-vtable-claims-30000-fields", bytes(wide), NOT_A_BLOCK)
+
+    CORPUS.mkdir(parents=True, exist_ok=True)
+    for old in CORPUS.glob("crafted-*"):
+        old.unlink()
+    expectations = {}
+    for name, (data, expect) in sorted(cases.items()):
+        (CORPUS / f"crafted-{name}").write_bytes(data)
+        expectations[f"crafted-{name}"] = expect
+    EXPECTATIONS.write_text(json.dumps(expectations, indent=1, sort_keys=True) + "\n")
+    print(f"make_block_corpus: {len(cases)} blocks in {CORPUS}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+// Hostile shapes of the nested FlatBuffers block (tests/fuzz/make_block_corpus.py wrote them
+// into the odf_block fuzz corpus, with what each must give in tests/data/odf/crafted_blocks.json):
+// every union member with required fields absent, huge and negative lengths and offsets inside
+// the inner block, deep nesting. Each is a block with the expected event or a clear error.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "odf_hash/odf_block.h"
+
+namespace fs = std::filesystem;
+using namespace odf_hash;
+using namespace odf_hash::odf;
+
+namespace {
+
+const fs::path kSource = ODF_HASH_SOURCE_DIR;
+
+std::vector<uint8_t> read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(CraftedBlocks, EachGivesItsEventOrAClearError) {
+  std::ifstream in(kSource / "tests/data/odf/crafted_blocks.json");
+  ASSERT_TRUE(in.good());
+  const auto expectations = nlohmann::json::parse(in);
+  ASSERT_GE(expectations.size(), 30u);
+  size_t errors = 0;
+  for (const auto& [name, expect] : expectations.items()) {
+    SCOPED_TRACE(name);
+    const fs::path file = kSource / "tests/fuzz/corpus/odf_block" / name;
+    ASSERT_TRUE(fs::exists(file));
+    auto block = parse_block(read_bytes(file));
+    if (expect.contains("event")) {
+      ASSERT_TRUE(block.is_ok()) << block.status().to_string();
+      EXPECT_EQ(event_kind_name(block->event), expect["event"].get<std::string>());
+    } else {
+      ASSERT_FALSE(block.is_ok()) << "parsed as " << event_kind_name(block->event);
+      EXPECT_EQ(block.status().code(), StatusCode::kParseError);
+      EXPECT_NE(block.status().message().find(expect["error"].get<std::string>()),
+                std::string::npos)
+          << block.status().message();
+      ++errors;
+    }
+  }
+  EXPECT_GE(errors, 20u);
+}
+
+}  // namespace
