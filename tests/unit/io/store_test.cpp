@@ -369,7 +369,7 @@ TEST(ObjectKey, Validity) {
 // reading (an IPC buffer claiming an uncompressed length of about 3e18 bytes; a Parquet page
 // header claiming 1.4 GB, which Arrow would allocate and zero-fill: 1.4 GB of RSS for a 4 KB
 // file). The readers' pool refuses any buffer beyond 64 MiB + 64 bytes per input byte
-// (src/io/memory_pool.h); the error names the file and the batch.
+// (src/io/arrow/memory_pool.h); the error names the file and the batch.
 TEST(ReaderLimits, BuffersBeyondWhatTheInputJustifiesAreRefused) {
   const fs::path corpus = fs::path(ODF_HASH_SOURCE_DIR) / "tests/fuzz/corpus/data_file";
   const std::pair<const char*, const char*> cases[] = {
