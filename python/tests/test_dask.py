@@ -46,6 +46,10 @@ def test_cluster_reports_equal_local(client, variants):
     # The current client is picked up when none is given; progress is distributed's.
     ds = variants["derivative-reencoded"]
     assert odf_hash.dask.verify(ds, integrity_only=True) == odf_hash.verify(ds, integrity_only=True)
+    ds = variants["root-truncated-checkpoint-deleted-data"]
+    for batch_size in (1, 2, 100):
+        assert (odf_hash.dask.verify(ds, client, batch_size=batch_size, progress=False)
+                == odf_hash.verify(ds)), batch_size
 
 
 class KillFirstCheck(distributed.WorkerPlugin):

@@ -2,6 +2,7 @@
 report must equal odf_hash.verify's (whose findings test_api.py and the C++ tests check
 against independent values) on every example dataset and broken copy; tasks, results and
 plans survive pickle and JSON; results merge in any order; bad input is a clear error."""
+import dataclasses
 import json
 import pickle
 import random
@@ -143,3 +144,25 @@ def test_concurrent_checks_agree(variants):
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(odf_hash.check, list(plan) * 4))
     assert results == [odf_hash.check(t) for t in plan] * 4
+
+
+def test_engine_batches_keep_plan_order_and_balance_bytes(variants):
+    from odf_hash import _engine
+    plan = odf_hash.plan(variants["root"])
+    for threads in (1, 2, 3, 100):
+        batches = _engine.split(plan.tasks, threads)
+        assert [t for b in batches for t in b] == plan.tasks and all(batches)
+        assert 1 <= len(batches) <= min(len(plan), _engine.BATCHES_PER_THREAD * threads)
+    assert [len(b) for b in _engine.split(plan.tasks, 1, batch_size=2)] == [2, 2, 1]
+    assert _engine.split([], 2) == []
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(odf_hash.InvalidInputError, match="batch_size"):
+            _engine.split(plan.tasks, 2, batch_size=bad)
+    # Equal recorded sizes: equal batches.
+    same = [odf_hash.Task(**{**dataclasses.asdict(plan[0]), "id": i}) for i in range(12)]
+    assert [len(b) for b in _engine.split(same, 1)] == [3, 3, 3, 3]
+    # One large file among small ones gets a batch of its own.
+    big = [odf_hash.Task(**{**dataclasses.asdict(plan[0]), "id": i, "size": 1000 if i == 4 else 1})
+           for i in range(8)]
+    assert any(b == [big[4]] for b in _engine.split(big, 1))
+    assert _engine.check_batch(list(plan)) == [odf_hash.check(t) for t in plan]

@@ -27,6 +27,7 @@ import dask
 import dask.bag
 
 import odf_hash
+from odf_hash import _engine
 
 __all__ = ["logical_hashes", "verify"]
 
@@ -44,15 +45,20 @@ def _current_client(client: Any) -> Any:
         return None
 
 
+def _threads(client: Any) -> int:
+    if client is None:
+        return os.cpu_count() or 1
+    return max(1, sum(client.nthreads().values()))
+
+
 def _map(fn: Callable[[Any], Any], items: Sequence[Any], client: Any, retries: int,
          progress: bool, name: str) -> List[Any]:
-    """``[fn(x) for x in items]`` on Dask, in order."""
+    """``[fn(x) for x in items]`` on Dask (the resolved client, or a bag without one), in
+    order; each item is one Dask task."""
     if not items:
         return []
-    client = _current_client(client)
     if client is None:
-        bag = dask.bag.from_sequence(items, npartitions=min(len(items), 4 * (os.cpu_count() or 1)))
-        bag = bag.map(fn)
+        bag = dask.bag.from_sequence(items, npartitions=len(items)).map(fn)
         if progress:
             from dask.diagnostics import ProgressBar
 
@@ -75,21 +81,26 @@ def _map(fn: Callable[[Any], Any], items: Sequence[Any], client: Any, retries: i
 
 
 def verify(dataset: odf_hash.PathLike, client: Any = None, *, integrity_only: bool = False,
-           retries: int = 2, progress: bool = True) -> odf_hash.Report:
-    """Verifies ``dataset`` as :func:`odf_hash.verify` does, with each data and checkpoint
-    file checked by a Dask task: the report is the same (same files, problems, order).
+           retries: int = 2, progress: bool = True,
+           batch_size: Optional[int] = None) -> odf_hash.Report:
+    """Verifies ``dataset`` as :func:`odf_hash.verify` does, with the data and checkpoint
+    files checked by Dask tasks: the report is the same (same files, problems, order).
 
     ``client`` is a ``distributed.Client`` (default: the current one; without any, the local
     scheduler runs a ``dask.bag``). ``retries``: how often Dask re-runs a task that raised
     (a worker that dies is handled by the scheduler anyway). ``progress``: show Dask's
-    progress bar while the checks run."""
+    progress bar while the checks run. ``batch_size``: files per Dask task (default: about
+    four tasks per worker thread, of about equal recorded bytes, so that Dask's per-task
+    overhead stays small)."""
     plan = odf_hash.plan(dataset, integrity_only=integrity_only)
-    results = _map(odf_hash.check, list(plan), client, retries, progress, "odf-hash-check")
-    return odf_hash.merge(plan, results)
+    client = _current_client(client)
+    batches = _engine.split(plan.tasks, _threads(client), batch_size)
+    results = _map(_engine.check_batch, batches, client, retries, progress, "odf-hash-check")
+    return odf_hash.merge(plan, [r for batch in results for r in batch])
 
 
-def _slice(path: str) -> Dict[str, Any]:
-    return odf_hash.slice(path, threads=1)
+def _slices(paths: List[str]) -> List[Dict[str, Any]]:
+    return [odf_hash.slice(p, threads=1) for p in paths]
 
 
 def logical_hashes(paths: Iterable[odf_hash.PathLike], client: Any = None, *,
@@ -108,7 +119,11 @@ def logical_hashes(paths: Iterable[odf_hash.PathLike], client: Any = None, *,
     if start_offset is not None and (not isinstance(start_offset, int) or start_offset < 0):
         raise odf_hash.InvalidInputError(
             f"start_offset must be a non-negative integer or None, not {start_offset!r}")
-    slices = _map(_slice, names, client, retries, progress, "odf-hash-slice")
+    client = _current_client(client)
+    per_task = max(1, -(-len(names) // (_engine.BATCHES_PER_THREAD * _threads(client))))
+    batches = [names[i:i + per_task] for i in range(0, len(names), per_task)]
+    slices = [s for batch in _map(_slices, batches, client, retries, progress, "odf-hash-slice")
+              for s in batch]
     if start_offset is not None:
         offset = start_offset
         for s in slices:

@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, List
+from typing import Any, List, Optional
 
 import ray
 
 import odf_hash
+from odf_hash import _engine
 
 __all__ = ["verify"]
-
-
-def _check(task: odf_hash.Task) -> odf_hash.CheckResult:
-    return odf_hash.check(task)
 
 
 class _Progress:
@@ -58,24 +55,32 @@ class _Progress:
 
 
 def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, max_retries: int = 3,
-           num_cpus: float = 1, progress: bool = True) -> odf_hash.Report:
-    """Verifies ``dataset`` as :func:`odf_hash.verify` does, with each data and checkpoint
-    file checked by a Ray task: the report is the same (same files, problems, order).
+           num_cpus: float = 1, progress: bool = True,
+           batch_size: Optional[int] = None) -> odf_hash.Report:
+    """Verifies ``dataset`` as :func:`odf_hash.verify` does, with the data and checkpoint
+    files checked by Ray tasks: the report is the same (same files, problems, order).
 
     ``max_retries``: how often Ray re-runs a task whose worker died. ``num_cpus``: the CPUs
-    one check reserves (one SHA3 stream uses one core). ``progress``: show progress while
-    the checks run."""
+    one task reserves (one SHA3 stream uses one core). ``progress``: show progress while
+    the checks run. ``batch_size``: files per Ray task (default: about four tasks per CPU of
+    the cluster, of about equal recorded bytes, so that Ray's per-task overhead stays
+    small)."""
     plan = odf_hash.plan(dataset, integrity_only=integrity_only)
-    remote = ray.remote(num_cpus=num_cpus, max_retries=max_retries)(_check)
-    refs = [remote.remote(t) for t in plan]
-    bar = _Progress(len(refs), progress)
+    if not ray.is_initialized():
+        ray.init()
+    cpus = int(ray.cluster_resources().get("CPU", 1) // max(num_cpus, 1e-9))
+    batches = _engine.split(plan.tasks, cpus, batch_size)
+    remote = ray.remote(num_cpus=num_cpus, max_retries=max_retries)(_engine.check_batch)
+    refs = [remote.remote(b) for b in batches]
+    files = {ref: len(b) for ref, b in zip(refs, batches)}
+    bar = _Progress(len(plan), progress)
     try:
         pending: List[Any] = list(refs)
         while pending:
             ready, pending = ray.wait(pending, num_returns=len(pending), timeout=0.5)
             if ready:
-                bar.update(len(ready))
+                bar.update(sum(files[r] for r in ready))
         results = ray.get(refs)
     finally:
         bar.close()
-    return odf_hash.merge(plan, results)
+    return odf_hash.merge(plan, [r for batch in results for r in batch])
