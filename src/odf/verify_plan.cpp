@@ -255,6 +255,8 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
   return r;
 }
 
+// The one place a task's dataset location becomes a store (a local folder today; the store
+// factory of the remote stores goes here, and plan_verify(path) opens the same way).
 Result<FileCheckResult> check_file(const FileTask& task) {
   LocalFolderOptions local;
   local.follow_symlinks = task.follow_symlinks;
