@@ -32,6 +32,7 @@ STALL_SECONDS = 20  # the longest a stalled response holds its connection
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body are separate writes
 
     def log_message(self, *args):  # quiet
         pass
