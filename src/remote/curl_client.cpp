@@ -33,8 +33,8 @@ bool iequals(std::string_view a, std::string_view b) {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' ||
-                        s.back() == '\n')) {
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
     s.remove_suffix(1);
   }
   return s;
@@ -118,13 +118,14 @@ CurlClient::CurlClient(HttpOptions options) : options_(options) {
   global_init();
   share_ = curl_share_init();
   if (share_ != nullptr) {
-    curl_share_setopt(share_, CURLSHOPT_LOCKFUNC,
-                      +[](CURL*, curl_lock_data data, curl_lock_access, void* user) {
-                        static_cast<CurlClient*>(user)->share_locks_[data].lock();
-                      });
-    curl_share_setopt(share_, CURLSHOPT_UNLOCKFUNC, +[](CURL*, curl_lock_data data, void* user) {
-      static_cast<CurlClient*>(user)->share_locks_[data].unlock();
-    });
+    curl_share_setopt(
+        share_, CURLSHOPT_LOCKFUNC, +[](CURL*, curl_lock_data data, curl_lock_access, void* user) {
+          static_cast<CurlClient*>(user)->share_locks_[data].lock();
+        });
+    curl_share_setopt(
+        share_, CURLSHOPT_UNLOCKFUNC, +[](CURL*, curl_lock_data data, void* user) {
+          static_cast<CurlClient*>(user)->share_locks_[data].unlock();
+        });
     curl_share_setopt(share_, CURLSHOPT_USERDATA, this);
     curl_share_setopt(share_, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
     curl_share_setopt(share_, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
@@ -206,13 +207,14 @@ bool is_transient(CURLcode code) {
   }
 }
 
-bool is_transient_status(long status) { return status >= 500 || status == 408 || status == 429; }
+bool is_transient_status(long status) {
+  return status >= 500 || status == 408 || status == 429;
+}
 
 std::string transfer_error(const std::string& url, CURLcode code, const char* errbuf) {
   std::string s = url + ": ";
   if (code == CURLE_TOO_MANY_REDIRECTS) {
-    return s + "too many redirects (at most " + std::to_string(kMaxRedirects) +
-           " are followed)";
+    return s + "too many redirects (at most " + std::to_string(kMaxRedirects) + " are followed)";
   }
   s += curl_easy_strerror(code);
   if (errbuf != nullptr && errbuf[0] != '\0') {

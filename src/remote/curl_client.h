@@ -62,8 +62,7 @@ class CurlClient {
   // `errbuf` (CURL_ERROR_SIZE bytes) receives curl's detail of a failure. `stall_guard`:
   // let libcurl fail a transfer that receives nothing for read_timeout_s (for transfers
   // that are never paused; a streamed body keeps its own clock).
-  CURL* acquire(const std::string& url, ResponseHeaders* headers, char* errbuf,
-                bool stall_guard);
+  CURL* acquire(const std::string& url, ResponseHeaders* headers, char* errbuf, bool stall_guard);
   void release(CURL* easy);
 
   // Waits before attempt `attempt` (2, 3, ...): 0.25 s, 0.5 s, 1 s, ... at most 4 s.

@@ -44,7 +44,9 @@ std::string encode_key(std::string_view key) {
   return out;
 }
 
-bool is_success(long status) { return status >= 200 && status < 300; }
+bool is_success(long status) {
+  return status >= 200 && status < 300;
+}
 
 std::string attempts_note(unsigned attempts) {
   return attempts > 1 ? " (" + std::to_string(attempts) + " attempts)" : "";
@@ -178,8 +180,8 @@ class HttpObjectReader final : public ObjectReader {
             code == CURLE_OK ? "the server closed the body early" : curl_easy_strerror(code);
         if (!transient || attempts_ >= client_->options().max_attempts) {
           return Status::io_error(url_ + ": the transfer ended after " + std::to_string(pos_) +
-                                  " of the object's " + std::to_string(size_) + " bytes: " +
-                                  reason + attempts_note(attempts_));
+                                  " of the object's " + std::to_string(size_) +
+                                  " bytes: " + reason + attempts_note(attempts_));
         }
         ODF_HASH_RETURN_IF_ERROR(connect_with_retries(pos_));
         continue;
@@ -259,10 +261,15 @@ class HttpObjectReader final : public ObjectReader {
                 "Content-Range)");
             return 0;
           }
+        } else if (s->headers.content_length && *s->headers.content_length != s->size) {
+          s->fault =
+              Status::io_error("the object changed while being read (its whole body is now " +
+                               std::to_string(*s->headers.content_length) + " bytes)");
+          return 0;
         } else if (s->offset != 0) {
-          s->fault = Status::io_error(
-              "the server ignores Range requests (answered " +
-              std::to_string(s->headers.status) + "), which random access needs");
+          s->fault =
+              Status::io_error("the server ignores Range requests (answered " +
+                               std::to_string(s->headers.status) + "), which random access needs");
           return 0;
         }
       }
@@ -514,8 +521,7 @@ class HttpStore final : public ObjectStore {
         if (!is_transient(code)) return last;
       }
     }
-    return Status(last.code(),
-                  last.message() + attempts_note(client_->options().max_attempts));
+    return Status(last.code(), last.message() + attempts_note(client_->options().max_attempts));
   }
 
   Result<OpenedObject> open(std::string_view key, const OpenOptions& options) const override {

@@ -22,14 +22,18 @@ bool starts_with_nocase(std::string_view text, std::string_view prefix) {
          });
 }
 
-bool is_s3(std::string_view text) { return starts_with_nocase(text, "s3://"); }
+bool is_s3(std::string_view text) {
+  return starts_with_nocase(text, "s3://");
+}
 bool is_http(std::string_view text) {
   return starts_with_nocase(text, "http://") || starts_with_nocase(text, "https://");
 }
 
 }  // namespace
 
-bool is_store_url(std::string_view text) { return is_s3(text) || is_http(text); }
+bool is_store_url(std::string_view text) {
+  return is_s3(text) || is_http(text);
+}
 
 Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
                                                 const StoreOptions& options) {

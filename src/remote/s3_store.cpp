@@ -27,9 +27,7 @@ constexpr int64_t kChunk = 4 << 20;
 Status init_s3() {
   static std::once_flag once;
   static arrow::Status status;
-  std::call_once(once, [] {
-    status = arrow::fs::EnsureS3Initialized();
-  });
+  std::call_once(once, [] { status = arrow::fs::EnsureS3Initialized(); });
   if (!status.ok()) return Status::io_error("cannot start S3 support: " + status.ToString());
   return Status::ok();
 }
@@ -50,8 +48,7 @@ std::string env(const char* name) {
 
 class S3ObjectReader final : public ObjectReader {
  public:
-  S3ObjectReader(std::shared_ptr<arrow::io::RandomAccessFile> file, std::string name,
-                 uint64_t size)
+  S3ObjectReader(std::shared_ptr<arrow::io::RandomAccessFile> file, std::string name, uint64_t size)
       : file_(std::move(file)), name_(std::move(name)), size_(size) {}
   ~S3ObjectReader() override {
     if (next_) next_->Wait();  // the read ahead writes into a buffer it owns; let it finish
@@ -83,8 +80,8 @@ class S3ObjectReader final : public ObjectReader {
 
  private:
   Status short_body(uint64_t at) const {
-    return Status::io_error(name_ + ": the object ended after " + std::to_string(at) +
-                            " of its " + std::to_string(size_) + " bytes");
+    return Status::io_error(name_ + ": the object ended after " + std::to_string(at) + " of its " +
+                            std::to_string(size_) + " bytes");
   }
 
   arrow::Future<std::shared_ptr<arrow::Buffer>> request(uint64_t start) {
@@ -124,9 +121,7 @@ class S3Store final : public ObjectStore {
   S3Store(std::shared_ptr<arrow::fs::S3FileSystem> fs, std::string bucket, std::string prefix)
       : fs_(std::move(fs)), bucket_(std::move(bucket)), prefix_(std::move(prefix)) {}
 
-  std::string location(std::string_view key) const override {
-    return "s3://" + path_of(key);
-  }
+  std::string location(std::string_view key) const override { return "s3://" + path_of(key); }
 
   bool can_list() const noexcept override { return true; }
 
@@ -232,8 +227,8 @@ Result<std::shared_ptr<ObjectStore>> open_s3_store(const std::string& url,
   }
   ODF_HASH_RETURN_IF_ERROR(init_s3());
 
-  arrow::fs::S3Options s3 =
-      options.no_sign_request ? arrow::fs::S3Options::Anonymous() : arrow::fs::S3Options::Defaults();
+  arrow::fs::S3Options s3 = options.no_sign_request ? arrow::fs::S3Options::Anonymous()
+                                                    : arrow::fs::S3Options::Defaults();
   std::string endpoint = options.endpoint_url;
   if (endpoint.empty()) endpoint = env("AWS_ENDPOINT_URL_S3");
   if (endpoint.empty()) endpoint = env("AWS_ENDPOINT_URL");
@@ -246,9 +241,10 @@ Result<std::shared_ptr<ObjectStore>> open_s3_store(const std::string& url,
     while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
     if ((s3.scheme != "http" && s3.scheme != "https") || endpoint.empty() ||
         endpoint.find('/') != std::string::npos) {
-      return Status::invalid_argument(options.endpoint_url.empty() ? "$AWS_ENDPOINT_URL"
-                                                                   : options.endpoint_url +
-                                          ": an endpoint is http(s)://host[:port]");
+      return Status::invalid_argument(options.endpoint_url.empty()
+                                          ? "$AWS_ENDPOINT_URL"
+                                          : options.endpoint_url +
+                                                ": an endpoint is http(s)://host[:port]");
     }
     s3.endpoint_override = endpoint;
   }
