@@ -193,6 +193,11 @@ def moto_s3():
                 os.environ[k] = v
 
 
+def moto_client(endpoint):
+    import boto3
+    return boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
+
+
 def upload_tree(client, bucket, prefix, root):
     root = pathlib.Path(root)
     for p in sorted(root.rglob("*")):

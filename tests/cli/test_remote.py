@@ -10,6 +10,7 @@ the file names here are physical hashes written by the Python generator (hashlib
 """
 import json
 import pathlib
+import random
 import shutil
 import subprocess
 import time
@@ -74,10 +75,25 @@ def break_copies(root, odf_hash_bin):
             "root-truncated-data", "derivative-reencoded", "derivative-changed"]
 
 
+# Objects larger than what a streamed read holds at once (HTTP: 1 MiB; S3: 4 MiB chunks),
+# at sizes around those boundaries, with their hashes from hashlib.
+BIG_SIZES = [1 << 20, (1 << 20) + 1, 4 << 20, (4 << 20) + 1, (9 << 20) + 3]
+
+
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory, odf_hash_bin):
     root = tmp_path_factory.mktemp("remote")
-    return root, break_copies(root, odf_hash_bin)
+    names = break_copies(root, odf_hash_bin)
+    rng = random.Random(10)
+    (root / "big" / "data").mkdir(parents=True)
+    for size in BIG_SIZES:
+        (root / "big" / "data" / f"obj{size}").write_bytes(rng.randbytes(size))
+    return root, names
+
+
+def big_objects(root):
+    return [(f"big/data/obj{size}", physical_hash((root / "big" / "data" / f"obj{size}").read_bytes()))
+            for size in BIG_SIZES]
 
 
 def verify_json(run, *args):
@@ -145,6 +161,17 @@ def test_http_files_hash_to_their_names(run, http):
     r = run("physical", *urls)
     assert r.rc == 0, r
     assert r.out == "".join(f"{n}  {u}\n" for n, u in zip(names, urls))
+
+
+@pytest.mark.parametrize("fault", ["ok", "cut-once", "503x2"])
+def test_http_large_objects_streamed(run, tree, http, fault):
+    """Paused and resumed transfers hash every byte once, in order."""
+    root, _ = tree
+    objects = big_objects(root)
+    urls = [f"{http.url}/{fault}/{key}" for key, _ in objects]
+    r = run("physical", "--jobs", "2", *FAST, *urls)
+    assert r.rc == 0, r
+    assert r.out == "".join(f"{h}  {u}\n" for (_, h), u in zip(objects, urls))
 
 
 def test_http_logical_slice_compare_read_ranges(run, http, tmp_path):
@@ -286,6 +313,20 @@ def test_s3_endpoint_from_environment_and_files(run, s3, monkeypatch):
     r = run("physical", *urls)
     assert r.rc == 0, r
     assert r.out == "".join(f"{n}  {u}\n" for n, u in zip(names, urls))
+
+
+def test_s3_large_objects_streamed(run, tree, s3):
+    """Chunks and read-ahead across 4 MiB boundaries hash every byte once, in order."""
+    root, _ = tree
+    from remote_servers import moto_client
+    client = moto_client(s3)
+    objects = big_objects(root)
+    for key, _ in objects:
+        client.put_object(Bucket="datasets", Key=key, Body=(root / key).read_bytes())
+    urls = [f"s3://datasets/{key}" for key, _ in objects]
+    r = run("physical", "--endpoint-url", s3, *urls)
+    assert r.rc == 0, r
+    assert r.out == "".join(f"{h}  {u}\n" for (_, h), u in zip(objects, urls))
 
 
 def test_s3_missing_prefix_and_object(run, s3):
