@@ -91,8 +91,12 @@ if [ -s "$BENCH_SUMMARY" ]; then
     if [ "$part" = "note" ]; then
       printf '  %s\n' "$case"
     else
+      # "-" where a column means nothing for the row (CPU time of several processes, bytes
+      # of a start-up, SHA3 share of a binding's overhead).
       [ "$cpu" = "-" ] || cpu=$(printf '%.2fx' "$cpu")
-      printf '%-16s %-22s %8.1f %10.1f %10.1f %7.2fx %9s %9.2f  %s\n' "$part" "$case" "$mb" "$peer" \
+      [ "$sha3" = "-" ] || sha3=$(printf '%.2f' "$sha3")
+      [ "$mb" = "-" ] || mb=$(printf '%.1f' "$mb")
+      printf '%-16s %-22s %8s %10.1f %10.1f %7.2fx %9s %9s  %s\n' "$part" "$case" "$mb" "$peer" \
         "$odf" "$r" "$cpu" "$sha3" "$goal"
     fi
   done < <(grep -v '^note' "$BENCH_SUMMARY"; grep '^note' "$BENCH_SUMMARY" || true)

@@ -27,6 +27,8 @@
 #include "odf_hash/slice.h"
 #include "odf_hash/verify.h"
 #include "odf_hash/verify_json.h"
+#include "odf_hash/verify_plan.h"
+#include "odf_hash/verify_plan_json.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -278,8 +280,19 @@ nb::dict compare_files(const std::string& a, const std::string& b, unsigned thre
 using ProblemTuple = std::tuple<std::string, std::optional<std::string>, std::optional<uint64_t>,
                                 std::string, std::string, std::string, std::string>;
 
-std::tuple<std::string, std::vector<ProblemTuple>> verify(const std::string& path, unsigned jobs,
-                                                          bool integrity_only) {
+using ReportTuple = std::tuple<std::string, std::vector<ProblemTuple>>;
+
+ReportTuple report_tuple(const odf_hash::odf::DatasetReport& report) {
+  std::vector<ProblemTuple> problems;
+  for (const auto& p : report.problems) {
+    problems.emplace_back(odf_hash::odf::problem_kind_name(p.kind),
+                          p.block ? std::optional<std::string>(p.block->to_string()) : std::nullopt,
+                          p.sequence_number, p.file, p.expected, p.actual, p.message);
+  }
+  return {odf_hash::odf::verify_report_json(report), std::move(problems)};
+}
+
+ReportTuple verify(const std::string& path, unsigned jobs, bool integrity_only) {
   odf_hash::odf::VerifyOptions options;
   options.jobs = jobs;
   options.integrity_only = integrity_only;
@@ -288,14 +301,75 @@ std::tuple<std::string, std::vector<ProblemTuple>> verify(const std::string& pat
     nb::gil_scoped_release unlocked;
     r = odf_hash::odf::verify_dataset(path, options);
   }
-  auto report = value_or_raise(std::move(r));
-  std::vector<ProblemTuple> problems;
-  for (const auto& p : report.problems) {
-    problems.emplace_back(odf_hash::odf::problem_kind_name(p.kind),
-                          p.block ? std::optional<std::string>(p.block->to_string()) : std::nullopt,
-                          p.sequence_number, p.file, p.expected, p.actual, p.message);
+  return report_tuple(value_or_raise(std::move(r)));
+}
+
+// Plan / check / merge (verify_plan.h), each side as its versioned JSON text: the Python
+// layer's Task, CheckResult and Plan are plain data built from it (cheap to pickle), and
+// everything that comes back is validated here by the C++ parsers.
+std::string plan_verify(const std::string& path, bool integrity_only) {
+  odf_hash::odf::VerifyOptions options;
+  options.integrity_only = integrity_only;
+  odf_hash::Result<odf_hash::odf::VerifyPlan> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::odf::plan_verify(path, options);
   }
-  return {odf_hash::odf::verify_report_json(report), std::move(problems)};
+  return odf_hash::odf::verify_plan_json(value_or_raise(std::move(r)));
+}
+
+std::string check_task(const std::string& task_json) {
+  odf_hash::Result<odf_hash::odf::FileCheckResult> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    auto task = odf_hash::odf::parse_file_task_json(task_json);
+    r = task.is_ok() ? odf_hash::odf::check_file(*task) : task.status();
+  }
+  return odf_hash::odf::check_result_json(value_or_raise(std::move(r)));
+}
+
+ReportTuple merge_checks(const std::string& plan_json, const std::vector<std::string>& results) {
+  odf_hash::Result<odf_hash::odf::DatasetReport> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    [&] {
+      auto plan = odf_hash::odf::parse_verify_plan_json(plan_json);
+      if (!plan.is_ok()) {
+        r = plan.status();
+        return;
+      }
+      std::vector<odf_hash::odf::FileCheckResult> parsed;
+      parsed.reserve(results.size());
+      for (size_t i = 0; i < results.size(); ++i) {
+        auto one = odf_hash::odf::parse_check_result_json(results[i]);
+        if (!one.is_ok()) {
+          r = odf_hash::Status::parse_error("results[" + std::to_string(i) +
+                                            "]: " + one.status().message());
+          return;
+        }
+        parsed.push_back(std::move(*one));
+      }
+      r = odf_hash::odf::merge_checks(*plan, std::move(parsed));
+    }();
+  }
+  return report_tuple(value_or_raise(std::move(r)));
+}
+
+// The canonical JSON of a task / result / plan after validation (Task.from_json...).
+std::string normalize_task(const std::string& text) {
+  return odf_hash::odf::file_task_json(value_or_raise(odf_hash::odf::parse_file_task_json(text)));
+}
+std::string normalize_result(const std::string& text) {
+  return odf_hash::odf::check_result_json(
+      value_or_raise(odf_hash::odf::parse_check_result_json(text)));
+}
+std::string normalize_plan(const std::string& text) {
+  odf_hash::Result<odf_hash::odf::VerifyPlan> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::odf::parse_verify_plan_json(text);
+  }
+  return odf_hash::odf::verify_plan_json(value_or_raise(std::move(r)));
 }
 
 std::vector<std::string> problem_kinds() {
@@ -401,6 +475,13 @@ NB_MODULE(_odf_hash, m) {
   m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a);
   m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a);
   m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a);
+  m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a);
+  m.def("check_task", &check_task, "task_json"_a);
+  m.def("merge_checks", &merge_checks, "plan_json"_a, "results"_a);
+  m.def("normalize_task", &normalize_task, "text"_a);
+  m.def("normalize_result", &normalize_result, "text"_a);
+  m.def("normalize_plan", &normalize_plan, "text"_a);
+  m.def("plan_json_version", [] { return odf_hash::odf::kVerifyPlanJsonVersion; });
   m.def("problem_kinds", &problem_kinds);
   m.def("library_version", [] { return std::string(ODF_HASH_VERSION_STRING); });
 }

@@ -34,10 +34,15 @@ std::string not_a_file_sentence(const std::string& what, const std::string& rel,
 
 EntryOpen open_entry(const DatasetDir& dir, const std::string& rel, const std::string& what,
                      uint64_t max_size) {
+  return open_entry(dir.store(), rel, what, max_size);
+}
+
+EntryOpen open_entry(const ObjectStore& store, const std::string& rel, const std::string& what,
+                     uint64_t max_size) {
   EntryOpen out;
   OpenOptions options;
   options.max_size = max_size;
-  auto opened = dir.store().open(rel, options);
+  auto opened = store.open(rel, options);
   if (!opened.is_ok()) {
     const Status& st = opened.status();
     out.fault = st.code() == StatusCode::kNotFound ? EntryFault::kMissing : EntryFault::kUnreadable;

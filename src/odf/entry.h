@@ -33,6 +33,9 @@ struct EntryOpen {
 // start of the fault sentences ("the data file", "refs/head").
 EntryOpen open_entry(const DatasetDir& dir, const std::string& rel, const std::string& what,
                      uint64_t max_size);
+// The same over a store (the per-file checks, which need no listing).
+EntryOpen open_entry(const ObjectStore& store, const std::string& rel, const std::string& what,
+                     uint64_t max_size);
 
 // "<what> is a FIFO (named pipe), not a regular file: it was not opened", or for a link that
 // was not followed, where it goes (escaped) and how to follow it anyway.

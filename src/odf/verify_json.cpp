@@ -2,15 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "problem_json.h"
+
 namespace odf_hash::odf {
-
-namespace {
-
-nlohmann::json text_or_null(const std::string& s) {
-  return s.empty() ? nlohmann::json() : nlohmann::json(s);
-}
-
-}  // namespace
 
 std::string verify_report_json(const DatasetReport& r, int indent) {
   nlohmann::json j;
@@ -34,16 +28,7 @@ std::string verify_report_json(const DatasetReport& r, int indent) {
     j["files"].push_back(std::move(jf));
   }
   j["problems"] = nlohmann::json::array();
-  for (const auto& p : r.problems) {
-    nlohmann::json jp{{"kind", problem_kind_name(p.kind)}, {"message", p.message}};
-    jp["block"] = p.block ? nlohmann::json(p.block->to_string()) : nlohmann::json();
-    jp["sequence_number"] =
-        p.sequence_number ? nlohmann::json(*p.sequence_number) : nlohmann::json();
-    jp["file"] = text_or_null(p.file);
-    jp["expected"] = text_or_null(p.expected);
-    jp["actual"] = text_or_null(p.actual);
-    j["problems"].push_back(std::move(jp));
-  }
+  for (const auto& p : r.problems) j["problems"].push_back(detail::problem_to_json(p));
   // Paths and messages can hold bytes that are not UTF-8 (file names are bytes): replace
   // them rather than fail.
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -4,7 +4,7 @@ Arrow C++ 26 (which odf-hash reads Parquet through) decodes some files that pyar
 writes into fewer rows than their metadata says, without an error: a non-null
 list<list<bool>> column written with data page v2, tiny pages and one-row row groups reads as
 0 rows. arrow-rs reads all of them, so a hash of what Arrow C++ returns would be a wrong hash.
-The cause is data pages holding no values, which odf-hash now skips (src/io/empty_pages.h), so
+The cause is data pages holding no values, which odf-hash now skips (src/io/arrow/empty_pages.h), so
 it reads such files in full (their reference hashes are checked by the conformance vectors
 data/pyarrow/empty_data_pages*.parquet); were rows lost anyway, odf-hash must say it cannot
 read the file (exit 2), never hash fewer rows.

@@ -286,7 +286,7 @@ def main():
     for m, path, problem in mismatches:
         if "pyarrow_read_back_error" in m:
             # pyarrow wrote the file and its own reader rejects it (data pages with no values:
-            # odf-hash skips them, src/io/empty_pages.h). Still a mismatch, labelled.
+            # odf-hash skips them, src/io/arrow/empty_pages.h). Still a mismatch, labelled.
             arrow_cpp_own += 1
             problem += f" (pyarrow cannot read this file back itself: {m['pyarrow_read_back_error']})"
         bug = known_bug(patterns, m, problem)

@@ -2,7 +2,7 @@
 // object interface (store.h) by open_record_stream, then logically hashed, as verify's logical
 // fallback and `odf-hash logical` do. A clear error or a digest; never a crash, a hang or an
 // allocation beyond what the bytes can justify (reads are bounded by the object's size,
-// buffers by the readers' pool: src/io/memory_pool.h).
+// buffers by the readers' pool: src/io/arrow/memory_pool.h).
 // Invariants: the format detected is the one the magic bytes say; hashing the same bytes
 // twice gives the same digest.
 #include <algorithm>

@@ -8,6 +8,9 @@
 - :func:`logical_file`, :func:`physical`, :func:`slice`, :func:`compare` -- data files
   (Parquet, Arrow IPC) as the main ODF implementation reads them.
 - :func:`verify` -- an ODF dataset folder: metadata chain, data files, checkpoints.
+- :func:`plan`, :func:`check`, :func:`merge` -- the same verification split for a cluster:
+  plan once, check each file anywhere (Dask: :mod:`odf_hash.dask`, Ray: :mod:`odf_hash.ray`),
+  merge into the :class:`Report` :func:`verify` gives.
 - :class:`Multihash` -- parse and format the hash strings ODF metadata holds.
 
 Hashing releases the GIL: hash several tables from several threads at once.
@@ -18,12 +21,13 @@ import dataclasses
 import enum
 import json
 import os
-from typing import Any, Dict, Iterator, List, Literal, Optional, Union, overload
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Union, overload
 
 from . import _odf_hash
 from ._errors import Error, InvalidInputError, IoError, NotFoundError, UnsupportedTypeError
 
 __all__ = [
+    "CheckResult",
     "ColumnDigest",
     "Comparison",
     "Error",
@@ -33,17 +37,22 @@ __all__ = [
     "LogicalDigest",
     "Multihash",
     "NotFoundError",
+    "Plan",
     "Problem",
     "ProblemKind",
     "Report",
+    "Task",
     "UnsupportedTypeError",
+    "check",
     "cli_path",
     "compare",
     "logical",
     "logical_file",
+    "merge",
     "open_records",
     "RecordStream",
     "physical",
+    "plan",
     "slice",
     "verify",
 ]
@@ -306,6 +315,17 @@ class Problem:
         where = self.file or self.block or ""
         return f"{self.kind.value}: {where}: {self.message}" if where else f"{self.kind.value}: {self.message}"
 
+    def to_dict(self) -> Dict[str, Any]:
+        """The problem as ``odf-hash verify --json`` prints it."""
+        return {"kind": self.kind.value, "message": self.message, "block": self.block,
+                "sequence_number": self.sequence_number, "file": self.file,
+                "expected": self.expected, "actual": self.actual}
+
+    @classmethod
+    def _from_dict(cls, d: Dict[str, Any]) -> "Problem":
+        return cls(ProblemKind(d["kind"]), d["block"], d["sequence_number"], d["file"] or None,
+                   d["expected"] or None, d["actual"] or None, d["message"])
+
 
 @dataclasses.dataclass(frozen=True)
 class FileCheck:
@@ -357,6 +377,15 @@ class Report:
     def to_dict(self) -> Dict[str, Any]:
         return json.loads(json.dumps(self._dict))  # a copy the caller may change
 
+    def __eq__(self, other: object) -> bool:
+        """Reports are equal when everything they say is: the same files with the same
+        outcomes, the same problems in the same order (``to_dict()`` equal)."""
+        if not isinstance(other, Report):
+            return NotImplemented
+        return self._dict == other._dict and self.problems == other.problems
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         state = "VALID" if self.ok else f"INVALID, {len(self.problems)} problems"
         return f"<odf_hash.Report {self.path!r}: {state}>"
@@ -377,6 +406,190 @@ def verify(
     if not isinstance(n, int) or n < 1:
         raise InvalidInputError(f"jobs must be a positive integer or None, not {jobs!r}")
     json_text, problems = _odf_hash.verify(_path(dataset, "odf_hash.verify"), n, bool(integrity_only))
+    return Report(json_text, problems)
+
+
+# ---- verification at cluster scale: plan, check, merge -----------------------------------------
+
+_PLAN_VERSION = _odf_hash.plan_json_version()
+
+
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """One file check of a :class:`Plan`: plain data (strings, integers, booleans), cheap to
+    pickle and to send to a worker, where :func:`check` runs it. ``to_json()`` /
+    ``Task.from_json()`` give its versioned JSON form (validated when read: a malformed task
+    raises :class:`InvalidInputError`)."""
+
+    id: int  #: position in the plan; :func:`merge` matches results by it
+    dataset: str  #: the dataset's location, as the plan was made from it
+    role: str  #: ``"data"`` or ``"checkpoint"``
+    file: str  #: key in the dataset (``"data/f1620..."``)
+    size: int  #: recorded size in bytes
+    physical: str  #: recorded physical hash
+    logical: Optional[str]  #: recorded logical hash (data files only)
+    block: str  #: the newest block referencing the file
+    sequence_number: int
+    known_missing: bool = False  #: the plan's listing has no such file
+    derivative: bool = False  #: derivative dataset: data may match logically
+    integrity_only: bool = False
+    follow_symlinks: bool = False
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"version": _PLAN_VERSION, **dataclasses.asdict(self)}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str) -> "Task":
+        return cls._from_dict(json.loads(_odf_hash.normalize_task(_text(text, "Task.from_json"))))
+
+    @classmethod
+    def _from_dict(cls, d: Dict[str, Any]) -> "Task":
+        return cls(**{f.name: d[f.name] for f in dataclasses.fields(cls)})
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckResult:
+    """What :func:`check` found for one :class:`Task`: plain data, picklable, with a
+    versioned JSON form like :class:`Task`."""
+
+    task: int  #: the :attr:`Task.id` it answers
+    role: str
+    file: str
+    block: str
+    sequence_number: int
+    outcome: str  #: ``"physical-match"``, ``"logical-match"`` or ``"failed"``
+    actual_physical: Optional[str] = None  #: for a logical match: the physical hash found
+    logical: Optional[str] = None  #: for a logical match: the logical hash that matched
+    problem: Optional[Problem] = None  #: for ``"failed"``: what is wrong
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+    def to_dict(self) -> Dict[str, Any]:
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        d["problem"] = self.problem.to_dict() if self.problem is not None else None
+        return {"version": _PLAN_VERSION, **d}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str) -> "CheckResult":
+        return cls._from_dict(
+            json.loads(_odf_hash.normalize_result(_text(text, "CheckResult.from_json"))))
+
+    @classmethod
+    def _from_dict(cls, d: Dict[str, Any]) -> "CheckResult":
+        kw = {f.name: d[f.name] for f in dataclasses.fields(cls)}
+        kw["problem"] = Problem._from_dict(d["problem"]) if d["problem"] is not None else None
+        return cls(**kw)
+
+
+class Plan:
+    """The verification of one dataset, planned (:func:`plan`): the metadata findings and
+    the ordered :class:`Task` of every data and checkpoint file. A sequence of tasks
+    (``len(plan)``, ``plan[i]``, iteration); picklable (as its JSON text, ``to_json()``);
+    ``Plan.from_json(text)`` validates. Two plans are equal when their JSON is."""
+
+    def __init__(self, json_text: str):
+        self._json = json_text
+        d = json.loads(json_text)
+        self.path: str = d["path"]
+        self.head: Optional[str] = d["head"]
+        self.kind: Optional[str] = d["kind"]
+        self.blocks: int = d["blocks"]
+        self.chain_complete: bool = d["chain_complete"]
+        #: metadata problems (the chain), reported before the files'
+        self.problems: List[Problem] = [Problem._from_dict(p) for p in d["problems"]]
+        #: problems reported after the files' (files no block references)
+        self.unexpected: List[Problem] = [Problem._from_dict(p) for p in d["unexpected"]]
+        self.tasks: List[Task] = [Task._from_dict(t) for t in d["tasks"]]
+
+    @classmethod
+    def from_json(cls, text: str) -> "Plan":
+        return cls(_odf_hash.normalize_plan(_text(text, "Plan.from_json")))
+
+    def to_json(self) -> str:
+        return self._json
+
+    @property
+    def bytes_total(self) -> int:
+        """The recorded sizes of all the files to check."""
+        return sum(t.size for t in self.tasks)
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def __iter__(self) -> Iterator[Task]:
+        return iter(self.tasks)
+
+    def __getitem__(self, i: int) -> Task:
+        return self.tasks[i]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Plan):
+            return NotImplemented
+        return json.loads(self._json) == json.loads(other._json)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> str:
+        return self._json
+
+    def __setstate__(self, state: str) -> None:
+        self.__init__(state)  # type: ignore[misc]
+
+    def __repr__(self) -> str:
+        return f"<odf_hash.Plan {self.path!r}: {len(self.tasks)} tasks>"
+
+
+def _text(text: Any, what: str) -> str:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    if not isinstance(text, str):
+        raise InvalidInputError(f"{what}: expected JSON text, not {type(text).__name__}")
+    return text
+
+
+def plan(dataset: PathLike, *, integrity_only: bool = False) -> Plan:
+    """Plans the verification of ``dataset`` (what :func:`verify` takes): walks the metadata
+    chain once and lists the dataset, then returns a :class:`Plan` whose tasks are the file
+    checks :func:`verify` would run. Run each with :func:`check` (anywhere the dataset can be
+    read at the same location), then :func:`merge`. Errors as :func:`verify`."""
+    p = _path(dataset, "odf_hash.plan")
+    return Plan(_odf_hash.plan_verify(p, bool(integrity_only)))
+
+
+def check(task: Task) -> CheckResult:
+    """Runs one :class:`Task` of a plan: size, physical hash and, for derivative data, the
+    logical fallback. Every finding is in the result; raises only when the dataset cannot be
+    opened at all (:class:`NotFoundError`, :class:`IoError`) or the task is malformed
+    (:class:`InvalidInputError`). Releases the GIL while reading and hashing."""
+    if isinstance(task, Task):
+        text = task.to_json()
+    else:
+        raise InvalidInputError(f"odf_hash.check: expected an odf_hash.Task, not {type(task).__name__}")
+    return CheckResult._from_dict(json.loads(_odf_hash.check_task(text)))
+
+
+def merge(plan: Plan, results: Iterable[CheckResult]) -> Report:
+    """The :class:`Report` of a planned verification: ``merge(plan(d), [check(t) for t in
+    plan(d)]) == verify(d)``. Results may come in any order; exactly one per task. Raises
+    :class:`InvalidInputError` naming the task when one has no result or two, or a result
+    does not belong to the plan."""
+    if not isinstance(plan, Plan):
+        raise InvalidInputError(f"odf_hash.merge: expected an odf_hash.Plan, not {type(plan).__name__}")
+    texts = []
+    for r in results:
+        if not isinstance(r, CheckResult):
+            raise InvalidInputError(
+                f"odf_hash.merge: expected odf_hash.CheckResult objects, not {type(r).__name__}")
+        texts.append(r.to_json())
+    json_text, problems = _odf_hash.merge_checks(plan.to_json(), texts)
     return Report(json_text, problems)
 
 

@@ -122,7 +122,7 @@ TEST(ReaderTypes, Int96TakesUnitAndZoneFromEmbeddedSchema) {
 }
 
 // Each INT96 column takes its unit from the embedded schema; odf-hash converts the raw INT96
-// values itself, in each column's unit (src/io/int96.h), beside the Arrow reader (two row
+// values itself, in each column's unit (src/io/arrow/int96.h), beside the Arrow reader (two row
 // groups, so the raw values must stay aligned with the Arrow reader's batches).
 TEST(ReaderTypes, Int96ColumnsInDifferentUnits) {
   using arrow::TimeUnit;

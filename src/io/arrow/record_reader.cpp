@@ -21,9 +21,9 @@
 #include "empty_pages.h"
 #include "int96.h"
 #include "memory_pool.h"
+#include "module_api.h"
 #include "null_slots.h"
 #include "object_file.h"
-#include "odf_hash/local_store.h"
 #include "odf_hash/reader.h"
 #include "parquet_hint.h"
 #include "validate.h"
@@ -421,17 +421,10 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_ipc(
 
 }  // namespace
 
-Status open_record_stream(const std::string& path, ArrowArrayStream* out) {
-  if (out == nullptr) return Status::invalid_argument("open_record_stream: null output stream");
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_local_file(path));
-  return open_record_stream(std::shared_ptr<ObjectReader>(std::move(object)), out);
-}
-
 // Messages of Arrow and Parquet C++ are passed through after "<path>: <what odf-hash was
 // doing>: ", so that a user sees which file and which step they are about.
-Status open_record_stream(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out) {
-  if (out == nullptr) return Status::invalid_argument("open_record_stream: null output stream");
-  if (object == nullptr) return Status::invalid_argument("open_record_stream: null object");
+Status io_internal::open_arrow_record_stream(std::shared_ptr<ObjectReader> object,
+                                             ArrowArrayStream* out) {
   ODF_HASH_ASSIGN_OR_RETURN(FileFormat format, detect_file_format(*object));
   const std::string path = object->name();
   const char* doing = format == FileFormat::kParquet        ? "reading the Parquet footer"

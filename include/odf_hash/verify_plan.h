@@ -1,0 +1,106 @@
+// Dataset verification split in three: plan, check, merge. verify_dataset (verify.h) is
+// exactly these three run in one process; the split lets an engine (Dask, Ray, a batch
+// system) run the per-file checks anywhere and in any order.
+//
+//  - plan_verify walks the metadata chain once (the blocks are small), lists the dataset and
+//    returns everything verify_dataset reports that does not need the data files' bytes:
+//    head, kind, the chain's problems, the unexpected files, and the ordered list of file
+//    checks (FileTask), one per data or checkpoint file the chain references;
+//  - check_file runs one FileTask: opens the file through the store, compares its size and
+//    physical hash, and for derivative data falls back to the logical hash. It needs only the
+//    task (a few hundred bytes: no chain, no listing);
+//  - merge_checks puts the plan and one result per task together into the DatasetReport
+//    verify_dataset returns: same files, same problems, same order, whatever order the
+//    results came in.
+//
+// Tasks and results have a versioned JSON form (verify_plan_json.h) for sending them between
+// processes. A task names its dataset by the location the plan was made from (a folder path
+// today; any location the store factory accepts), so a worker needs nothing else.
+//
+// Thread safety: every function here is reentrant; check_file may run on many threads at
+// once over one store.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "odf_hash/dataset.h"
+#include "odf_hash/multihash.h"
+#include "odf_hash/status.h"
+#include "odf_hash/store.h"
+#include "odf_hash/verify.h"
+
+namespace odf_hash::odf {
+
+// One data or checkpoint file to check, attributed to the newest block referencing it.
+struct FileTask {
+  uint64_t id = 0;               // position in the plan (0, 1, ...): results are matched by it
+  std::string dataset;           // the dataset's location, as the plan was made from it
+  bool follow_symlinks = false;  // local folder: the link policy the plan was made with
+  FileRole role = FileRole::kData;
+  // The key of the file in the store ("data/<name>"): the name found by the listing, or the
+  // canonical name when the folder was not listed.
+  std::string file;
+  // The listing has no file of this hash: the check reports it missing without asking the
+  // store (a listed dataset is checked against its listing, as verify_dataset does).
+  bool known_missing = false;
+  Multihash block{HashCode::kSha3_256, Digest256{}};  // the newest block referencing it
+  uint64_t sequence_number = 0;
+  uint64_t size = 0;                                     // recorded size in bytes
+  Multihash physical{HashCode::kSha3_256, Digest256{}};  // recorded physical hash
+  std::optional<Multihash> logical;                      // recorded logical hash (data only)
+  bool derivative = false;      // the dataset is derivative (the Seed says so)
+  bool integrity_only = false;  // no logical fallback (VerifyOptions::integrity_only)
+
+  // Whether a physical mismatch falls back to the logical hash.
+  bool logical_fallback() const noexcept {
+    return role == FileRole::kData && derivative && !integrity_only;
+  }
+};
+
+// What check_file found for one task.
+struct FileCheckResult {
+  uint64_t task = 0;               // FileTask::id
+  FileCheck check;                 // the report's entry for the file
+  std::optional<Problem> problem;  // set when check.outcome is kFailed
+};
+
+struct VerifyPlan {
+  // The report without the file checks: path, head, kind, blocks, chain_complete,
+  // unexpected_checked, and the metadata problems (files is empty).
+  DatasetReport report;
+  std::vector<FileTask> tasks;      // report order: newest block first, data before checkpoint
+  std::vector<Problem> unexpected;  // problems reported after the files' (unexpected files)
+
+  uint64_t bytes_total() const noexcept;  // the recorded sizes of every task's file
+};
+
+// Plans the verification of the local folder `path` (VerifyOptions::integrity_only and
+// follow_symlinks are used; jobs and progress are not). Errors as verify_dataset.
+Result<VerifyPlan> plan_verify(const std::string& path, const VerifyOptions& options = {});
+
+// Plans the verification of an opened dataset; tasks name it by dir.path().
+Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& options = {});
+
+// Called with the bytes of the file hashed so far (physical hash pass). May be empty.
+using CheckProgress = std::function<void(uint64_t bytes_done)>;
+
+// Runs one task over `store` (the dataset's store: task.dataset and follow_symlinks are not
+// looked at). Every finding is in the result; this cannot fail.
+FileCheckResult check_file(const ObjectStore& store, const FileTask& task,
+                           const CheckProgress& progress = {});
+
+// Opens the store task.dataset names (with its follow_symlinks) and runs the task. An error
+// only when the dataset cannot be opened at all (it is gone, permission denied).
+Result<FileCheckResult> check_file(const FileTask& task);
+
+// The report verify_dataset gives: the plan with one result per task, in any order. An
+// error (kInvalidArgument, naming the task) when a task has no result or two, when a result
+// names no task of the plan, or when a result's file, role or block differs from its task's
+// (a result of another plan).
+Result<DatasetReport> merge_checks(const VerifyPlan& plan, std::vector<FileCheckResult> results);
+
+}  // namespace odf_hash::odf

@@ -1,0 +1,40 @@
+// The JSON form of verification plans, file tasks and their results (verify_plan.h), for
+// sending them between processes (Python workers, a batch system). Each object carries
+// "version": kVerifyPlanJsonVersion; a reader refuses any other version.
+//
+//   task:   {"version", "id", "dataset", "follow_symlinks", "role" ("data" / "checkpoint"),
+//            "file", "known_missing", "block", "sequence_number", "size", "physical",
+//            "logical" (or null), "derivative", "integrity_only"}
+//   result: {"version", "task", "role", "file", "block", "sequence_number", "outcome",
+//            "actual_physical" (or null), "logical" (or null), "problem" (or null)}
+//   plan:   {"version", "path", "head" (or null), "kind" (or null), "blocks",
+//            "chain_complete", "unexpected_checked", "problems": [...], "tasks": [...],
+//            "unexpected": [...]}
+//   problem (in results and plans): as in verify_json.h, {"kind", "message", "block",
+//            "sequence_number", "file", "expected", "actual"} (absent values are null).
+//
+// The input of the parsers is untrusted (it may come over a network): anything malformed,
+// of the wrong type or out of range (an unknown kind, a hash that does not parse, a task id
+// that is not its position in a plan) is a kParseError naming the field, never a crash.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "odf_hash/status.h"
+#include "odf_hash/verify_plan.h"
+
+namespace odf_hash::odf {
+
+inline constexpr int kVerifyPlanJsonVersion = 1;
+
+// One line of JSON each.
+std::string file_task_json(const FileTask& task);
+std::string check_result_json(const FileCheckResult& result);
+std::string verify_plan_json(const VerifyPlan& plan);
+
+Result<FileTask> parse_file_task_json(std::string_view text);
+Result<FileCheckResult> parse_check_result_json(std::string_view text);
+Result<VerifyPlan> parse_verify_plan_json(std::string_view text);
+
+}  // namespace odf_hash::odf

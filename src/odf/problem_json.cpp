@@ -1,0 +1,118 @@
+// Problems as JSON, and typed reads of untrusted JSON (problem_json.h).
+#include "problem_json.h"
+
+#include <utility>
+
+namespace odf_hash::odf::detail {
+
+namespace {
+
+nlohmann::json text_or_null(const std::string& s) {
+  return s.empty() ? nlohmann::json() : nlohmann::json(s);
+}
+
+Status field_error(const std::string& where, const char* key, const std::string& what) {
+  return Status::parse_error(where + "." + key + ": " + what);
+}
+
+std::optional<ProblemKind> problem_kind_from_name(const std::string& name) {
+  for (int k = 0; k <= static_cast<int>(ProblemKind::kLinkOutside); ++k) {
+    auto kind = static_cast<ProblemKind>(k);
+    if (name == problem_kind_name(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+nlohmann::json problem_to_json(const Problem& p) {
+  nlohmann::json jp{{"kind", problem_kind_name(p.kind)}, {"message", p.message}};
+  jp["block"] = p.block ? nlohmann::json(p.block->to_string()) : nlohmann::json();
+  jp["sequence_number"] = p.sequence_number ? nlohmann::json(*p.sequence_number) : nlohmann::json();
+  jp["file"] = text_or_null(p.file);
+  jp["expected"] = text_or_null(p.expected);
+  jp["actual"] = text_or_null(p.actual);
+  return jp;
+}
+
+Result<Problem> problem_from_json(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object()) return Status::parse_error(where + ": expected an object");
+  Problem p;
+  ODF_HASH_ASSIGN_OR_RETURN(std::string kind, json_string(j, where, "kind"));
+  auto k = problem_kind_from_name(kind);
+  if (!k)
+    return field_error(where, "kind", "unknown problem kind \"" + escape_untrusted(kind) + "\"");
+  p.kind = *k;
+  ODF_HASH_ASSIGN_OR_RETURN(p.message, json_string(j, where, "message"));
+  ODF_HASH_ASSIGN_OR_RETURN(p.block, json_optional_hash(j, where, "block"));
+  ODF_HASH_ASSIGN_OR_RETURN(p.sequence_number, json_optional_u64(j, where, "sequence_number"));
+  ODF_HASH_ASSIGN_OR_RETURN(auto file, json_optional_string(j, where, "file"));
+  ODF_HASH_ASSIGN_OR_RETURN(auto expected, json_optional_string(j, where, "expected"));
+  ODF_HASH_ASSIGN_OR_RETURN(auto actual, json_optional_string(j, where, "actual"));
+  p.file = file.value_or("");
+  p.expected = expected.value_or("");
+  p.actual = actual.value_or("");
+  return p;
+}
+
+Result<const nlohmann::json*> json_field(const nlohmann::json& j, const std::string& where,
+                                         const char* key) {
+  auto it = j.find(key);
+  if (it == j.end()) return field_error(where, key, "missing");
+  return &*it;
+}
+
+Result<std::string> json_string(const nlohmann::json& j, const std::string& where,
+                                const char* key) {
+  ODF_HASH_ASSIGN_OR_RETURN(const nlohmann::json* v, json_field(j, where, key));
+  if (!v->is_string()) return field_error(where, key, "expected a string");
+  return v->get_ref<const std::string&>();
+}
+
+Result<std::optional<std::string>> json_optional_string(const nlohmann::json& j,
+                                                        const std::string& where, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::optional<std::string>();
+  if (!it->is_string()) return field_error(where, key, "expected a string or null");
+  return std::optional<std::string>(it->get_ref<const std::string&>());
+}
+
+Result<uint64_t> json_u64(const nlohmann::json& j, const std::string& where, const char* key) {
+  ODF_HASH_ASSIGN_OR_RETURN(const nlohmann::json* v, json_field(j, where, key));
+  if (!v->is_number_unsigned()) return field_error(where, key, "expected an unsigned integer");
+  return v->get<uint64_t>();
+}
+
+Result<std::optional<uint64_t>> json_optional_u64(const nlohmann::json& j, const std::string& where,
+                                                  const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::optional<uint64_t>();
+  if (!it->is_number_unsigned()) {
+    return field_error(where, key, "expected an unsigned integer or null");
+  }
+  return std::optional<uint64_t>(it->get<uint64_t>());
+}
+
+Result<bool> json_bool(const nlohmann::json& j, const std::string& where, const char* key) {
+  ODF_HASH_ASSIGN_OR_RETURN(const nlohmann::json* v, json_field(j, where, key));
+  if (!v->is_boolean()) return field_error(where, key, "expected true or false");
+  return v->get<bool>();
+}
+
+Result<Multihash> json_hash(const nlohmann::json& j, const std::string& where, const char* key) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::string text, json_string(j, where, key));
+  auto h = Multihash::parse(text);
+  if (!h.is_ok()) return field_error(where, key, h.status().message());
+  return *h;
+}
+
+Result<std::optional<Multihash>> json_optional_hash(const nlohmann::json& j,
+                                                    const std::string& where, const char* key) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::optional<std::string> text, json_optional_string(j, where, key));
+  if (!text) return std::optional<Multihash>();
+  auto h = Multihash::parse(*text);
+  if (!h.is_ok()) return field_error(where, key, h.status().message());
+  return std::optional<Multihash>(*h);
+}
+
+}  // namespace odf_hash::odf::detail

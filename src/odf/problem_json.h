@@ -1,0 +1,33 @@
+// Internal: one Problem as a JSON object (verify_json.h gives the fields), written by the
+// report and the plan writers and read back by the plan and result parsers.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "odf_hash/status.h"
+#include "odf_hash/verify.h"
+
+namespace odf_hash::odf::detail {
+
+nlohmann::json problem_to_json(const Problem& p);
+
+// `where` names the object in errors ("problems[3]"). Untrusted input: every field checked.
+Result<Problem> problem_from_json(const nlohmann::json& j, const std::string& where);
+
+// Typed reads of untrusted JSON fields: kParseError "<where>.<key>: ..." when the field is
+// missing or of another type. The optional forms accept null (and a missing key).
+Result<const nlohmann::json*> json_field(const nlohmann::json& j, const std::string& where,
+                                         const char* key);
+Result<std::string> json_string(const nlohmann::json& j, const std::string& where, const char* key);
+Result<std::optional<std::string>> json_optional_string(const nlohmann::json& j,
+                                                        const std::string& where, const char* key);
+Result<uint64_t> json_u64(const nlohmann::json& j, const std::string& where, const char* key);
+Result<std::optional<uint64_t>> json_optional_u64(const nlohmann::json& j, const std::string& where,
+                                                  const char* key);
+Result<bool> json_bool(const nlohmann::json& j, const std::string& where, const char* key);
+Result<Multihash> json_hash(const nlohmann::json& j, const std::string& where, const char* key);
+Result<std::optional<Multihash>> json_optional_hash(const nlohmann::json& j,
+                                                    const std::string& where, const char* key);
+
+}  // namespace odf_hash::odf::detail

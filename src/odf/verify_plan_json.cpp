@@ -1,0 +1,254 @@
+// Plans, tasks and results as JSON (verify_plan_json.h).
+#include "odf_hash/verify_plan_json.h"
+
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "problem_json.h"
+
+namespace odf_hash::odf {
+
+namespace {
+
+using detail::json_bool;
+using detail::json_hash;
+using detail::json_optional_hash;
+using detail::json_string;
+using detail::json_u64;
+using nlohmann::json;
+
+json hash_or_null(const std::optional<Multihash>& h) {
+  return h ? json(h->to_string()) : json();
+}
+
+std::string dump(const json& j) {
+  // Paths and messages can hold bytes that are not UTF-8: replaced rather than failing.
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Result<json> parse_object(std::string_view text, const char* what) {
+  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::parse_error(std::string(what) + ": not valid JSON");
+  if (!j.is_object()) return Status::parse_error(std::string(what) + ": expected a JSON object");
+  return j;
+}
+
+Status check_version(const json& j, const std::string& where) {
+  ODF_HASH_ASSIGN_OR_RETURN(uint64_t version, json_u64(j, where, "version"));
+  if (version != static_cast<uint64_t>(kVerifyPlanJsonVersion)) {
+    return Status::parse_error(where + ": version " + std::to_string(version) +
+                               " is not supported (this odf-hash reads version " +
+                               std::to_string(kVerifyPlanJsonVersion) + ")");
+  }
+  return Status::ok();
+}
+
+Result<FileRole> role_from(const json& j, const std::string& where) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::string role, json_string(j, where, "role"));
+  if (role == "data") return FileRole::kData;
+  if (role == "checkpoint") return FileRole::kCheckpoint;
+  return Status::parse_error(where + ".role: expected \"data\" or \"checkpoint\", not \"" +
+                             escape_untrusted(role) + "\"");
+}
+
+// A key of a data or checkpoint file: "data/<name>" or "checkpoints/<name>", one component
+// below its folder. A task is untrusted: it must not name refs/head, a block or a path
+// leaving the dataset.
+Status check_file_key(const std::string& file, FileRole role, const std::string& where) {
+  const std::string folder = role == FileRole::kData ? "data/" : "checkpoints/";
+  if (!is_valid_object_key(file) || file.rfind(folder, 0) != 0 ||
+      file.find('/', folder.size()) != std::string::npos || file.size() == folder.size()) {
+    return Status::parse_error(where + ".file: \"" + escape_untrusted(file, 160) +
+                               "\" is not a file of the " + folder + " folder");
+  }
+  return Status::ok();
+}
+
+json task_to_json(const FileTask& t) {
+  return json{{"version", kVerifyPlanJsonVersion},
+              {"id", t.id},
+              {"dataset", t.dataset},
+              {"follow_symlinks", t.follow_symlinks},
+              {"role", file_role_name(t.role)},
+              {"file", t.file},
+              {"known_missing", t.known_missing},
+              {"block", t.block.to_string()},
+              {"sequence_number", t.sequence_number},
+              {"size", t.size},
+              {"physical", t.physical.to_string()},
+              {"logical", hash_or_null(t.logical)},
+              {"derivative", t.derivative},
+              {"integrity_only", t.integrity_only}};
+}
+
+Result<FileTask> task_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) return Status::parse_error(where + ": expected an object");
+  ODF_HASH_RETURN_IF_ERROR(check_version(j, where));
+  FileTask t;
+  ODF_HASH_ASSIGN_OR_RETURN(t.id, json_u64(j, where, "id"));
+  ODF_HASH_ASSIGN_OR_RETURN(t.dataset, json_string(j, where, "dataset"));
+  ODF_HASH_ASSIGN_OR_RETURN(t.follow_symlinks, json_bool(j, where, "follow_symlinks"));
+  ODF_HASH_ASSIGN_OR_RETURN(t.role, role_from(j, where));
+  ODF_HASH_ASSIGN_OR_RETURN(t.file, json_string(j, where, "file"));
+  ODF_HASH_RETURN_IF_ERROR(check_file_key(t.file, t.role, where));
+  ODF_HASH_ASSIGN_OR_RETURN(t.known_missing, json_bool(j, where, "known_missing"));
+  ODF_HASH_ASSIGN_OR_RETURN(t.block, json_hash(j, where, "block"));
+  ODF_HASH_ASSIGN_OR_RETURN(t.sequence_number, json_u64(j, where, "sequence_number"));
+  ODF_HASH_ASSIGN_OR_RETURN(t.size, json_u64(j, where, "size"));
+  ODF_HASH_ASSIGN_OR_RETURN(t.physical, json_hash(j, where, "physical"));
+  ODF_HASH_ASSIGN_OR_RETURN(t.logical, json_optional_hash(j, where, "logical"));
+  ODF_HASH_ASSIGN_OR_RETURN(t.derivative, json_bool(j, where, "derivative"));
+  ODF_HASH_ASSIGN_OR_RETURN(t.integrity_only, json_bool(j, where, "integrity_only"));
+  if (t.dataset.empty()) return Status::parse_error(where + ".dataset: empty");
+  if ((t.role == FileRole::kData) != t.logical.has_value()) {
+    return Status::parse_error(where +
+                               ".logical: a data file has a recorded logical hash, "
+                               "a checkpoint none");
+  }
+  return t;
+}
+
+json result_to_json(const FileCheckResult& r) {
+  const FileCheck& c = r.check;
+  return json{{"version", kVerifyPlanJsonVersion},
+              {"task", r.task},
+              {"role", file_role_name(c.role)},
+              {"file", c.file},
+              {"block", c.block.to_string()},
+              {"sequence_number", c.sequence_number},
+              {"outcome", file_outcome_name(c.outcome)},
+              {"actual_physical", hash_or_null(c.actual_physical)},
+              {"logical", hash_or_null(c.logical)},
+              {"problem", r.problem ? detail::problem_to_json(*r.problem) : json()}};
+}
+
+Result<FileCheckResult> result_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) return Status::parse_error(where + ": expected an object");
+  ODF_HASH_RETURN_IF_ERROR(check_version(j, where));
+  ODF_HASH_ASSIGN_OR_RETURN(uint64_t task, json_u64(j, where, "task"));
+  ODF_HASH_ASSIGN_OR_RETURN(FileRole role, role_from(j, where));
+  ODF_HASH_ASSIGN_OR_RETURN(std::string file, json_string(j, where, "file"));
+  ODF_HASH_ASSIGN_OR_RETURN(Multihash block, json_hash(j, where, "block"));
+  ODF_HASH_ASSIGN_OR_RETURN(uint64_t seq, json_u64(j, where, "sequence_number"));
+  ODF_HASH_ASSIGN_OR_RETURN(std::string outcome_name, json_string(j, where, "outcome"));
+  FileOutcome outcome;
+  if (outcome_name == file_outcome_name(FileOutcome::kPhysicalMatch)) {
+    outcome = FileOutcome::kPhysicalMatch;
+  } else if (outcome_name == file_outcome_name(FileOutcome::kLogicalMatch)) {
+    outcome = FileOutcome::kLogicalMatch;
+  } else if (outcome_name == file_outcome_name(FileOutcome::kFailed)) {
+    outcome = FileOutcome::kFailed;
+  } else {
+    return Status::parse_error(where + ".outcome: unknown outcome \"" +
+                               escape_untrusted(outcome_name) + "\"");
+  }
+  FileCheckResult r{task, FileCheck{role, block, seq, file, outcome, std::nullopt, std::nullopt},
+                    std::nullopt};
+  ODF_HASH_ASSIGN_OR_RETURN(r.check.actual_physical,
+                            json_optional_hash(j, where, "actual_physical"));
+  ODF_HASH_ASSIGN_OR_RETURN(r.check.logical, json_optional_hash(j, where, "logical"));
+  if ((outcome == FileOutcome::kLogicalMatch) !=
+      (r.check.actual_physical.has_value() && r.check.logical.has_value())) {
+    return Status::parse_error(where +
+                               ": actual_physical and logical are given exactly for "
+                               "a logical-match");
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(const json* problem, detail::json_field(j, where, "problem"));
+  if (!problem->is_null()) {
+    ODF_HASH_ASSIGN_OR_RETURN(r.problem, detail::problem_from_json(*problem, where + ".problem"));
+  }
+  if ((outcome == FileOutcome::kFailed) != r.problem.has_value()) {
+    return Status::parse_error(where + ".problem: given exactly when the outcome is failed");
+  }
+  return r;
+}
+
+Result<std::vector<Problem>> problems_from(const json& j, const char* key) {
+  ODF_HASH_ASSIGN_OR_RETURN(const json* list, detail::json_field(j, "plan", key));
+  if (!list->is_array())
+    return Status::parse_error(std::string("plan.") + key + ": expected a list");
+  std::vector<Problem> out;
+  for (size_t i = 0; i < list->size(); ++i) {
+    ODF_HASH_ASSIGN_OR_RETURN(
+        Problem p, detail::problem_from_json(
+                       (*list)[i], "plan." + std::string(key) + "[" + std::to_string(i) + "]"));
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string file_task_json(const FileTask& task) {
+  return dump(task_to_json(task));
+}
+
+std::string check_result_json(const FileCheckResult& result) {
+  return dump(result_to_json(result));
+}
+
+std::string verify_plan_json(const VerifyPlan& plan) {
+  const DatasetReport& r = plan.report;
+  json j{{"version", kVerifyPlanJsonVersion},
+         {"path", r.path},
+         {"head", hash_or_null(r.head)},
+         {"kind", r.kind ? json(dataset_kind_name(*r.kind)) : json()},
+         {"blocks", r.blocks},
+         {"chain_complete", r.chain_complete},
+         {"unexpected_checked", r.unexpected_checked}};
+  j["problems"] = json::array();
+  for (const auto& p : r.problems) j["problems"].push_back(detail::problem_to_json(p));
+  j["tasks"] = json::array();
+  for (const auto& t : plan.tasks) j["tasks"].push_back(task_to_json(t));
+  j["unexpected"] = json::array();
+  for (const auto& p : plan.unexpected) j["unexpected"].push_back(detail::problem_to_json(p));
+  return dump(j);
+}
+
+Result<FileTask> parse_file_task_json(std::string_view text) {
+  ODF_HASH_ASSIGN_OR_RETURN(json j, parse_object(text, "task"));
+  return task_from_json(j, "task");
+}
+
+Result<FileCheckResult> parse_check_result_json(std::string_view text) {
+  ODF_HASH_ASSIGN_OR_RETURN(json j, parse_object(text, "result"));
+  return result_from_json(j, "result");
+}
+
+Result<VerifyPlan> parse_verify_plan_json(std::string_view text) {
+  ODF_HASH_ASSIGN_OR_RETURN(json j, parse_object(text, "plan"));
+  ODF_HASH_RETURN_IF_ERROR(check_version(j, "plan"));
+  VerifyPlan plan;
+  DatasetReport& r = plan.report;
+  ODF_HASH_ASSIGN_OR_RETURN(r.path, json_string(j, "plan", "path"));
+  ODF_HASH_ASSIGN_OR_RETURN(r.head, json_optional_hash(j, "plan", "head"));
+  ODF_HASH_ASSIGN_OR_RETURN(auto kind, detail::json_optional_string(j, "plan", "kind"));
+  if (kind) {
+    if (*kind == dataset_kind_name(DatasetKind::kRoot)) {
+      r.kind = DatasetKind::kRoot;
+    } else if (*kind == dataset_kind_name(DatasetKind::kDerivative)) {
+      r.kind = DatasetKind::kDerivative;
+    } else {
+      return Status::parse_error("plan.kind: expected \"root\", \"derivative\" or null");
+    }
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(r.blocks, json_u64(j, "plan", "blocks"));
+  ODF_HASH_ASSIGN_OR_RETURN(r.chain_complete, json_bool(j, "plan", "chain_complete"));
+  ODF_HASH_ASSIGN_OR_RETURN(r.unexpected_checked, json_bool(j, "plan", "unexpected_checked"));
+  ODF_HASH_ASSIGN_OR_RETURN(r.problems, problems_from(j, "problems"));
+  ODF_HASH_ASSIGN_OR_RETURN(plan.unexpected, problems_from(j, "unexpected"));
+  ODF_HASH_ASSIGN_OR_RETURN(const json* tasks, detail::json_field(j, "plan", "tasks"));
+  if (!tasks->is_array()) return Status::parse_error("plan.tasks: expected a list");
+  for (size_t i = 0; i < tasks->size(); ++i) {
+    const std::string where = "plan.tasks[" + std::to_string(i) + "]";
+    ODF_HASH_ASSIGN_OR_RETURN(FileTask t, task_from_json((*tasks)[i], where));
+    if (t.id != i) {
+      return Status::parse_error(where + ".id: " + std::to_string(t.id) +
+                                 ", not its position in the plan");
+    }
+    plan.tasks.push_back(std::move(t));
+  }
+  return plan;
+}
+
+}  // namespace odf_hash::odf

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of verify_plan_fuzz (tests/fuzz/corpus/verify_plan/): the plans,
+tasks and results of the example datasets and of a broken copy (every outcome and problem
+shape), each prefixed with the byte that selects its parser (0 task, 1 result, 2 plan), plus
+malformed variants. Needs the odf_hash package (make python).
+
+    .venv/bin/python tests/fuzz/make_verify_plan_corpus.py
+"""
+import json
+import os
+import pathlib
+import shutil
+import tempfile
+
+import odf_hash
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+OUT = ROOT / "tests" / "fuzz" / "corpus" / "verify_plan"
+
+
+def main():
+    seeds = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)  # relative dataset paths in the seeds
+        shutil.copytree(ROOT / "examples" / "datasets" / "root", "root")
+        shutil.copytree(ROOT / "examples" / "datasets" / "derivative", "derivative")
+        shutil.copytree("root", "broken")
+        data = sorted(pathlib.Path("broken/data").iterdir())
+        data[0].write_bytes(b"changed")
+        data[1].unlink()
+        pathlib.Path("broken/data/stray.txt").write_text("x")
+        fixture = ROOT / "tests" / "data" / "odf" / "derivative-slice0-reencoded.parquet"
+        for f in pathlib.Path("derivative/data").iterdir():
+            shutil.copyfile(fixture, f)
+        for name in ("root", "derivative", "broken"):
+            plan = odf_hash.plan(name)
+            seeds[f"plan-{name}"] = b"\x02" + plan.to_json().encode()
+            for t in plan:
+                seeds[f"task-{name}-{t.id}"] = b"\x00" + t.to_json().encode()
+                seeds[f"result-{name}-{t.id}"] = b"\x01" + odf_hash.check(t).to_json().encode()
+    task = json.loads(seeds["task-root-0"][1:])
+    seeds["task-bad-version"] = b"\x00" + json.dumps({**task, "version": 9}).encode()
+    seeds["task-bad-file"] = b"\x00" + json.dumps({**task, "file": "data/../refs/head"}).encode()
+    seeds["task-bad-hash"] = b"\x00" + json.dumps({**task, "physical": "f1620zz"}).encode()
+    seeds["task-not-json"] = b"\x00{\"version\": 1, "
+    seeds["plan-nested"] = b"\x02" + b"[" * 5000 + b"]" * 5000
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, data in seeds.items():
+        (OUT / name).write_bytes(data)
+    print(f"wrote {len(seeds)} seeds to {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,251 @@
+// Plan / check / merge (verify_plan.h) against verify_dataset: each broken copy of an example
+// dataset is verified both ways, the split one through its JSON form (as a worker process
+// would receive tasks and send results) with results merged in shuffled order, and the two
+// reports must be identical. verify_test.cpp proves verify_dataset's reports against
+// independent expected values; verify_dataset itself runs plan + check + merge, so this test
+// pins the JSON round trip and the order independence. Then the malformed inputs.
+#include <algorithm>
+#include <random>
+
+#include "broken_dataset.h"
+#include "odf_hash/verify_json.h"
+#include "odf_hash/verify_plan.h"
+#include "odf_hash/verify_plan_json.h"
+
+namespace {
+
+class PlanCheckMerge : public BrokenDataset {
+ protected:
+  // The report through plan -> JSON -> tasks -> JSON -> check_file(task) -> JSON -> shuffled
+  // merge, as text.
+  std::string split_report(bool integrity_only = false, unsigned seed = 1) {
+    VerifyOptions o;
+    o.integrity_only = integrity_only;
+    auto plan = plan_verify(dir_.string(), o);
+    EXPECT_TRUE(plan.is_ok()) << plan.status().to_string();
+    if (!plan.is_ok()) return "";
+    auto sent = parse_verify_plan_json(verify_plan_json(*plan));
+    EXPECT_TRUE(sent.is_ok()) << sent.status().to_string();
+    if (!sent.is_ok()) return "";
+    EXPECT_EQ(verify_plan_json(*sent), verify_plan_json(*plan));
+    std::vector<FileCheckResult> results;
+    for (const auto& t : sent->tasks) {
+      auto task = parse_file_task_json(file_task_json(t));
+      EXPECT_TRUE(task.is_ok()) << task.status().to_string();
+      auto r = check_file(*task);
+      EXPECT_TRUE(r.is_ok()) << r.status().to_string();
+      auto back = parse_check_result_json(check_result_json(*r));
+      EXPECT_TRUE(back.is_ok()) << back.status().to_string();
+      EXPECT_EQ(check_result_json(*back), check_result_json(*r));
+      results.push_back(std::move(*back));
+    }
+    std::mt19937 rng(seed);
+    std::shuffle(results.begin(), results.end(), rng);
+    auto merged = merge_checks(*sent, std::move(results));
+    EXPECT_TRUE(merged.is_ok()) << merged.status().to_string();
+    return merged.is_ok() ? verify_report_json(*merged) : "";
+  }
+  void expect_same(bool integrity_only = false) {
+    const std::string local = verify_report_json(verify(integrity_only));
+    for (unsigned seed : {1u, 2u, 3u}) EXPECT_EQ(split_report(integrity_only, seed), local);
+  }
+};
+
+TEST_F(PlanCheckMerge, PristineRoot) {
+  copy_example("root");
+  expect_same();
+  auto plan = plan_verify(dir_.string());
+  ASSERT_TRUE(plan.is_ok());
+  // Every data and checkpoint file of the example: 3 data + 2 checkpoints (verify_test).
+  EXPECT_EQ(plan->tasks.size(), 5u);
+  for (size_t i = 0; i < plan->tasks.size(); ++i) EXPECT_EQ(plan->tasks[i].id, i);
+}
+
+TEST_F(PlanCheckMerge, PristineDerivative) {
+  copy_example("derivative");
+  expect_same();
+}
+
+TEST_F(PlanCheckMerge, BrokenFilesAndExtras) {
+  copy_example("root");
+  fs::path f = dir_ / "data" / blocks_[3].data;
+  auto bytes = read_bytes(f);
+  bytes[bytes.size() / 2] ^= 0x01;
+  write_bytes(f, bytes);
+  fs::path c = dir_ / "checkpoints" / blocks_[4].checkpoint;
+  bytes = read_bytes(c);
+  bytes.resize(20);
+  write_bytes(c, bytes);
+  fs::remove(dir_ / "data" / blocks_[2].data);
+  write_bytes(dir_ / "data" / "notes.txt", {'x'});
+  const std::string local = verify_report_json(verify());
+  EXPECT_NE(local.find("physical-hash-mismatch"), std::string::npos);
+  EXPECT_NE(local.find("size-mismatch"), std::string::npos);
+  EXPECT_NE(local.find("file-missing"), std::string::npos);
+  EXPECT_NE(local.find("unexpected-file"), std::string::npos);
+  expect_same();
+}
+
+TEST_F(PlanCheckMerge, BrokenChain) {
+  copy_example("root");
+  fs::remove(dir_ / "blocks" / blocks_[1].hash);
+  expect_same();
+}
+
+TEST_F(PlanCheckMerge, DerivativeFallbackAndIntegrityOnly) {
+  auto fixtures = nlohmann::json::parse(read_bytes(kFixtures / "fixtures.json"));
+  if (fixtures.value("placeholder_logical_hashes", true)) {
+    GTEST_SKIP() << "example datasets carry placeholder logical hashes";
+  }
+  copy_example("derivative");
+  fs::copy_file(kFixtures / "derivative-slice0-reencoded.parquet", dir_ / "data" / blocks_[2].data,
+                fs::copy_options::overwrite_existing);
+  const std::string local = verify_report_json(verify());
+  EXPECT_NE(local.find("logical-match"), std::string::npos);
+  expect_same();
+  expect_same(/*integrity_only=*/true);
+}
+
+// --- merge refuses results that do not fit the plan ----------------------------------------
+
+class MergeErrors : public BrokenDataset {
+ protected:
+  void SetUp() override {
+    copy_example("root");
+    auto plan = plan_verify(dir_.string());
+    ASSERT_TRUE(plan.is_ok());
+    plan_ = std::move(*plan);
+    auto store = open_local_folder(dir_.string());
+    ASSERT_TRUE(store.is_ok());
+    for (const auto& t : plan_.tasks) results_.push_back(check_file(**store, t));
+  }
+  std::string merge_error(std::vector<FileCheckResult> results) {
+    auto r = merge_checks(plan_, std::move(results));
+    EXPECT_FALSE(r.is_ok());
+    if (r.is_ok()) return "";
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+    return r.status().message();
+  }
+  VerifyPlan plan_;
+  std::vector<FileCheckResult> results_;
+};
+
+TEST_F(MergeErrors, AllResultsMerge) {
+  EXPECT_TRUE(merge_checks(plan_, results_).is_ok());
+}
+
+TEST_F(MergeErrors, MissingResult) {
+  auto results = results_;
+  results.erase(results.begin() + 2);
+  EXPECT_EQ(merge_error(results), "merge: no result for task 2 (" + plan_.tasks[2].file + ")");
+}
+
+TEST_F(MergeErrors, DuplicatedResult) {
+  auto results = results_;
+  results.push_back(results_[1]);
+  EXPECT_EQ(merge_error(results), "merge: two results for task 1 (" + plan_.tasks[1].file + ")");
+}
+
+TEST_F(MergeErrors, UnknownTask) {
+  auto results = results_;
+  results.back().task = 99;
+  EXPECT_EQ(merge_error(results), "merge: a result names task 99, but the plan has 5 tasks");
+}
+
+TEST_F(MergeErrors, ResultOfAnotherTask) {
+  auto results = results_;
+  std::swap(results[0].task, results[1].task);
+  EXPECT_NE(merge_error(results).find("a result of another plan"), std::string::npos);
+}
+
+TEST_F(MergeErrors, FailedWithoutProblem) {
+  auto results = results_;
+  results[0].check.outcome = FileOutcome::kFailed;
+  EXPECT_NE(merge_error(results).find("must hold a problem exactly when it failed"),
+            std::string::npos);
+}
+
+// --- untrusted JSON: a clear error naming the field, never a crash -------------------------
+
+TEST_F(MergeErrors, MalformedTasks) {
+  const nlohmann::json good = nlohmann::json::parse(file_task_json(plan_.tasks[0]));
+  ASSERT_TRUE(parse_file_task_json(good.dump()).is_ok());
+  auto error_of = [](const std::string& text) {
+    auto t = parse_file_task_json(text);
+    EXPECT_FALSE(t.is_ok()) << text;
+    if (!t.is_ok()) {
+      EXPECT_EQ(t.status().code(), StatusCode::kParseError);
+    }
+    return t.is_ok() ? std::string() : t.status().message();
+  };
+  auto with = [&](const char* key, nlohmann::json value) {
+    nlohmann::json j = good;
+    j[key] = std::move(value);
+    return error_of(j.dump());
+  };
+  EXPECT_EQ(error_of("{"), "task: not valid JSON");
+  EXPECT_EQ(error_of("[1, 2]"), "task: expected a JSON object");
+  EXPECT_EQ(error_of(""), "task: not valid JSON");
+  EXPECT_EQ(with("version", 2), "task: version 2 is not supported (this odf-hash reads version 1)");
+  EXPECT_EQ(with("version", "1"), "task.version: expected an unsigned integer");
+  nlohmann::json no_size = good;
+  no_size.erase("size");
+  EXPECT_EQ(error_of(no_size.dump()), "task.size: missing");
+  EXPECT_EQ(with("size", -1), "task.size: expected an unsigned integer");
+  EXPECT_EQ(with("size", 1.5), "task.size: expected an unsigned integer");
+  EXPECT_EQ(with("role", "block"), "task.role: expected \"data\" or \"checkpoint\", not \"block\"");
+  EXPECT_NE(with("physical", "f1620zz").find("task.physical: "), std::string::npos);
+  EXPECT_EQ(with("known_missing", 0), "task.known_missing: expected true or false");
+  EXPECT_EQ(with("dataset", ""), "task.dataset: empty");
+  for (const char* bad : {"refs/head", "data/../refs/head", "data/", "data/a/b", "/data/x",
+                          "checkpoints/x", "blocks/x"}) {
+    EXPECT_NE(with("file", bad).find("is not a file of the data/ folder"), std::string::npos)
+        << bad;
+  }
+  EXPECT_NE(with("logical", nullptr).find("task.logical: "), std::string::npos);
+}
+
+TEST_F(MergeErrors, MalformedResultsAndPlans) {
+  const nlohmann::json good = nlohmann::json::parse(check_result_json(results_[0]));
+  ASSERT_TRUE(parse_check_result_json(good.dump()).is_ok());
+  auto result_error = [&](const char* key, nlohmann::json value) {
+    nlohmann::json j = good;
+    j[key] = std::move(value);
+    auto r = parse_check_result_json(j.dump());
+    EXPECT_FALSE(r.is_ok()) << j.dump();
+    return r.is_ok() ? std::string() : r.status().message();
+  };
+  EXPECT_EQ(result_error("outcome", "fine"), "result.outcome: unknown outcome \"fine\"");
+  EXPECT_EQ(result_error("outcome", "failed"),
+            "result.problem: given exactly when the outcome is failed");
+  EXPECT_EQ(result_error("problem", nlohmann::json{{"kind", "bad-kind"}}),
+            "result.problem.kind: unknown problem kind \"bad-kind\"");
+  EXPECT_EQ(result_error("task", nullptr), "result.task: expected an unsigned integer");
+
+  nlohmann::json plan = nlohmann::json::parse(verify_plan_json(plan_));
+  ASSERT_TRUE(parse_verify_plan_json(plan.dump()).is_ok());
+  nlohmann::json reordered = plan;
+  std::swap(reordered["tasks"][0], reordered["tasks"][1]);
+  auto p = parse_verify_plan_json(reordered.dump());
+  ASSERT_FALSE(p.is_ok());
+  EXPECT_EQ(p.status().message(), "plan.tasks[0].id: 1, not its position in the plan");
+  nlohmann::json bad_problem = plan;
+  bad_problem["unexpected"] = nlohmann::json::array({nlohmann::json{{"kind", 3}}});
+  p = parse_verify_plan_json(bad_problem.dump());
+  ASSERT_FALSE(p.is_ok());
+  EXPECT_EQ(p.status().message(), "plan.unexpected[0].kind: expected a string");
+  // Deep nesting is refused as any other malformed input, without exhausting the stack.
+  p = parse_verify_plan_json(std::string(100000, '[') + std::string(100000, ']'));
+  ASSERT_FALSE(p.is_ok());
+}
+
+TEST_F(MergeErrors, TaskOfAVanishedDataset) {
+  FileTask t = plan_.tasks[0];
+  fs::remove_all(dir_);
+  auto r = check_file(t);
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(r.status().message().find(dir_.string()), std::string::npos);
+}
+
+}  // namespace
