@@ -2,13 +2,12 @@
 #include "odf_hash/open_store.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 
+#include "arrow_module.h"
 #include "http_store.h"
 #include "odf_hash/local_store.h"
-#if ODF_HASH_HAVE_S3
-#include "s3_store.h"
-#endif
 
 namespace odf_hash {
 
@@ -21,6 +20,10 @@ bool starts_with_nocase(std::string_view text, std::string_view prefix) {
                   std::tolower(static_cast<unsigned char>(b));
          });
 }
+
+// Whether an S3 store was opened (and so the Arrow module loaded): only then is there an
+// AWS SDK to shut down.
+std::atomic<bool> s3_opened{false};
 
 bool is_s3(std::string_view text) {
   return starts_with_nocase(text, "s3://");
@@ -38,13 +41,14 @@ bool is_store_url(std::string_view text) {
 Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
                                                 const StoreOptions& options) {
   if (is_s3(url_or_path)) {
-#if ODF_HASH_HAVE_S3
-    return remote::open_s3_store("s3://" + url_or_path.substr(5), options);
-#else
-    return Status::unsupported(url_or_path +
-                               ": this odf-hash was built without S3 support (Arrow's S3 "
-                               "file system was not found)");
-#endif
+    ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
+    if (api->open_s3_store == nullptr) {
+      return Status::unsupported(url_or_path +
+                                 ": this odf-hash was built without S3 support (Arrow's S3 "
+                                 "file system was not found)");
+    }
+    s3_opened = true;
+    return api->open_s3_store("s3://" + url_or_path.substr(5), options);
   }
   if (is_http(url_or_path)) {
     remote::HttpOptions http;
@@ -77,9 +81,9 @@ Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path
 }
 
 void shutdown_remote_stores() {
-#if ODF_HASH_HAVE_S3
-  remote::shutdown_s3();
-#endif
+  if (!s3_opened) return;
+  auto api = io_internal::arrow_module();
+  if (api.is_ok() && (*api)->shutdown_s3 != nullptr) (*api)->shutdown_s3();
 }
 
 }  // namespace odf_hash

@@ -1,6 +1,7 @@
-// Internal to remote: an S3 bucket prefix as a read-only ObjectStore, through Arrow C++'s
-// S3 file system (libarrow_s3). Kept apart from the HTTP store so that the Arrow-dependent
-// part can move into a module of its own. Guarantees in open_store.h.
+// Inside the Arrow module (../arrow_module.h): an S3 bucket prefix as a read-only
+// ObjectStore, through Arrow C++'s S3 file system (libarrow_s3), reached by src/remote's
+// open_store through the module's table, so that only s3:// URLs load Arrow. Guarantees in
+// open_store.h.
 #pragma once
 
 #include <memory>
