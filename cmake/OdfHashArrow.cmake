@@ -1,5 +1,7 @@
-# Finds Arrow C++ and Parquet C++ and defines two interface targets for the rest of the
-# build: odf_hash_dep_arrow and odf_hash_dep_parquet.
+# Finds Arrow C++ and Parquet C++ and defines interface targets for the rest of the
+# build: odf_hash_dep_arrow, odf_hash_dep_parquet and odf_hash_dep_arrow_s3 (Arrow's S3
+# file system, libarrow_s3; ODF_HASH_HAVE_S3 says whether it was found: without it s3://
+# URLs are refused as unsupported).
 #
 # 1. A system (or CMAKE_PREFIX_PATH) install is tried first through the packages' own
 #    CMake configs: find_package(Arrow) / find_package(Parquet).
@@ -13,6 +15,8 @@ find_package(Parquet CONFIG QUIET)
 
 add_library(odf_hash_dep_arrow INTERFACE)
 add_library(odf_hash_dep_parquet INTERFACE)
+add_library(odf_hash_dep_arrow_s3 INTERFACE)
+set(ODF_HASH_HAVE_S3 OFF CACHE INTERNAL "")
 
 if(Arrow_FOUND AND Parquet_FOUND)
   message(STATUS "odf-hash: Arrow ${Arrow_VERSION} from its CMake package")
@@ -25,6 +29,14 @@ if(Arrow_FOUND AND Parquet_FOUND)
     target_link_libraries(odf_hash_dep_parquet INTERFACE Parquet::parquet_shared)
   else()
     target_link_libraries(odf_hash_dep_parquet INTERFACE Parquet::parquet_static)
+  endif()
+  find_package(ArrowS3 CONFIG QUIET)
+  if(TARGET ArrowS3::arrow_s3_shared)
+    target_link_libraries(odf_hash_dep_arrow_s3 INTERFACE ArrowS3::arrow_s3_shared)
+    set(ODF_HASH_HAVE_S3 ON CACHE INTERNAL "")
+  elseif(TARGET ArrowS3::arrow_s3_static)
+    target_link_libraries(odf_hash_dep_arrow_s3 INTERFACE ArrowS3::arrow_s3_static)
+    set(ODF_HASH_HAVE_S3 ON CACHE INTERNAL "")
   endif()
   set(ODF_HASH_ARROW_LIBDIR "" CACHE INTERNAL "")
   return()
@@ -65,6 +77,23 @@ set_target_properties(odf_hash_pyarrow_parquet PROPERTIES
   INTERFACE_INCLUDE_DIRECTORIES "${ODF_HASH_PYARROW_DIR}/include"
   INTERFACE_LINK_LIBRARIES odf_hash_pyarrow_arrow)
 target_link_libraries(odf_hash_dep_arrow INTERFACE odf_hash_pyarrow_arrow)
+# Arrow >= 23 ships its S3 file system as a library of its own in the wheel.
+file(GLOB _arrow_s3_lib "${ODF_HASH_PYARROW_DIR}/libarrow_s3.so.[0-9]*")
+list(FILTER _arrow_s3_lib EXCLUDE REGEX "\\.so\\.[0-9]+\\.")
+if(_arrow_s3_lib)
+  list(GET _arrow_s3_lib 0 _arrow_s3_lib)
+  add_library(odf_hash_pyarrow_arrow_s3 SHARED IMPORTED GLOBAL)
+  set_target_properties(odf_hash_pyarrow_arrow_s3 PROPERTIES
+    IMPORTED_LOCATION "${_arrow_s3_lib}"
+    INTERFACE_INCLUDE_DIRECTORIES "${ODF_HASH_PYARROW_DIR}/include"
+    INTERFACE_LINK_LIBRARIES odf_hash_pyarrow_arrow)
+  target_link_libraries(odf_hash_dep_arrow_s3 INTERFACE odf_hash_pyarrow_arrow_s3)
+  set(ODF_HASH_HAVE_S3 ON CACHE INTERNAL "")
+elseif(EXISTS "${ODF_HASH_PYARROW_DIR}/include/arrow/filesystem/s3fs.h")
+  # Older wheels: S3 inside libarrow itself.
+  target_link_libraries(odf_hash_dep_arrow_s3 INTERFACE odf_hash_pyarrow_arrow)
+  set(ODF_HASH_HAVE_S3 ON CACHE INTERNAL "")
+endif()
 target_link_libraries(odf_hash_dep_parquet INTERFACE odf_hash_pyarrow_parquet)
 set(ODF_HASH_ARROW_LIBDIR "${ODF_HASH_PYARROW_DIR}" CACHE INTERNAL "")
 message(STATUS "odf-hash: Arrow C++ from pyarrow in ${ODF_HASH_PYARROW_DIR}")

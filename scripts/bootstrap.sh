@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up of everything odf-hash needs on a fresh Debian 12 machine:
 #   - Debian packages (compiler, CMake, OpenSSL, GoogleTest, Google Benchmark, CLI11,
-#     nlohmann-json, FlatBuffers, clang for the fuzzers and sanitizers);
+#     nlohmann-json, FlatBuffers, clang for the fuzzers and sanitizers, libcurl for
+#     http(s):// datasets);
 #   - a project-local Python venv (.venv) holding pyarrow, whose bundled Arrow C++ and
 #     Parquet C++ headers and libraries the CMake build falls back to, pytest, which
 #     runs the black-box CLI tests (tests/cli/), and what the Python package (python/)
@@ -15,7 +16,8 @@ cd "$(dirname "$0")/.."
 
 PKGS=(build-essential cmake ninja-build pkg-config openssl libssl-dev
       libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-      libflatbuffers-dev flatbuffers-compiler clang libclang-rt-14-dev clang-format)
+      libflatbuffers-dev flatbuffers-compiler clang libclang-rt-14-dev clang-format
+      libcurl4-openssl-dev)
 PYARROW_VERSION="26.0.1"
 PYTEST_VERSION="8.4.2"
 
@@ -52,15 +54,18 @@ fi
 # (the same records from pyarrow, polars, DuckDB, nanoarrow and pandas must hash alike);
 # the cluster engines of its optional adapters (odf_hash.dask, odf_hash.ray), which its
 # tests run locally (ray 2.60.0 has a cp311 manylinux x86_64 wheel on PyPI).
+# moto[server]: the S3 server on 127.0.0.1 that the remote-store tests and bench/remote.sh
+# start (with boto3, which uploads the datasets to it).
 PY_PKGS=("nanobind==3.1.0" "scikit-build-core==1.1.2" "polars==2.1.0" "duckdb==2.0.1"
          "nanoarrow==0.9.0" "pandas==3.1.1" "dask==2026.8.0" "distributed==2026.8.0"
-         "ray==2.60.0")
+         "ray==2.60.0" "moto[server]==5.2.5")
 # One interpreter start for all: prints the specs whose installed version differs.
 mapfile -t py_missing < <(.venv/bin/python - "${PY_PKGS[@]}" <<'PY'
 import sys
 from importlib.metadata import PackageNotFoundError, version
 for spec in sys.argv[1:]:
     name, want = spec.split("==")
+    name = name.split("[")[0]  # "moto[server]": the distribution is "moto"
     try:
         if version(name) == want:
             continue

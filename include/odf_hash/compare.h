@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "odf_hash/logical.h"
 #include "odf_hash/multihash.h"
 #include "odf_hash/status.h"
+#include "odf_hash/store.h"
 
 namespace odf_hash::odf {
 
@@ -46,5 +48,12 @@ struct FileComparison {
 // side by side, each with `logical` options. Errors name the path that could not be read.
 Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
                                      const LogicalHashOptions& logical = {});
+
+// The same over opened objects of any store (URLs: open_store.h); paths in the result are
+// the objects' names. Each object's bytes are read once with read(), its records (when
+// needed) with read_at().
+Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
+                                       std::shared_ptr<ObjectReader> reproduced,
+                                       const LogicalHashOptions& logical = {});
 
 }  // namespace odf_hash::odf

@@ -6,11 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "odf_hash/logical.h"
 #include "odf_hash/odf_block.h"
 #include "odf_hash/status.h"
+#include "odf_hash/store.h"
 
 namespace odf_hash::odf {
 
@@ -26,5 +28,11 @@ struct SliceOptions {
 // logical_hash_file report them); kInvalidArgument when the file holds no records (ODF
 // records no DataSlice for an empty file) or when offset + records overflows 64 bits.
 Result<DataSlice> data_slice_of_file(const std::string& path, const SliceOptions& options = {});
+
+// The same over an opened object of any store (a URL: open_store.h): the bytes are hashed
+// with read() while the records are read with read_at(), side by side. Errors name
+// object->name().
+Result<DataSlice> data_slice_of_object(std::shared_ptr<ObjectReader> object,
+                                       const SliceOptions& options = {});
 
 }  // namespace odf_hash::odf

@@ -20,7 +20,8 @@
 //
 // Thread safety: an ObjectStore's methods are const and may be called from any number of
 // threads at once. An ObjectReader is used by one thread at a time, except read_at, which
-// may be called concurrently (Parquet readers do).
+// may be called concurrently, with itself and with read() (Parquet readers do; a data
+// slice hashes the bytes with read() while the records are read with read_at).
 #pragma once
 
 #include <cstddef>
@@ -87,7 +88,8 @@ class ObjectReader {
   virtual Result<size_t> read(uint8_t* out, size_t n) = 0;
 
   // Reads up to `n` bytes at `offset` (fewer only at the end of the object); does not move
-  // the position of read(). May be called from several threads at once.
+  // the position of read(). May be called from several threads at once, and while another
+  // thread is in read().
   virtual Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) = 0;
 };
 

@@ -26,7 +26,10 @@
 #include <cstdint>
 #include <memory>
 
+#include <string>
+
 #include "odf_hash/arrow_c_data.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
 
@@ -38,6 +41,11 @@ struct ArrowModuleApi {
   const char* abi;
   // open_record_stream (reader.h) over a non-null object, with a non-null `out`.
   Status (*open_record_stream)(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out);
+  // The S3 store (open_store.h, src/io/arrow/s3_store.h) and its process-wide shutdown;
+  // null when the build found no Arrow S3 support.
+  Result<std::shared_ptr<ObjectStore>> (*open_s3_store)(const std::string& url,
+                                                        const StoreOptions& options);
+  void (*shutdown_s3)();
 };
 
 // The module's table, loading the module on the first call (thread-safe; the module is

@@ -37,6 +37,21 @@ Result<ComparedFile> physical_side(const std::string& path) {
   return ComparedFile{path, d.hash, d.size, std::nullopt};
 }
 
+Result<FileComparison> decide(FileComparison out, Result<LogicalDigest> la,
+                              Result<LogicalDigest> lb) {
+  ODF_HASH_RETURN_IF_ERROR(la.status());
+  ODF_HASH_RETURN_IF_ERROR(lb.status());
+  out.original.logical = std::move(la).value();
+  out.reproduced.logical = std::move(lb).value();
+  if (out.original.logical->digest == out.reproduced.logical->digest) {
+    out.verdict = CompareVerdict::kEquivalent;
+  } else {
+    out.verdict = CompareVerdict::kDifferent;
+    out.differing_columns = differing_columns(*out.original.logical, *out.reproduced.logical);
+  }
+  return out;
+}
+
 }  // namespace
 
 const char* compare_verdict_name(CompareVerdict verdict) {
@@ -59,17 +74,28 @@ Result<FileComparison> compare_files(const std::string& original, const std::str
   std::thread other([&] { lb = logical_hash_file(reproduced, logical); });
   Result<LogicalDigest> la = logical_hash_file(original, logical);
   other.join();
-  ODF_HASH_RETURN_IF_ERROR(la.status());
-  ODF_HASH_RETURN_IF_ERROR(lb.status());
-  out.original.logical = std::move(la).value();
-  out.reproduced.logical = std::move(lb).value();
-  if (out.original.logical->digest == out.reproduced.logical->digest) {
-    out.verdict = CompareVerdict::kEquivalent;
-  } else {
-    out.verdict = CompareVerdict::kDifferent;
-    out.differing_columns = differing_columns(*out.original.logical, *out.reproduced.logical);
+  return decide(std::move(out), std::move(la), std::move(lb));
+}
+
+Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
+                                       std::shared_ptr<ObjectReader> reproduced,
+                                       const LogicalHashOptions& logical) {
+  if (original == nullptr || reproduced == nullptr) {
+    return Status::invalid_argument("compare_objects: null object");
   }
-  return out;
+  ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pa, physical_hash_object(*original));
+  ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pb, physical_hash_object(*reproduced));
+  FileComparison out{ComparedFile{original->name(), pa.hash, pa.size, std::nullopt},
+                     ComparedFile{reproduced->name(), pb.hash, pb.size, std::nullopt},
+                     CompareVerdict::kIdentical,
+                     {}};
+  if (out.original.physical == out.reproduced.physical) return out;
+
+  Result<LogicalDigest> lb = Status::internal("not run");
+  std::thread other([&] { lb = logical_hash_object(reproduced, logical); });
+  Result<LogicalDigest> la = logical_hash_object(original, logical);
+  other.join();
+  return decide(std::move(out), std::move(la), std::move(lb));
 }
 
 }  // namespace odf_hash::odf

@@ -7,12 +7,10 @@
 
 namespace odf_hash::odf {
 
-Result<DataSlice> data_slice_of_file(const std::string& path, const SliceOptions& options) {
-  // The two hashes read the file independently; run them side by side.
-  Result<PhysicalDigest> physical = Status::internal("not run");
-  std::thread t([&] { physical = physical_hash_file(path); });
-  Result<LogicalDigest> logical = logical_hash_file(path, options.logical);
-  t.join();
+namespace {
+
+Result<DataSlice> slice_of(const std::string& path, const Result<PhysicalDigest>& physical,
+                           const Result<LogicalDigest>& logical, const SliceOptions& options) {
   ODF_HASH_RETURN_IF_ERROR(physical.status());
   ODF_HASH_RETURN_IF_ERROR(logical.status());
   if (logical->num_rows == 0) {
@@ -27,6 +25,27 @@ Result<DataSlice> data_slice_of_file(const std::string& path, const SliceOptions
   }
   return DataSlice{logical->multihash(), physical->hash, OffsetInterval{options.offset, end},
                    physical->size};
+}
+
+}  // namespace
+
+Result<DataSlice> data_slice_of_file(const std::string& path, const SliceOptions& options) {
+  // The two hashes read the file independently; run them side by side.
+  Result<PhysicalDigest> physical = Status::internal("not run");
+  std::thread t([&] { physical = physical_hash_file(path); });
+  Result<LogicalDigest> logical = logical_hash_file(path, options.logical);
+  t.join();
+  return slice_of(path, physical, logical, options);
+}
+
+Result<DataSlice> data_slice_of_object(std::shared_ptr<ObjectReader> object,
+                                       const SliceOptions& options) {
+  if (object == nullptr) return Status::invalid_argument("data_slice_of_object: null object");
+  Result<PhysicalDigest> physical = Status::internal("not run");
+  std::thread t([&] { physical = physical_hash_object(*object); });
+  Result<LogicalDigest> logical = logical_hash_object(object, options.logical);
+  t.join();
+  return slice_of(object->name(), physical, logical, options);
 }
 
 }  // namespace odf_hash::odf

@@ -12,6 +12,8 @@
 
 #include "commands.h"
 #include "odf_hash/compare.h"
+#include "odf_hash/open_store.h"
+#include "store_flags.h"
 
 namespace odf_hash::cli {
 
@@ -21,6 +23,7 @@ struct CompareArgs {
   std::string original;
   std::string reproduced;
   bool json = false;
+  StoreOptions store;
 };
 
 nlohmann::json side_json(const odf::ComparedFile& s) {
@@ -45,7 +48,16 @@ int run_compare(const CompareArgs& args) {
   // Two files side by side, each with half of the cores for its columns.
   LogicalHashOptions options;
   options.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
-  auto result = odf::compare_files(args.original, args.reproduced, options);
+  Result<odf::FileComparison> result = Status::internal("not run");
+  if (is_store_url(args.original) || is_store_url(args.reproduced)) {
+    auto a = open_object(args.original, args.store);
+    auto b = a.is_ok() ? open_object(args.reproduced, args.store)
+                       : Result<std::unique_ptr<ObjectReader>>(a.status());
+    result = b.is_ok() ? odf::compare_objects(std::move(a).value(), std::move(b).value(), options)
+                       : Result<odf::FileComparison>(b.status());
+  } else {
+    result = odf::compare_files(args.original, args.reproduced, options);
+  }
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", result.status().message().c_str());
     return kExitError;
@@ -94,6 +106,8 @@ Command add_compare_command(CLI::App& root) {
   app->add_option("ORIGINAL", args->original, "The original data file")->required();
   app->add_option("REPRODUCED", args->reproduced, "The reproduced data file")->required();
   app->add_flag("--json", args->json, "Machine-readable output");
+  add_store_flags(app, args->store);
+  app->footer(store_help_footer());
   return Command{app, [args] { return run_compare(*args); }};
 }
 

@@ -11,9 +11,11 @@
 #include "commands.h"
 #include "odf_hash/local_store.h"
 #include "odf_hash/logical.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/reader.h"
 #include "output.h"
 #include "parallel.h"
+#include "store_flags.h"
 
 namespace odf_hash::cli {
 
@@ -25,6 +27,7 @@ struct LogicalOptions {
   bool json = false;
   unsigned jobs = 0;     // 0: chosen from the file count (see plan_threads)
   unsigned threads = 0;  // 0: chosen from the file count and --jobs
+  StoreOptions store;    // for URLs
 };
 
 // Files in parallel and column threads per file, so that together they use every core once:
@@ -63,9 +66,10 @@ std::string hex_of(const Digest256& d) {
 
 // The file is opened once: its format is detected and its records hashed from the same
 // descriptor (what was detected is what is hashed).
-FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options) {
+FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options,
+                     const StoreOptions& store) {
   FileOutcome out;
-  Result<std::unique_ptr<ObjectReader>> opened = open_local_file(path);
+  Result<std::unique_ptr<ObjectReader>> opened = open_object(path, store);
   if (!opened.is_ok()) {
     out.error = opened.status();
     return out;
@@ -128,7 +132,8 @@ int run_logical(const LogicalOptions& opt) {
   bool failed = false;
   nlohmann::json files = nlohmann::json::array();
   run_ordered<FileOutcome>(
-      opt.files.size(), plan.jobs, [&](size_t i) { return hash_one(opt.files[i], options); },
+      opt.files.size(), plan.jobs,
+      [&](size_t i) { return hash_one(opt.files[i], options, opt.store); },
       [&](size_t i, FileOutcome& r) {
         if (!r.digest) failed = true;
         if (opt.json) {
@@ -167,9 +172,13 @@ Command add_logical_command(CLI::App& root) {
                   "every core for one file, 1 when there are more files than cores). The "
                   "hashes do not depend on --jobs or --threads")
       ->check(CLI::Range(1u, 1024u));
+  add_store_flags(app, opt->store);
   app->footer(
       "Output: '<multihash>  FILE' per file, in argument order. A file that cannot be read or "
-      "hashed is reported on stderr; the others are still hashed and the exit status is 2.");
+      "hashed is reported on stderr; the others are still hashed and the exit status is 2.\n"
+      "A remote file (URL) is read by range requests: only what the Parquet or IPC reader "
+      "needs.\n\n" +
+      std::string(store_help_footer()));
   return Command{app, [opt] { return run_logical(*opt); }};
 }
 

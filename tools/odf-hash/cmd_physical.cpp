@@ -11,6 +11,7 @@
 #include "parallel.h"
 #include "physical_options.h"
 #include "progress.h"
+#include "store_flags.h"
 
 namespace odf_hash::cli {
 
@@ -32,7 +33,8 @@ Command add_physical_command(CLI::App& root) {
       "\n"
       "Exit status: 0 all ok; 1 a hash did not match, a listed file could not be read,\n"
       "or (--strict) a line was malformed; 2 usage error, unreadable FILE or LIST, or a\n"
-      "LIST with no valid line.");
+      "LIST with no valid line.\n\n" +
+      std::string(store_help_footer()));
 
   app->add_option("files", opts->files, "Files to hash ('-' = standard input)")->type_name("FILE");
   app->add_option("-j,--jobs", opts->jobs, "Files hashed in parallel (default: all cores)")
@@ -53,6 +55,7 @@ Command add_physical_command(CLI::App& root) {
   app->add_flag("--json", opts->json, "Print one JSON document on stdout instead of text");
   app->add_flag("--no-progress", opts->no_progress,
                 "Never show the progress line (shown on a terminal for files over a second)");
+  add_store_flags(app, opts->store);
 
   return {app, [opts, check] {
             opts->check = check->count() > 0;
@@ -70,7 +73,8 @@ int run_physical_hash(const PhysicalOptions& options) {
   run_ordered<Result<PhysicalDigest>>(
       files.size(), options.jobs,
       [&](size_t i) {
-        auto r = physical_hash_file(files[i], progress.callback_for(files[i]));
+        auto r =
+            physical_hash_path_or_url(files[i], options.store, progress.callback_for(files[i]));
         progress.finish(files[i]);
         return r;
       },

@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/slice.h"
+#include "store_flags.h"
 
 namespace odf_hash::cli {
 
@@ -18,13 +20,21 @@ struct SliceArgs {
   std::string file;
   uint64_t offset = 0;
   bool json = false;
+  StoreOptions store;
 };
 
 int run_slice(const SliceArgs& args) {
   odf::SliceOptions options;
   options.offset = args.offset;
   options.logical.threads = 0;  // one file: its columns on every core
-  auto slice = odf::data_slice_of_file(args.file, options);
+  Result<odf::DataSlice> slice = Status::internal("not run");
+  if (is_store_url(args.file)) {
+    auto object = open_object(args.file, args.store);
+    slice = object.is_ok() ? odf::data_slice_of_object(std::move(object).value(), options)
+                           : Result<odf::DataSlice>(object.status());
+  } else {
+    slice = odf::data_slice_of_file(args.file, options);
+  }
   if (!slice.is_ok()) {
     std::fprintf(stderr, "odf-hash slice: %s\n", slice.status().message().c_str());
     return kExitError;
@@ -60,6 +70,8 @@ Command add_slice_command(CLI::App& root) {
   app->add_option("FILE", args->file, "Data file (Parquet or Arrow IPC)")->required();
   app->add_option("--offset", args->offset, "Offset of the file's first record (default 0)");
   app->add_flag("--json", args->json, "JSON instead of YAML");
+  add_store_flags(app, args->store);
+  app->footer(store_help_footer());
   return Command{app, [args] { return run_slice(*args); }};
 }
 

@@ -13,10 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/verify.h"
 #include "odf_hash/verify_json.h"
 #include "output.h"
 #include "parallel.h"
+#include "store_flags.h"
 
 namespace odf_hash::cli {
 
@@ -33,8 +35,21 @@ struct VerifyArgs {
   bool integrity_only = false;
   bool verbose = false;
   bool follow_symlinks = false;
-  unsigned jobs = default_jobs();
+  unsigned jobs = 0;  // 0: the CPU count, kRemoteJobs for a remote dataset
+  StoreOptions store;
 };
+
+// The dataset at `path` (a folder or a URL) opened through the store factory.
+Result<odf::DatasetDir> open_dataset(const std::string& path, const StoreOptions& options) {
+  auto store = open_store(path, options);
+  if (!store.is_ok()) {
+    if (store.status().code() == StatusCode::kNotFound && !is_store_url(path)) {
+      return Status::not_found(path + ": no such dataset directory");
+    }
+    return store.status();
+  }
+  return odf::DatasetDir::open(std::shared_ptr<const ObjectStore>(std::move(store).value()));
+}
 
 std::string plural(uint64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
@@ -140,15 +155,20 @@ int run_verify(const VerifyArgs& args) {
   nlohmann::json datasets = nlohmann::json::array();
   for (const auto& path : args.datasets) {
     odf::VerifyOptions options;
-    options.jobs = args.jobs;
+    options.jobs = args.jobs != 0 ? args.jobs : is_store_url(path) ? kRemoteJobs : default_jobs();
     options.integrity_only = args.integrity_only;
     options.follow_symlinks = args.follow_symlinks;
+    StoreOptions store = args.store;
+    store.follow_symlinks = args.follow_symlinks;
     std::optional<ProgressLine> line;
     if (tty) {
       line.emplace(path);
       options.progress = [&](const odf::VerifyProgress& p) { line->update(p); };
     }
-    auto report = odf::verify_dataset(path, options);
+    auto dir = open_dataset(path, store);
+    Result<DatasetReport> report =
+        dir.is_ok() ? odf::verify_dataset(*dir, options) : Result<DatasetReport>(dir.status());
+    if (report.is_ok()) report->path = path;
     line.reset();
     if (!report.is_ok()) {
       ++errors;
@@ -196,7 +216,8 @@ Command add_verify_command(CLI::App& root) {
       "Verify ODF datasets: metadata chain, data and checkpoint files (size and physical "
       "hash), logical fallback for derivative data, unreferenced files. Never modifies a "
       "dataset.");
-  app->add_option("DATASET", args->datasets, "Dataset directories (holding refs/, blocks/, ...)")
+  app->add_option("DATASET", args->datasets,
+                  "Dataset directories (holding refs/, blocks/, ...) or URLs of datasets")
       ->required();
   app->add_flag("--json", args->json, "Machine-readable report on stdout");
   app->add_flag("--integrity-only", args->integrity_only,
@@ -205,8 +226,18 @@ Command add_verify_command(CLI::App& root) {
   app->add_flag("--follow-symlinks", args->follow_symlinks,
                 "Follow symbolic links that leave the dataset folder (by default they are "
                 "reported as link-outside-dataset problems and not read)");
-  app->add_option("-j,--jobs", args->jobs, "Files hashed in parallel (default: CPU count)")
+  app->add_option("-j,--jobs", args->jobs,
+                  "Files hashed in parallel (default: CPU count; 16 for a remote dataset, "
+                  "whose transfers wait on the network)")
       ->check(CLI::Range(1u, 1024u));
+  add_store_flags(app, args->store);
+  app->footer(std::string(store_help_footer()) +
+              "\n\nMemory: a remote file being hashed holds at most 8 MiB of its bytes (S3: "
+              "the chunk\nbeing hashed and the next one) or 1 MiB (HTTP), so --jobs N bounds "
+              "them to N x 8 MiB;\nthe logical fallback of a derivative file reads through "
+              "the Parquet reader's bounded\npool (64 MiB + 64 bytes per byte being read).\n"
+              "\nExit status: 0 every dataset valid, 1 some invalid, 2 some could not be "
+              "verified\n(unreachable, access denied to the dataset itself, bad URL).");
   return Command{app, [args] { return run_verify(*args); }};
 }
 

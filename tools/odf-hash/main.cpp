@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "odf_hash/open_store.h"
 
 int main(int argc, char** argv) {
   using namespace odf_hash::cli;
@@ -32,13 +33,19 @@ int main(int argc, char** argv) {
     // CLI11 returns 0 for --help/--version; any real parse error is a usage error.
     return rc == 0 ? kExitOk : kExitError;
   }
+  int rc = kExitError;
   try {
     for (const auto& c : commands) {
-      if (c.app->parsed()) return c.run();
+      if (c.app->parsed()) {
+        rc = c.run();
+        break;
+      }
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "odf-hash: internal error: %s\n", e.what());
-    return kExitError;
+    rc = kExitError;
   }
-  return kExitError;
+  // Every store and reader is gone: the AWS SDK (S3) must stop before static destructors.
+  odf_hash::shutdown_remote_stores();
+  return rc;
 }

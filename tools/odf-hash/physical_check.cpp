@@ -13,6 +13,7 @@
 #include "parallel.h"
 #include "physical_options.h"
 #include "progress.h"
+#include "store_flags.h"
 
 namespace odf_hash::cli {
 namespace {
@@ -91,7 +92,7 @@ int run_physical_check(const PhysicalOptions& options) {
       [&](size_t i) {
         const CheckListEntry& e = entries[i];
         Verdict v;
-        auto r = physical_hash_file(e.path, progress.callback_for(e.path));
+        auto r = physical_hash_path_or_url(e.path, options.store, progress.callback_for(e.path));
         progress.finish(e.path);
         if (!r.is_ok()) {
           bool missing = r.status().code() == StatusCode::kNotFound;

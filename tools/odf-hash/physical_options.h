@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "odf_hash/open_store.h"
+
 namespace odf_hash::cli {
 
 struct PhysicalOptions {
@@ -17,6 +19,7 @@ struct PhysicalOptions {
   bool ignore_missing = false;  // --check: skip listed files that do not exist
   bool json = false;
   bool no_progress = false;  // the progress line is shown only on a terminal anyway
+  StoreOptions store;        // for URLs
 };
 
 int run_physical_hash(const PhysicalOptions& options);

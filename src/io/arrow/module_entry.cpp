@@ -1,6 +1,9 @@
 // The Arrow module's one exported symbol: its table (../arrow_module.h).
 #include "../arrow_module.h"
 #include "module_api.h"
+#if ODF_HASH_HAVE_S3
+#include "s3_store.h"
+#endif
 
 #ifndef ODF_HASH_ARROW_MODULE_ABI
 #error "ODF_HASH_ARROW_MODULE_ABI must be defined by the build"
@@ -8,8 +11,14 @@
 
 extern "C" __attribute__((visibility("default"))) const odf_hash::io_internal::ArrowModuleApi*
 odf_hash_arrow_module_api() {
-  static const odf_hash::io_internal::ArrowModuleApi api{
-      sizeof(odf_hash::io_internal::ArrowModuleApi), ODF_HASH_ARROW_MODULE_ABI,
-      &odf_hash::io_internal::open_arrow_record_stream};
+  static const odf_hash::io_internal::ArrowModuleApi api {
+    sizeof(odf_hash::io_internal::ArrowModuleApi), ODF_HASH_ARROW_MODULE_ABI,
+        &odf_hash::io_internal::open_arrow_record_stream,
+#if ODF_HASH_HAVE_S3
+        &odf_hash::remote::open_s3_store, &odf_hash::remote::shutdown_s3,
+#else
+        nullptr, nullptr,
+#endif
+  };
   return &api;
 }

@@ -1,0 +1,87 @@
+// Opening a store (store.h) or one object from what a user typed: a local path, or a URL.
+//
+//   /data/my-dataset, ./ds               a local folder (local_store.h)
+//   s3://bucket/prefix/dataset            S3, through Arrow C++'s S3 file system: the standard
+//                                         AWS credential chain (environment, ~/.aws config and
+//                                         credentials files, web identity, instance metadata)
+//   http://host/path, https://host/path   any HTTP server, read-only, with the object layout of
+//                                         the ODF Simple Transfer Protocol: {url}/refs/head,
+//                                         {url}/blocks/{hash}, {url}/data/{hash}, ...
+//
+// HTTP servers cannot list folders (ObjectStore::can_list() is false): objects are found by
+// their expected keys. S3 prefixes are listed. Nothing is ever written, whatever the store.
+//
+// Remote reads (both HTTP and S3):
+//  - a sequential read streams the object (one GET; the physical hash is computed as the
+//    bytes arrive, no temporary file); read_at issues range GETs (Parquet, Arrow IPC);
+//  - HTTP requests that time out, are reset or answer 5xx / 429 are retried up to
+//    `max_attempts` times in all, waiting 0.25 s, 0.5 s, 1 s, ... (at most 4 s) in between;
+//    a stream cut mid-body resumes where it stopped (a Range request, If-Range on the
+//    ETag). S3 requests are retried by the AWS SDK's standard strategy, `max_attempts` in
+//    all;
+//  - errors name the URL: kNotFound for 404 (a missing object), kIoError for anything else,
+//    "access denied" for 401 / 403, and a body that ends before its size (Content-Length,
+//    or the size the caller expects) is a kIoError, never fewer bytes; a body longer than
+//    its size is a kIoError too, never more bytes;
+//  - no byte for `read_timeout_s` (a stalled or slow-loris server) fails the request
+//    (retried as above); connecting is bounded by `connect_timeout_s`; at most 8 HTTP
+//    redirects are followed, to http or https only.
+// Memory: a streamed object holds at most 1 MiB of received bytes waiting to be read (HTTP)
+// or one 4 MiB chunk (S3); range reads land in the caller's buffer.
+//
+// Thread safety: as store.h. The stores share connections between threads where the
+// library allows (curl's DNS cache and TLS sessions, the AWS SDK's client).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "odf_hash/status.h"
+#include "odf_hash/store.h"
+
+namespace odf_hash {
+
+struct StoreOptions {
+  // S3 (the names of the AWS CLI's options).
+  // The endpoint to send S3 requests to ("http://127.0.0.1:9000", "https://s3.example.org");
+  // empty: $AWS_ENDPOINT_URL_S3, else $AWS_ENDPOINT_URL, else AWS.
+  std::string endpoint_url;
+  // The bucket's region; empty: $AWS_REGION, else $AWS_DEFAULT_REGION, else asked of S3
+  // (the bucket's region), else us-east-1.
+  std::string region;
+  // Anonymous requests, for public buckets: no credentials are looked for.
+  bool no_sign_request = false;
+
+  // Remote stores (HTTP and S3): see the top of this file.
+  double connect_timeout_s = 10;
+  double read_timeout_s = 30;
+  unsigned max_attempts = 4;  // 1 means no retry
+
+  // Local folders: follow symbolic links leaving the folder (local_store.h).
+  bool follow_symlinks = false;
+};
+
+// Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://").
+bool is_store_url(std::string_view text);
+
+// The dataset folder or prefix at `url_or_path`. A local path must be a folder
+// (open_local_folder); a URL is not contacted yet beyond what its store needs to start
+// (the S3 bucket's region when unknown). kInvalidArgument for a malformed URL, kUnsupported
+// for a scheme this build cannot open.
+Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
+                                                const StoreOptions& options = {});
+
+// One object, opened for reading: a local regular file (open_local_file), or the object at a
+// URL (its last '/'-separated component is the key, the rest the store). The reader keeps
+// what it needs of its store alive.
+Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path,
+                                                  const StoreOptions& options = {});
+
+// Shuts down what the remote stores started process-wide (the AWS SDK behind S3), which must
+// happen before static destructors run: call it once, at the end of main, after every
+// store and reader is destroyed. Harmless when no remote store was opened; S3 stores opened
+// afterwards fail.
+void shutdown_remote_stores();
+
+}  // namespace odf_hash

@@ -1,0 +1,96 @@
+// Internal to remote: what every HTTP request of the HTTP store shares (libcurl set-up,
+// response headers, the retry policy), so that http_store.cpp holds only the store and its
+// readers.
+#pragma once
+
+#include <curl/curl.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "odf_hash/status.h"
+
+namespace odf_hash::remote {
+
+struct HttpOptions {
+  double connect_timeout_s = 10;
+  double read_timeout_s = 30;  // no byte for this long fails a request
+  unsigned max_attempts = 4;   // per request, in all
+};
+
+// "Content-Range: bytes START-END/TOTAL" (TOTAL may be "*": unknown).
+struct ContentRange {
+  uint64_t start = 0;
+  uint64_t end = 0;
+  std::optional<uint64_t> total;
+};
+
+// The headers of the final response (those of redirects are dropped as the next ones come).
+struct ResponseHeaders {
+  long status = 0;
+  std::optional<uint64_t> content_length;
+  std::optional<ContentRange> content_range;
+  std::string etag;
+  std::string last_modified;
+  std::string content_encoding;
+  bool complete = false;  // the blank line ending a final (non-1xx, non-3xx) response's headers
+  uint64_t header_bytes = 0;
+  bool too_many_header_bytes = false;
+
+  // Feeds one header line as libcurl hands it over (with its CR LF).
+  void add_line(const char* data, size_t size);
+};
+
+// An easy handle, set up for one request: URL, timeouts, redirects (at most 8, http and
+// https only), no compression asked, the shared DNS cache and TLS sessions, and the header
+// callback filling `headers`. The caller sets its write callback and Range.
+class CurlClient {
+ public:
+  explicit CurlClient(HttpOptions options);
+  ~CurlClient();
+  CurlClient(const CurlClient&) = delete;
+  CurlClient& operator=(const CurlClient&) = delete;
+
+  const HttpOptions& options() const noexcept { return options_; }
+
+  // A handle from the pool (or a new one) set up for `url`; give it back with release().
+  // `errbuf` (CURL_ERROR_SIZE bytes) receives curl's detail of a failure. `stall_guard`:
+  // let libcurl fail a transfer that receives nothing for read_timeout_s (for transfers
+  // that are never paused; a streamed body keeps its own clock).
+  CURL* acquire(const std::string& url, ResponseHeaders* headers, char* errbuf, bool stall_guard);
+  void release(CURL* easy);
+
+  // Waits before attempt `attempt` (2, 3, ...): 0.25 s, 0.5 s, 1 s, ... at most 4 s.
+  static void backoff(unsigned attempt);
+
+ private:
+  HttpOptions options_;
+  CURLSH* share_ = nullptr;
+  std::mutex share_locks_[CURL_LOCK_DATA_LAST];
+  std::mutex pool_mu_;
+  std::vector<CURL*> pool_;
+};
+
+// Whether a failed transfer may succeed when tried again: timeouts, resets, a connection
+// that closed early, a refused connection.
+bool is_transient(CURLcode code);
+// Whether an HTTP status may change when asked again: 5xx, 408, 429.
+bool is_transient_status(long status);
+
+// "<url>: <what went wrong>" for a transfer that failed with `code` (curl's own detail in
+// `errbuf` when it has one).
+std::string transfer_error(const std::string& url, CURLcode code, const char* errbuf);
+
+// The error for a final response that is not a success: kNotFound for 404 / 410, an access
+// denied kIoError for 401 / 403, kIoError otherwise.
+Status status_error(const std::string& url, long status);
+
+// "Range: bytes=START-" or "Range: bytes=START-END".
+std::string range_header(uint64_t start, std::optional<uint64_t> end);
+
+}  // namespace odf_hash::remote

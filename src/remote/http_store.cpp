@@ -1,0 +1,559 @@
+// The HTTP(S) object store (http_store.h); guarantees in open_store.h.
+//
+// A sequential read is one streamed GET driven from the reading thread (libcurl's multi
+// interface): bytes are handed to the caller as they arrive, at most kMaxBuffered wait in
+// memory (the transfer is paused beyond that), and the stall clock runs only while the
+// reader waits for bytes, so a slow consumer (hashing) is never mistaken for a slow server.
+// A transfer that breaks resumes from the next byte (Range, If-Range on the validator of
+// the first response). read_at is a blocking range GET on a handle of the shared pool,
+// written straight into the caller's buffer.
+#include "http_store.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+namespace odf_hash::remote {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Received bytes a streamed object may hold before the reader takes them.
+constexpr size_t kMaxBuffered = 1 << 20;
+// Without a Content-Length, an object the caller bounds by at most this (a ref, a block) is
+// read whole when opened, so that its size is known.
+constexpr uint64_t kReadWholeLimit = 64u << 20;
+
+std::string encode_key(std::string_view key) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : key) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+bool is_success(long status) {
+  return status >= 200 && status < 300;
+}
+
+std::string attempts_note(unsigned attempts) {
+  return attempts > 1 ? " (" + std::to_string(attempts) + " attempts)" : "";
+}
+
+// The validator for If-Range: a strong ETag, else Last-Modified, else none.
+std::string validator_of(const ResponseHeaders& h) {
+  if (!h.etag.empty() && h.etag.rfind("W/", 0) != 0) return h.etag;
+  return h.last_modified;
+}
+
+class CurlList {
+ public:
+  CurlList() = default;
+  CurlList(const CurlList&) = delete;
+  CurlList& operator=(const CurlList&) = delete;
+  ~CurlList() { reset(); }
+  void add(const std::string& line) {
+    curl_slist* l = curl_slist_append(list_, line.c_str());
+    if (l != nullptr) list_ = l;
+  }
+  void reset() {
+    if (list_ != nullptr) curl_slist_free_all(list_);
+    list_ = nullptr;
+  }
+  curl_slist* get() const { return list_; }
+
+ private:
+  curl_slist* list_ = nullptr;
+};
+
+// One object opened for reading.
+class HttpObjectReader final : public ObjectReader {
+ public:
+  HttpObjectReader(std::shared_ptr<CurlClient> client, std::string url)
+      : client_(std::move(client)), url_(std::move(url)) {}
+  ~HttpObjectReader() override {
+    stop();
+    if (multi_ != nullptr) curl_multi_cleanup(multi_);
+  }
+
+  // The first GET, up to its headers: fills `info`; `*read` false when the object is
+  // larger than max_size (then nothing more is fetched).
+  Status begin(uint64_t max_size, ObjectInfo* info, bool* readable) {
+    *readable = false;
+    size_ = std::numeric_limits<uint64_t>::max();  // no bound on the first response yet
+    ODF_HASH_RETURN_IF_ERROR(connect_with_retries(0));
+    if (!headers_.content_encoding.empty() && headers_.content_encoding != "identity") {
+      stop();
+      return Status::io_error(url_ + ": the server sent the object encoded (Content-Encoding: " +
+                              headers_.content_encoding + "), not its bytes");
+    }
+    validator_ = validator_of(headers_);
+    info->kind = ObjectKind::kFile;
+    if (headers_.content_length) {
+      size_ = *headers_.content_length;
+      info->size = size_;
+      if (size_ > max_size) {
+        stop();
+        return Status::ok();
+      }
+    } else if (max_size <= kReadWholeLimit) {
+      // Read it whole now (at most max_size + 1 bytes) to learn its size.
+      size_ = max_size + 1;
+      read_whole_ = true;
+      if (received_ > size_) overflow_ = true;  // bytes that came with the headers
+      if (paused_) unpause();
+      ODF_HASH_RETURN_IF_ERROR(drive([this] { return overflow_; }));
+      read_whole_ = false;
+      if (overflow_ || received_ > max_size) {
+        // Never a size: the body just did not stop where the caller's bound is.
+        stop();
+        return Status::io_error(url_ + ": the body goes on past the " + std::to_string(max_size) +
+                                " bytes expected (no Content-Length announced)");
+      }
+      if (result_ != CURLE_OK) {
+        return Status::io_error(transfer_error(url_, result_, errbuf_));
+      }
+      size_ = received_;
+      info->size = size_;
+    } else if (max_size != std::numeric_limits<uint64_t>::max()) {
+      // The caller knows the size it expects (a recorded size): the body must have it.
+      size_ = max_size;
+      info->size = size_;
+      if (received_ > size_) overflow_ = true;  // bytes that came with the headers
+    } else {
+      stop();
+      return Status::io_error(url_ +
+                              ": the server does not announce the object's size "
+                              "(no Content-Length)");
+    }
+    *readable = true;
+    return Status::ok();
+  }
+
+  const std::string& name() const noexcept override { return url_; }
+  uint64_t size() const noexcept override { return size_; }
+
+  Result<size_t> read(uint8_t* out, size_t n) override {
+    if (n == 0) return size_t{0};
+    for (;;) {
+      const size_t buffered = buf_.size() - buf_off_;
+      if (buffered > 0) {
+        const size_t c = std::min(n, buffered);
+        std::memcpy(out, buf_.data() + buf_off_, c);
+        buf_off_ += c;
+        pos_ += c;
+        if (buf_off_ == buf_.size()) {
+          buf_.clear();
+          buf_off_ = 0;
+        }
+        if (paused_ && buf_.size() - buf_off_ < kMaxBuffered / 2) unpause();
+        return c;
+      }
+      if (overflow_) {
+        return Status::io_error(url_ + ": the body is longer than the object's " +
+                                std::to_string(size_) + " bytes");
+      }
+      if (pos_ >= size_) {
+        // Everything announced arrived; make sure nothing follows (a body without
+        // Content-Length sent beyond the size the caller expects).
+        if (easy_ != nullptr && !done_) ODF_HASH_RETURN_IF_ERROR(drive([] { return false; }));
+        if (overflow_) continue;
+        return size_t{0};
+      }
+      if (easy_ == nullptr || done_) {
+        // The transfer ended before the object did: resume it, or give up.
+        const CURLcode code = result_;
+        const bool transient = code == CURLE_OK || is_transient(code);
+        const std::string reason =
+            code == CURLE_OK ? "the server closed the body early" : curl_easy_strerror(code);
+        if (!transient || attempts_ >= client_->options().max_attempts) {
+          return Status::io_error(url_ + ": the transfer ended after " + std::to_string(pos_) +
+                                  " of the object's " + std::to_string(size_) +
+                                  " bytes: " + reason + attempts_note(attempts_));
+        }
+        ODF_HASH_RETURN_IF_ERROR(connect_with_retries(pos_));
+        continue;
+      }
+      ODF_HASH_RETURN_IF_ERROR(drive([this] { return buf_.size() > buf_off_ || overflow_; }));
+    }
+  }
+
+  Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
+    if (offset >= size_ || n == 0) return size_t{0};
+    n = static_cast<size_t>(std::min<uint64_t>(n, size_ - offset));
+    size_t got = 0;
+    Status last;
+    for (unsigned attempt = 1; got < n; ++attempt) {
+      if (attempt > client_->options().max_attempts) {
+        return Status::io_error(last.message() + attempts_note(attempt - 1));
+      }
+      CurlClient::backoff(attempt);
+      RangeSink sink{out + got, n - got, offset + got, size_};
+      char errbuf[CURL_ERROR_SIZE];
+      CURL* easy = client_->acquire(url_, &sink.headers, errbuf, /*stall_guard=*/true);
+      if (easy == nullptr) return Status::io_error(url_ + ": cannot start a request");
+      CurlList request;
+      request.add(range_header(offset + got, offset + n - 1));
+      if (!validator_.empty()) request.add("If-Range: " + validator_);
+      curl_easy_setopt(easy, CURLOPT_HTTPHEADER, request.get());
+      curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &RangeSink::on_body);
+      curl_easy_setopt(easy, CURLOPT_WRITEDATA, &sink);
+      const CURLcode code = curl_easy_perform(easy);
+      client_->release(easy);
+      got += sink.got;
+      if (!sink.fault.is_ok()) return sink.fault;
+      if (sink.headers.too_many_header_bytes) {
+        return Status::io_error(url_ + ": response headers over 256 KiB");
+      }
+      const long status = sink.headers.status;
+      if (!sink.headers.complete && code == CURLE_OK) return status_error(url_, status);
+      if (sink.headers.complete && !is_success(status)) {
+        last = status_error(url_, status);
+        if (is_transient_status(status)) continue;
+        return last;
+      }
+      if (code == CURLE_OK || (code == CURLE_WRITE_ERROR && sink.full)) {
+        if (sink.got < sink.wanted) last = Status::io_error(url_ + ": a range ended early");
+        continue;  // done when got == n, else asks for the rest
+      }
+      last = Status::io_error(transfer_error(url_, code, errbuf));
+      if (!is_transient(code)) return last;
+    }
+    return got;
+  }
+
+ private:
+  // The body of one range read, written into the caller's buffer.
+  struct RangeSink {
+    uint8_t* out;
+    size_t wanted;
+    uint64_t offset;  // the object offset of out[0]
+    uint64_t size;    // the object's size when opened
+    ResponseHeaders headers;
+    size_t got = 0;
+    bool checked = false;
+    bool full = false;  // a 200 to a range from 0: stopped once `wanted` bytes were there
+    Status fault;       // a response that cannot be right: not retried
+
+    static size_t on_body(char* data, size_t size, size_t nitems, void* user) {
+      auto* s = static_cast<RangeSink*>(user);
+      const size_t n = size * nitems;
+      if (!is_success(s->headers.status)) return 0;  // an error page: its status says it all
+      if (!s->checked) {
+        s->checked = true;
+        if (s->headers.status == 206) {
+          const auto& cr = s->headers.content_range;
+          if (!cr || cr->start != s->offset || (cr->total && *cr->total != s->size)) {
+            s->fault = Status::io_error(
+                "the object changed while being read (a range answered with another "
+                "Content-Range)");
+            return 0;
+          }
+        } else if (s->headers.content_length && *s->headers.content_length != s->size) {
+          s->fault =
+              Status::io_error("the object changed while being read (its whole body is now " +
+                               std::to_string(*s->headers.content_length) + " bytes)");
+          return 0;
+        } else if (s->offset != 0) {
+          s->fault =
+              Status::io_error("the server ignores Range requests (answered " +
+                               std::to_string(s->headers.status) + "), which random access needs");
+          return 0;
+        }
+      }
+      const size_t room = s->wanted - s->got;
+      const size_t take = std::min(room, n);
+      std::memcpy(s->out + s->got, data, take);
+      s->got += take;
+      if (take < n) {
+        if (s->headers.status == 206) {
+          s->fault = Status::io_error("a range response is longer than the range asked");
+        } else {
+          s->full = true;
+        }
+        return 0;
+      }
+      return n;
+    }
+  };
+
+  static size_t on_body(char* data, size_t size, size_t nitems, void* user) {
+    return static_cast<HttpObjectReader*>(user)->take_body(data, size * nitems);
+  }
+
+  size_t take_body(const char* data, size_t n) {
+    last_progress_ = Clock::now();
+    if (!headers_.complete || !is_success(headers_.status)) return 0;  // stop at an error
+    if (!read_whole_ && buf_.size() - buf_off_ >= kMaxBuffered) {
+      paused_ = true;
+      return CURL_WRITEFUNC_PAUSE;  // libcurl hands the same bytes again after unpause
+    }
+    size_t skip = static_cast<size_t>(std::min<uint64_t>(skip_, n));
+    skip_ -= skip;
+    const size_t take = n - skip;
+    if (transfer_start_ + received_ + take > size_) {
+      overflow_ = true;
+      return 0;
+    }
+    if (buf_off_ > 0 && buf_off_ >= buf_.size() / 2) {
+      buf_.erase(buf_.begin(), buf_.begin() + static_cast<ptrdiff_t>(buf_off_));
+      buf_off_ = 0;
+    }
+    buf_.insert(buf_.end(), data + skip, data + n);
+    received_ += take;
+    return n;
+  }
+
+  void unpause() {
+    paused_ = false;
+    last_progress_ = Clock::now();
+    curl_easy_pause(easy_, CURLPAUSE_CONT);  // may deliver (and pause) at once
+  }
+
+  void stop() {
+    if (easy_ == nullptr) return;
+    curl_multi_remove_handle(multi_, easy_);
+    client_->release(easy_);
+    easy_ = nullptr;
+    request_.reset();
+  }
+
+  // Runs the current transfer until `enough()` or its end; a stall of read_timeout_s ends
+  // it as a timeout.
+  template <typename Pred>
+  Status drive(Pred enough) {
+    const auto stall = std::chrono::duration<double>(client_->options().read_timeout_s);
+    while (easy_ != nullptr && !done_ && !enough()) {
+      int running = 0;
+      CURLMcode mc = curl_multi_perform(multi_, &running);
+      if (mc != CURLM_OK) {
+        return Status::io_error(url_ + ": " + curl_multi_strerror(mc));
+      }
+      int queued = 0;
+      while (CURLMsg* msg = curl_multi_info_read(multi_, &queued)) {
+        if (msg->msg == CURLMSG_DONE) {
+          done_ = true;
+          result_ = msg->data.result;
+        }
+      }
+      if (done_ || enough()) break;
+      if (!paused_ && Clock::now() - last_progress_ > stall) {
+        done_ = true;
+        result_ = CURLE_OPERATION_TIMEDOUT;
+        std::snprintf(errbuf_, sizeof errbuf_, "no byte received for %.1f s",
+                      client_->options().read_timeout_s);
+        curl_multi_remove_handle(multi_, easy_);
+        break;
+      }
+      curl_multi_poll(multi_, nullptr, 0, 100, nullptr);
+    }
+    return Status::ok();
+  }
+
+  enum class Outcome { kOk, kRetry, kFatal };
+
+  // One GET from `offset`, up to its headers.
+  Outcome connect(uint64_t offset, Status* error) {
+    stop();
+    headers_ = ResponseHeaders{};
+    done_ = false;
+    result_ = CURLE_OK;
+    overflow_ = false;
+    paused_ = false;
+    transfer_start_ = offset;
+    received_ = 0;
+    skip_ = 0;
+    if (multi_ == nullptr) multi_ = curl_multi_init();
+    easy_ = multi_ != nullptr ? client_->acquire(url_, &headers_, errbuf_, false) : nullptr;
+    if (easy_ == nullptr) {
+      *error = Status::io_error(url_ + ": cannot start a request");
+      return Outcome::kFatal;
+    }
+    if (offset > 0) {
+      request_.add(range_header(offset, std::nullopt));
+      if (!validator_.empty()) request_.add("If-Range: " + validator_);
+    }
+    curl_easy_setopt(easy_, CURLOPT_HTTPHEADER, request_.get());
+    curl_easy_setopt(easy_, CURLOPT_WRITEFUNCTION, &HttpObjectReader::on_body);
+    curl_easy_setopt(easy_, CURLOPT_WRITEDATA, this);
+    curl_multi_add_handle(multi_, easy_);
+    last_progress_ = Clock::now();
+    *error = drive([this] { return headers_.complete; });
+    if (!error->is_ok()) return Outcome::kFatal;
+    if (headers_.too_many_header_bytes) {
+      *error = Status::io_error(url_ + ": response headers over 256 KiB");
+      return Outcome::kFatal;
+    }
+    if (!headers_.complete) {
+      if (result_ == CURLE_OK) {  // a redirect libcurl could not follow
+        *error = status_error(url_, headers_.status);
+        return Outcome::kFatal;
+      }
+      *error = Status::io_error(transfer_error(url_, result_, errbuf_));
+      return is_transient(result_) ? Outcome::kRetry : Outcome::kFatal;
+    }
+    const long status = headers_.status;
+    if (offset > 0 && status == 416) {
+      *error = Status::io_error(url_ + ": the transfer ended after " + std::to_string(offset) +
+                                " of the object's " + std::to_string(size_) +
+                                " bytes, and the server has no more (HTTP 416)");
+      return Outcome::kFatal;
+    }
+    if (!is_success(status)) {
+      *error = status_error(url_, status);
+      return is_transient_status(status) ? Outcome::kRetry : Outcome::kFatal;
+    }
+    if (offset == 0) {
+      if (status == 200) return Outcome::kOk;
+      *error = Status::io_error(url_ + ": the server answered HTTP " + std::to_string(status) +
+                                " to a plain GET");
+      return Outcome::kFatal;
+    }
+    // A resumed transfer: the rest of the same object, or nothing.
+    if (status == 206) {
+      const auto& cr = headers_.content_range;
+      if (cr && cr->start == offset && (!cr->total || *cr->total == size_)) return Outcome::kOk;
+    } else if (status == 200 && validator_.empty() &&
+               (!headers_.content_length || *headers_.content_length == size_)) {
+      skip_ = offset;  // no range support: the whole object again, the known part skipped
+      transfer_start_ = 0;
+      received_ = 0;
+      return Outcome::kOk;
+    }
+    stop();
+    *error = Status::io_error(url_ + ": the object changed while being read (HTTP " +
+                              std::to_string(status) + " to a request for its remaining bytes)");
+    return Outcome::kFatal;
+  }
+
+  Status connect_with_retries(uint64_t offset) {
+    for (;;) {
+      ++attempts_;
+      CurlClient::backoff(attempts_);
+      Status error;
+      Outcome o = connect(offset, &error);
+      if (o == Outcome::kOk) return Status::ok();
+      if (o == Outcome::kFatal || attempts_ >= client_->options().max_attempts) {
+        stop();
+        return Status(error.code(), error.message() + attempts_note(attempts_));
+      }
+    }
+  }
+
+  std::shared_ptr<CurlClient> client_;
+  std::string url_;
+  uint64_t size_ = 0;
+  uint64_t pos_ = 0;  // bytes handed to the caller by read()
+  std::string validator_;
+  unsigned attempts_ = 0;  // GETs started for the stream, in all
+
+  // The current transfer.
+  CURLM* multi_ = nullptr;
+  CURL* easy_ = nullptr;
+  CurlList request_;
+  char errbuf_[CURL_ERROR_SIZE] = {};
+  ResponseHeaders headers_;
+  bool done_ = false;
+  CURLcode result_ = CURLE_OK;
+  bool paused_ = false;
+  bool overflow_ = false;
+  bool read_whole_ = false;
+  uint64_t transfer_start_ = 0;  // object offset of the transfer's first kept byte
+  uint64_t received_ = 0;        // bytes of the object the transfer delivered
+  uint64_t skip_ = 0;            // leading body bytes to drop (a resume answered in full)
+  Clock::time_point last_progress_;
+  std::vector<uint8_t> buf_;  // received, not yet read: buf_[buf_off_..]
+  size_t buf_off_ = 0;
+};
+
+class HttpStore final : public ObjectStore {
+ public:
+  HttpStore(std::string root, const HttpOptions& options)
+      : root_(std::move(root)), client_(std::make_shared<CurlClient>(options)) {}
+
+  std::string location(std::string_view key) const override {
+    if (key.empty()) return root_;
+    return root_ + "/" + encode_key(key);
+  }
+
+  bool can_list() const noexcept override { return false; }
+
+  Result<std::vector<ObjectEntry>> list(std::string_view prefix) const override {
+    return Status::unsupported(location(prefix) + ": an HTTP server cannot be listed");
+  }
+
+  Result<ObjectInfo> stat(std::string_view key) const override {
+    if (!is_valid_object_key(key)) return Status::invalid_argument(location(key) + ": not a key");
+    const std::string url = location(key);
+    Status last;
+    for (unsigned attempt = 1; attempt <= client_->options().max_attempts; ++attempt) {
+      CurlClient::backoff(attempt);
+      ResponseHeaders headers;
+      char errbuf[CURL_ERROR_SIZE];
+      CURL* easy = client_->acquire(url, &headers, errbuf, /*stall_guard=*/true);
+      if (easy == nullptr) return Status::io_error(url + ": cannot start a request");
+      curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+      const CURLcode code = curl_easy_perform(easy);
+      client_->release(easy);
+      if (headers.complete && is_success(headers.status)) {
+        ObjectInfo info;
+        info.kind = ObjectKind::kFile;
+        info.size = headers.content_length.value_or(0);
+        return info;
+      }
+      if (headers.complete) {
+        last = status_error(url, headers.status);
+        if (!is_transient_status(headers.status)) return last;
+      } else {
+        last = Status::io_error(transfer_error(url, code, errbuf));
+        if (!is_transient(code)) return last;
+      }
+    }
+    return Status(last.code(), last.message() + attempts_note(client_->options().max_attempts));
+  }
+
+  Result<OpenedObject> open(std::string_view key, const OpenOptions& options) const override {
+    if (!is_valid_object_key(key)) return Status::invalid_argument(location(key) + ": not a key");
+    auto reader = std::make_unique<HttpObjectReader>(client_, location(key));
+    OpenedObject out;
+    bool readable = false;
+    ODF_HASH_RETURN_IF_ERROR(reader->begin(options.max_size, &out.info, &readable));
+    if (readable) out.reader = std::move(reader);
+    return out;
+  }
+
+ private:
+  std::string root_;
+  std::shared_ptr<CurlClient> client_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<ObjectStore>> open_http_store(const std::string& root,
+                                                     const HttpOptions& options) {
+  std::string url = root;
+  if (url.find_first_of("?#") != std::string::npos) {
+    return Status::invalid_argument(root + ": a dataset URL has no query or fragment");
+  }
+  const size_t scheme_end = url.find("://");
+  if (scheme_end == std::string::npos || url.size() == scheme_end + 3 ||
+      url[scheme_end + 3] == '/') {
+    return Status::invalid_argument(root + ": not an http:// or https:// URL with a host");
+  }
+  while (url.size() > scheme_end + 3 && url.back() == '/') url.pop_back();
+  return std::shared_ptr<ObjectStore>(std::make_shared<HttpStore>(std::move(url), options));
+}
+
+}  // namespace odf_hash::remote

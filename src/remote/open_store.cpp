@@ -1,0 +1,89 @@
+// The store factory (include/odf_hash/open_store.h).
+#include "odf_hash/open_store.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+
+#include "arrow_module.h"
+#include "http_store.h"
+#include "odf_hash/local_store.h"
+
+namespace odf_hash {
+
+namespace {
+
+bool starts_with_nocase(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() &&
+         std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) ==
+                  std::tolower(static_cast<unsigned char>(b));
+         });
+}
+
+// Whether an S3 store was opened (and so the Arrow module loaded): only then is there an
+// AWS SDK to shut down.
+std::atomic<bool> s3_opened{false};
+
+bool is_s3(std::string_view text) {
+  return starts_with_nocase(text, "s3://");
+}
+bool is_http(std::string_view text) {
+  return starts_with_nocase(text, "http://") || starts_with_nocase(text, "https://");
+}
+
+}  // namespace
+
+bool is_store_url(std::string_view text) {
+  return is_s3(text) || is_http(text);
+}
+
+Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
+                                                const StoreOptions& options) {
+  if (is_s3(url_or_path)) {
+    ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
+    if (api->open_s3_store == nullptr) {
+      return Status::unsupported(url_or_path +
+                                 ": this odf-hash was built without S3 support (Arrow's S3 "
+                                 "file system was not found)");
+    }
+    s3_opened = true;
+    return api->open_s3_store("s3://" + url_or_path.substr(5), options);
+  }
+  if (is_http(url_or_path)) {
+    remote::HttpOptions http;
+    http.connect_timeout_s = options.connect_timeout_s;
+    http.read_timeout_s = options.read_timeout_s;
+    http.max_attempts = std::max(1u, options.max_attempts);
+    return remote::open_http_store(url_or_path, http);
+  }
+  LocalFolderOptions local;
+  local.follow_symlinks = options.follow_symlinks;
+  return open_local_folder(url_or_path, local);
+}
+
+Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path,
+                                                  const StoreOptions& options) {
+  if (!is_store_url(url_or_path)) return open_local_file(url_or_path);
+  const size_t scheme_end = url_or_path.find("://") + 3;
+  const size_t slash = url_or_path.rfind('/');
+  if (slash == std::string::npos || slash < scheme_end || slash + 1 == url_or_path.size()) {
+    return Status::invalid_argument(url_or_path + ": names no object (a URL ending in a name)");
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
+                            open_store(url_or_path.substr(0, slash), options));
+  ODF_HASH_ASSIGN_OR_RETURN(OpenedObject opened, store->open(url_or_path.substr(slash + 1)));
+  if (!opened.reader) {
+    return Status::invalid_argument(url_or_path + ": is a " + object_kind_name(opened.info.kind) +
+                                    ", not an object that can be read");
+  }
+  return std::move(opened.reader);
+}
+
+void shutdown_remote_stores() {
+  if (!s3_opened) return;
+  auto api = io_internal::arrow_module();
+  if (api.is_ok() && (*api)->shutdown_s3 != nullptr) (*api)->shutdown_s3();
+}
+
+}  // namespace odf_hash

@@ -1,0 +1,206 @@
+"""Real servers on 127.0.0.1 for the remote-store tests, started and stopped by the tests.
+
+- DatasetHttpServer: a static HTTP/1.1 server over a folder, with Range requests (Python's
+  http.server has none), and faults injected on request: a URL path
+  /<fault>/<path> serves <path> with that fault applied to the objects under a data/ folder
+  (everything else is served normally, so a dataset's chain reads fine):
+    ok            no fault
+    cut           every response stops after half of its body, the connection closed
+    cut-once      the first response per object is cut, later ones (resumes) are whole
+    503x2         the first two requests per object answer 503, then the object
+    stall         the headers and 100 bytes, then nothing (until the client gives up)
+    long-length   Content-Length announces 100 bytes more than the body, then closes
+    endless       no Content-Length; the object then zeros without end (until the client
+                  hangs up, or 256 MiB)
+    redirect-loop 302 to itself
+    403, 404      the status alone
+- moto_s3: moto's S3 server (moto[server]) in this process, and a boto3 client for it.
+"""
+import contextlib
+import http.server
+import os
+import pathlib
+import socket
+import threading
+import time
+import urllib.parse
+
+FAULTS = ("ok", "cut", "cut-once", "503x2", "stall", "long-length", "endless",
+          "redirect-loop", "403", "404")
+STALL_SECONDS = 20  # the longest a stalled response holds its connection
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body are separate writes
+
+    def log_message(self, *args):  # quiet
+        pass
+
+    def _send_status(self, code, extra=()):
+        self.send_response(code)
+        for k, v in extra:
+            self.send_header(k, v)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_HEAD(self):
+        self._serve(head=True)
+
+    def do_GET(self):
+        self._serve(head=False)
+
+    def _serve(self, head):
+        server = self.server
+        path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
+        parts = path.lstrip("/").split("/", 1)
+        fault, rel = (parts[0], parts[1]) if len(parts) == 2 and parts[0] in FAULTS \
+            else ("ok", path.lstrip("/"))
+        target = (server.root / rel).resolve()
+        if server.root not in target.parents and target != server.root:
+            return self._send_status(404)
+        faulty = fault != "ok" and "data" in pathlib.PurePosixPath(rel).parts[:-1]
+        with server.lock:
+            count = server.counts.get(path, 0) + 1
+            server.counts[path] = count
+        if faulty and fault == "redirect-loop":
+            return self._send_status(302, [("Location", self.path)])
+        if faulty and fault in ("403", "404"):
+            return self._send_status(int(fault))
+        if faulty and fault == "503x2" and count <= 2:
+            return self._send_status(503)
+        if not target.is_file():
+            return self._send_status(404)
+        data = target.read_bytes()
+        start, end, status = 0, len(data) - 1, 200
+        rng = self.headers.get("Range")
+        if rng and rng.startswith("bytes="):
+            a, _, b = rng[6:].partition("-")
+            start = int(a)
+            end = min(int(b), len(data) - 1) if b else len(data) - 1
+            if start >= len(data):
+                return self._send_status(416, [("Content-Range", f"bytes */{len(data)}")])
+            status = 206
+        body = data[start:end + 1]
+        self.send_response(status)
+        self.send_header("ETag", f'"{len(data)}-{int(target.stat().st_mtime)}"')
+        if status == 206:
+            self.send_header("Content-Range", f"bytes {start}-{end}/{len(data)}")
+        if faulty and fault == "endless":
+            self.send_header("Connection", "close")
+        elif faulty and fault == "long-length":
+            self.send_header("Content-Length", str(len(body) + 100))
+        else:
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if head:
+            return
+        try:
+            if faulty and (fault == "cut" or (fault == "cut-once" and count == 1)):
+                self.wfile.write(body[:len(body) // 2])
+                self.wfile.flush()
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+            elif faulty and fault == "stall":
+                self.wfile.write(body[:100])
+                self.wfile.flush()
+                deadline = time.monotonic() + STALL_SECONDS
+                while time.monotonic() < deadline and not server.stopping.is_set():
+                    time.sleep(0.05)
+                self.close_connection = True
+            elif faulty and fault == "endless":
+                self.wfile.write(body)
+                zeros = bytes(65536)
+                for _ in range(4096):  # 256 MiB at most
+                    if server.stopping.is_set():
+                        break
+                    self.wfile.write(zeros)
+                self.close_connection = True
+            elif faulty and fault == "long-length":
+                self.wfile.write(body)
+                self.wfile.flush()
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+            else:
+                self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+
+class DatasetHttpServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, root):
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.root = pathlib.Path(root).resolve()
+        self.lock = threading.Lock()
+        self.counts = {}
+        self.stopping = threading.Event()
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+@contextlib.contextmanager
+def http_server(root):
+    server = DatasetHttpServer(root)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.stopping.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+# Credentials and configuration that keep the AWS SDK (in odf-hash) and boto3 (here) on
+# this machine: fixed keys, no config files, no instance metadata service.
+S3_ENV = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "AWS_EC2_METADATA_DISABLED": "true",
+    "AWS_CONFIG_FILE": "/nonexistent/odf-hash-test-aws-config",
+    "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/odf-hash-test-aws-credentials",
+}
+
+
+@contextlib.contextmanager
+def moto_s3():
+    """(endpoint URL, boto3 S3 client) of a moto server on 127.0.0.1."""
+    from moto.server import ThreadedMotoServer
+    import boto3
+
+    saved = {k: os.environ.get(k) for k in S3_ENV}
+    os.environ.update(S3_ENV)
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    try:
+        host, port = server.get_host_and_port()
+        endpoint = f"http://{host}:{port}"
+        client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
+        yield endpoint, client
+    finally:
+        server.stop()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def moto_client(endpoint):
+    import boto3
+    return boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
+
+
+def upload_tree(client, bucket, prefix, root):
+    root = pathlib.Path(root)
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            client.put_object(Bucket=bucket, Key=f"{prefix}/{p.relative_to(root).as_posix()}",
+                              Body=p.read_bytes())

@@ -1,0 +1,57 @@
+// Remote store options of the CLI (store_flags.h).
+#include "store_flags.h"
+
+namespace odf_hash::cli {
+
+void add_store_flags(CLI::App* app, StoreOptions& options) {
+  const std::string group = "Remote stores (s3://, http://, https://)";
+  app->add_option("--endpoint-url", options.endpoint_url,
+                  "S3: send requests to this endpoint (http(s)://host[:port]); default "
+                  "$AWS_ENDPOINT_URL_S3, $AWS_ENDPOINT_URL, else AWS")
+      ->type_name("URL")
+      ->group(group);
+  app->add_option("--region", options.region,
+                  "S3: the bucket's region; default $AWS_REGION, $AWS_DEFAULT_REGION, else "
+                  "asked of S3")
+      ->type_name("REGION")
+      ->group(group);
+  app->add_flag("--no-sign-request", options.no_sign_request,
+                "S3: anonymous requests (public buckets); no credentials are looked for")
+      ->group(group);
+  app->add_option("--connect-timeout", options.connect_timeout_s,
+                  "Seconds to connect before an attempt fails (default 10)")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->group(group);
+  app->add_option("--read-timeout", options.read_timeout_s,
+                  "Seconds without a byte before an attempt fails (default 30)")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->group(group);
+  app->add_option("--max-attempts", options.max_attempts,
+                  "Attempts per request, in all, on timeouts, resets and 5xx answers "
+                  "(default 4; waits 0.25 s, 0.5 s, 1 s... in between)")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 20u))
+      ->group(group);
+}
+
+const char* store_help_footer() {
+  return "Paths may be URLs: s3://bucket/prefix (the AWS credential chain: environment,\n"
+         "~/.aws/credentials and config, web identity, instance metadata; or\n"
+         "--no-sign-request), http://host/path or https://host/path (objects at\n"
+         "{url}/refs/head, {url}/blocks/{hash}, ... as the ODF Simple Transfer Protocol\n"
+         "lays them out; an HTTP server cannot be listed, so unreferenced files are not\n"
+         "looked for). Objects are streamed and hashed as they arrive, never stored;\n"
+         "nothing is ever written.";
+}
+
+Result<PhysicalDigest> physical_hash_path_or_url(const std::string& name,
+                                                 const StoreOptions& options,
+                                                 const ProgressFn& progress) {
+  if (!is_store_url(name)) return physical_hash_file(name, progress);
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(name, options));
+  return physical_hash_object(*object, progress);
+}
+
+}  // namespace odf_hash::cli

@@ -1,0 +1,31 @@
+// The options every command that reads paths takes for URLs (open_store.h): the AWS CLI's
+// names for S3, and the timeouts and attempts of remote reads.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "odf_hash/open_store.h"
+#include "odf_hash/physical.h"
+
+namespace odf_hash::cli {
+
+// Files (or objects) read at once by `verify` when a dataset is remote and --jobs is not
+// given: transfers wait on the network, not on a core.
+inline constexpr unsigned kRemoteJobs = 16;
+
+// Adds --endpoint-url, --region, --no-sign-request, --connect-timeout, --read-timeout and
+// --max-attempts to `app`, in the group "Remote stores (s3://, http://, https://)".
+void add_store_flags(CLI::App* app, StoreOptions& options);
+
+// The footer lines about URLs shared by the commands' --help.
+const char* store_help_footer();
+
+// The physical hash of a local file ("-": standard input, as physical_hash_file) or of the
+// object at a URL (streamed).
+Result<PhysicalDigest> physical_hash_path_or_url(const std::string& name,
+                                                 const StoreOptions& options,
+                                                 const ProgressFn& progress);
+
+}  // namespace odf_hash::cli
