@@ -1,8 +1,9 @@
 """The Python side of bench/python.sh: odf_hash.logical on pyarrow tables.
 
   python_bench.py overhead --runs N FILE...    per file: read it whole into a pyarrow Table,
-      then time odf_hash.logical(table, threads=1) (one warm-up, N runs, median); one JSON
-      line per file like build/bench/logical_compare's (seconds, cpu_seconds, logical).
+      then time odf_hash.logical(table, threads=1) (one warm-up, N runs); one JSON line per
+      file like build/bench/logical_compare's (seconds, cpu_seconds: medians; runs, cpu_runs:
+      every run; logical).
   python_bench.py threads --runs N FILE...     N Python threads hashing the N tables at
       once against the same hashes one after the other (threads=1 each): median seconds of
       both, and whether every result is identical.
@@ -25,7 +26,7 @@ def load(path):
         return f.read_all()
 
 
-def timed(fn, runs):
+def timed_runs(fn, runs):
     fn()  # warm-up
     wall, cpu, result = [], [], None
     for _ in range(runs):
@@ -33,14 +34,21 @@ def timed(fn, runs):
         result = fn()
         wall.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
+    return wall, cpu, result
+
+
+def timed(fn, runs):
+    wall, cpu, result = timed_runs(fn, runs)
     return statistics.median(wall), statistics.median(cpu), result
 
 
 def overhead(args):
     for path in args.files:
         table = load(path)
-        wall, cpu, digest = timed(lambda: odf_hash.logical(table, threads=1), args.runs)
-        print(json.dumps({"path": path, "seconds": wall, "cpu_seconds": cpu, "logical": digest}))
+        wall, cpu, digest = timed_runs(lambda: odf_hash.logical(table, threads=1), args.runs)
+        print(json.dumps({"path": path, "seconds": statistics.median(wall),
+                          "cpu_seconds": statistics.median(cpu), "runs": wall, "cpu_runs": cpu,
+                          "logical": digest}))
 
 
 def concurrent(args):
