@@ -47,11 +47,15 @@ build-fuzz: bootstrap
 test-fuzz: build-fuzz
 	scripts/run-fuzzers.sh build-fuzz $(FUZZ_TEST_SECONDS)
 
-# The Python package (python/), built with the venv's scikit-build-core and nanobind into
-# build-python/ (incremental) and installed into .venv, then its pytest suite.
+# The Python package (python/): a wheel built with the venv's scikit-build-core and nanobind
+# into build-python/ (incremental; the wheel in build-python/dist), that wheel installed into
+# .venv, then its pytest suite: what is tested is the wheel a user would install.
 python: bootstrap
-	.venv/bin/pip install -q --disable-pip-version-check --no-build-isolation --no-deps \
-	  --config-settings=build-dir=$(CURDIR)/build-python ./python
+	rm -rf build-python/dist
+	.venv/bin/pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps \
+	  --config-settings=build-dir=$(CURDIR)/build-python -w build-python/dist ./python
+	.venv/bin/pip install -q --disable-pip-version-check --no-deps --force-reinstall \
+	  build-python/dist/odf_hash-*.whl
 
 test-python: python
 	.venv/bin/python -m pytest python/tests -q -p no:cacheprovider
