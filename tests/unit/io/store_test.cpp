@@ -10,7 +10,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -23,6 +22,7 @@
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
 #include "odf_hash/store.h"
+#include "run_as_user.h"
 
 namespace fs = std::filesystem;
 using namespace odf_hash;
@@ -315,32 +315,13 @@ TEST_F(StoreTest, LocalFileRefusesAFifoWithoutBlocking) {
 TEST_F(StoreTest, PermissionDeniedNamesTheObject) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to switch user";
   fs::permissions(root_ / "data" / "a", fs::perms::none);
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::close(fds[0]);
-    std::string report;
-    if (::setgid(65534) != 0 || ::setuid(65534) != 0) {
-      report = "setuid failed";
-    } else {
-      auto s = open_local_folder(root_.string());
-      auto o = s.is_ok() ? (*s)->open("data/a") : Result<OpenedObject>(s.status());
-      report = o.is_ok() ? "opened"
-                         : std::to_string(static_cast<int>(o.status().code())) + " " +
-                               o.status().message();
-    }
-    (void)!::write(fds[1], report.data(), report.size());
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string report;
-  char buf[512];
-  ssize_t n;
-  while ((n = ::read(fds[0], buf, sizeof buf)) > 0) report.append(buf, static_cast<size_t>(n));
-  ::close(fds[0]);
-  ::waitpid(pid, nullptr, 0);
+  const std::string report = odf_hash::test_support::run_as_nobody([&] {
+    auto s = open_local_folder(root_.string());
+    auto o = s.is_ok() ? (*s)->open("data/a") : Result<OpenedObject>(s.status());
+    return o.is_ok()
+               ? std::string("opened")
+               : std::to_string(static_cast<int>(o.status().code())) + " " + o.status().message();
+  });
   EXPECT_EQ(report, std::to_string(static_cast<int>(StatusCode::kIoError)) + " " + root_.string() +
                         "/data/a: cannot open: Permission denied");
 }

@@ -5,7 +5,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -15,6 +14,7 @@
 
 #include "broken_dataset.h"
 #include "odf_hash/local_store.h"
+#include "run_as_user.h"
 
 namespace {
 
@@ -229,33 +229,13 @@ TEST_F(SpecialFiles, UnreadableEntriesAsNobody) {
   fs::permissions(data_path(3), fs::perms::none);
   fs::permissions(dir_ / "checkpoints" / blocks_[4].checkpoint, fs::perms::none);
   fs::permissions(dir_ / "blocks" / blocks_[1].hash, fs::perms::none);
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::close(fds[0]);
+  const std::string got = odf_hash::test_support::run_as_nobody([&] {
+    auto r = verify_dataset(dir_.string());
+    if (!r.is_ok()) return r.status().to_string();
     std::string out;
-    if (::setgid(65534) != 0 || ::setuid(65534) != 0) {
-      out = "setuid failed";
-    } else {
-      auto r = verify_dataset(dir_.string());
-      if (!r.is_ok()) {
-        out = r.status().to_string();
-      } else {
-        for (const auto& p : r->problems) out += describe(p) + "\n";
-      }
-    }
-    (void)!::write(fds[1], out.data(), out.size());
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string got;
-  char buf[4096];
-  ssize_t n;
-  while ((n = ::read(fds[0], buf, sizeof buf)) > 0) got.append(buf, static_cast<size_t>(n));
-  ::close(fds[0]);
-  ::waitpid(pid, nullptr, 0);
+    for (const auto& p : r->problems) out += describe(p) + "\n";
+    return out;
+  });
   const std::string denied = ": cannot open: Permission denied";
   EXPECT_EQ(
       got,
