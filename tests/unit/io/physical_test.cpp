@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "run_as_user.h"
+
 namespace fs = std::filesystem;
 using odf_hash::HashCode;
 using odf_hash::physical_hash_fd;
@@ -225,30 +227,10 @@ TEST(PhysicalHash, PermissionDeniedAsNobody) {
   auto path = (dir / "secret").string();
   write_file(path, "secret");
   fs::permissions(path, fs::perms::none);
-  int pipe_fds[2];
-  ASSERT_EQ(::pipe(pipe_fds), 0);
-  pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::close(pipe_fds[0]);
-    std::string report;
-    if (::setgid(65534) != 0 || ::setuid(65534) != 0) {
-      report = "setuid failed";
-    } else {
-      auto r = physical_hash_file(path);
-      report = r.is_ok() ? "read succeeded" : r.status().message();
-    }
-    (void)!::write(pipe_fds[1], report.data(), report.size());
-    ::_exit(0);
-  }
-  ::close(pipe_fds[1]);
-  std::string report;
-  char buf[256];
-  ssize_t n;
-  while ((n = ::read(pipe_fds[0], buf, sizeof buf)) > 0) report.append(buf, static_cast<size_t>(n));
-  ::close(pipe_fds[0]);
-  int wstatus = 0;
-  ::waitpid(pid, &wstatus, 0);
+  const std::string report = odf_hash::test_support::run_as_nobody([&] {
+    auto r = physical_hash_file(path);
+    return r.is_ok() ? std::string("read succeeded") : r.status().message();
+  });
   EXPECT_EQ(report, path + ": Permission denied");
 }
 
