@@ -65,6 +65,13 @@ struct StoreOptions {
 // Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://").
 bool is_store_url(std::string_view text);
 
+// `text` (a URL, a path, or a message quoting URLs) with the user information of every URL
+// in it replaced by "***": "https://user:secret@host/ds" -> "https://***@host/ds". Every
+// place that shows a location (messages, reports, JSON, tasks) goes through it, so that a
+// password typed in a URL never leaves the process that was given it. Text without
+// "scheme://user@" is returned unchanged.
+std::string redact_url(std::string_view text);
+
 // The dataset folder or prefix at `url_or_path`. A local path must be a folder
 // (open_local_folder); a URL is not contacted yet beyond what its store needs to start
 // (the S3 bucket's region when unknown). kInvalidArgument for a malformed URL, kUnsupported
