@@ -87,8 +87,10 @@ Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path
 
 // Shuts down what the remote stores started process-wide (the AWS SDK behind S3), which must
 // happen before static destructors run: call it once, at the end of main, after every
-// store and reader is destroyed. Harmless when no remote store was opened; S3 stores opened
-// afterwards fail.
+// store and reader is destroyed. Harmless when no remote store was opened, or called twice;
+// S3 stores opened afterwards fail. A program that does not call it gets it at exit (the
+// first S3 store registers it with std::atexit), which is enough unless S3 objects are
+// still alive in static storage then.
 void shutdown_remote_stores();
 
 }  // namespace odf_hash

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cstdlib>
+#include <mutex>
 
 #include "arrow_module.h"
 #include "http_store.h"
@@ -79,7 +81,13 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
                                  "file system was not found)");
     }
     s3_opened = true;
-    return api->open_s3_store("s3://" + url_or_path.substr(5), options);
+    auto store = api->open_s3_store("s3://" + url_or_path.substr(5), options);
+    // A program that never calls shutdown_remote_stores (a C ABI or library user) still
+    // stops the AWS SDK before the static destructors of what existed before it started:
+    // registered after the SDK's start, this runs before those destructors.
+    static std::once_flag at_exit;
+    std::call_once(at_exit, [] { std::atexit(shutdown_remote_stores); });
+    return store;
   }
   if (is_http(url_or_path)) {
     remote::HttpOptions http;
