@@ -72,7 +72,7 @@ class DatasetDir {
 
   // A dataset at the root of `store`. Lists blocks/, data/ and checkpoints/ when the store
   // can list (a missing folder is empty: a dataset without data yet has no data/ folder).
-  // A store that cannot list (HTTP) is asked for refs/head once: an I/O error then (the
+  // A store that cannot list (HTTP) is opened at refs/head once: an I/O error then (the
   // server refuses connections, times out, denies access) is returned, since nothing of
   // the dataset could be read; a missing refs/head is left to verification to report.
   static Result<DatasetDir> open(std::shared_ptr<const ObjectStore> store);

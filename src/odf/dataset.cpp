@@ -105,7 +105,10 @@ Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store) {
   if (!dir.listed_) {
     // The first request to a store that cannot list: one that fails for any other reason
     // than a missing object means the dataset cannot be reached (an error, not a problem).
-    auto head = dir.store_->stat("refs/head");
+    // A GET, as the chain walk's (a HEAD may be refused where a GET is served).
+    OpenOptions small;
+    small.max_size = 1 << 20;
+    auto head = dir.store_->open("refs/head", small);
     if (!head.is_ok() && head.status().code() != StatusCode::kNotFound) {
       return head.status().with_context("cannot reach the dataset");
     }
