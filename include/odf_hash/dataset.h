@@ -1,4 +1,4 @@
-// An ODF dataset in a store (a local folder, later S3 or HTTP), and its metadata chain.
+// An ODF dataset in a store (a local folder, S3, HTTP: open_store.h), and its metadata chain.
 //
 //   <dataset>/refs/head                   the head block's hash, as multibase text
 //   <dataset>/blocks/<blockHash>          one metadata block per file
@@ -27,9 +27,9 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/local_store.h"
 #include "odf_hash/multihash.h"
 #include "odf_hash/odf_block.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
 
@@ -56,15 +56,25 @@ struct DatasetEntry {
   bool broken_link = false;
 };
 
+// The store of the dataset at `url_or_path` (open_store): the one way every command, verify,
+// plan_verify and check_file open a dataset. A local folder that does not exist is
+// kNotFound "<path>: no such dataset directory". Messages name URLs without their user
+// information (redact_url).
+Result<std::shared_ptr<ObjectStore>> open_dataset_store(const std::string& url_or_path,
+                                                        const StoreOptions& options = {});
+
 class DatasetDir {
  public:
-  // The local folder at `path` (local_store.h gives the link policy). kNotFound when there
-  // is nothing at `path`; other errors when it is not a readable directory or a listing
-  // fails.
-  static Result<DatasetDir> open(const std::string& path, const LocalFolderOptions& options = {});
+  // The dataset at `url_or_path`, a local folder or a URL, opened by open_dataset_store
+  // (below), then as open(store). kNotFound when there is nothing there; other errors when
+  // it is not a readable directory, a listing fails or the store cannot be reached.
+  static Result<DatasetDir> open(const std::string& url_or_path, const StoreOptions& options = {});
 
   // A dataset at the root of `store`. Lists blocks/, data/ and checkpoints/ when the store
   // can list (a missing folder is empty: a dataset without data yet has no data/ folder).
+  // A store that cannot list (HTTP) is opened at refs/head once: an I/O error then (the
+  // server refuses connections, times out, denies access) is returned, since nothing of
+  // the dataset could be read; a missing refs/head is left to verification to report.
   static Result<DatasetDir> open(std::shared_ptr<const ObjectStore> store);
 
   // The dataset's location for messages (the folder path, the URL).

@@ -45,4 +45,9 @@ Result<std::shared_ptr<ObjectStore>> open_local_folder(const std::string& path,
 // anything else is kInvalidArgument saying what it is; use physical_hash_file for streams.
 Result<std::unique_ptr<ObjectReader>> open_local_file(const std::string& path);
 
+// What `path` names, following links, found without opening it (so that a FIFO's writer is
+// not woken): kFile for a regular file. kNotFound when nothing is there (a dangling link),
+// kIoError when it cannot be looked at.
+Result<ObjectKind> local_path_kind(const std::string& path);
+
 }  // namespace odf_hash

@@ -65,6 +65,13 @@ struct StoreOptions {
 // Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://").
 bool is_store_url(std::string_view text);
 
+// `text` (a URL, a path, or a message quoting URLs) with the user information of every URL
+// in it replaced by "***": "https://user:secret@host/ds" -> "https://***@host/ds". Every
+// place that shows a location (messages, reports, JSON, tasks) goes through it, so that a
+// password typed in a URL never leaves the process that was given it. Text without
+// "scheme://user@" is returned unchanged.
+std::string redact_url(std::string_view text);
+
 // The dataset folder or prefix at `url_or_path`. A local path must be a folder
 // (open_local_folder); a URL is not contacted yet beyond what its store needs to start
 // (the S3 bucket's region when unknown). kInvalidArgument for a malformed URL, kUnsupported
@@ -80,8 +87,10 @@ Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path
 
 // Shuts down what the remote stores started process-wide (the AWS SDK behind S3), which must
 // happen before static destructors run: call it once, at the end of main, after every
-// store and reader is destroyed. Harmless when no remote store was opened; S3 stores opened
-// afterwards fail.
+// store and reader is destroyed. Harmless when no remote store was opened, or called twice;
+// S3 stores opened afterwards fail. A program that does not call it gets it at exit (the
+// first S3 store registers it with std::atexit), which is enough unless S3 objects are
+// still alive in static storage then.
 void shutdown_remote_stores();
 
 }  // namespace odf_hash

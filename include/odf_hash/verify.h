@@ -23,7 +23,7 @@
 // device is one not-a-regular-file problem saying what it is (never opened, so a FIFO cannot
 // block verification). A symbolic link is followed when it stays inside the dataset folder;
 // one that leaves it (absolute, or climbing out with "..") is a link-outside-dataset problem
-// unless VerifyOptions::follow_symlinks (local_store.h). Messages quote at most a short,
+// unless VerifyOptions::store.follow_symlinks (local_store.h). Messages quote at most a short,
 // escaped prefix of untrusted text (refs/head content, link targets).
 //
 // Thread safety: verify_dataset is reentrant; it runs file checks on `jobs` threads and
@@ -39,6 +39,7 @@
 #include "odf_hash/dataset.h"
 #include "odf_hash/multihash.h"
 #include "odf_hash/odf_block.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
 
 namespace odf_hash::odf {
@@ -125,18 +126,23 @@ struct VerifyProgress {
 };
 
 struct VerifyOptions {
-  unsigned jobs = 1;             // threads hashing files (0 means 1)
-  bool integrity_only = false;   // no logical fallback for derivative data
-  bool follow_symlinks = false;  // local folder: follow links leaving it (local_store.h)
+  unsigned jobs = 1;            // threads hashing files (0 means 1)
+  bool integrity_only = false;  // no logical fallback for derivative data
+  // How the dataset is opened (open_store.h): S3 endpoint, region, timeouts...; for a local
+  // folder, store.follow_symlinks follows links leaving it (local_store.h).
+  StoreOptions store;
   std::function<void(const VerifyProgress&)> progress;  // optional
 };
 
-// Verifies the dataset in the local folder `path`. Returns an error only when verification
-// could not run (the path is not a readable directory, a folder cannot be listed); every
-// finding about the dataset is a Problem.
-Result<DatasetReport> verify_dataset(const std::string& path, const VerifyOptions& options = {});
+// Verifies the dataset at `url_or_path`, a local folder or a URL, opened with options.store
+// (DatasetDir::open). Returns an error only when verification could not run (the folder
+// does not exist or is not readable, a folder cannot be listed, the server cannot be
+// reached); every finding about the dataset is a Problem. The report's path is
+// `url_or_path` without the user information of a URL (redact_url).
+Result<DatasetReport> verify_dataset(const std::string& url_or_path,
+                                     const VerifyOptions& options = {});
 
-// Verifies an opened dataset of any store (follow_symlinks is the store's business then).
+// Verifies an opened dataset of any store (options.store is not looked at).
 Result<DatasetReport> verify_dataset(const DatasetDir& dir, const VerifyOptions& options = {});
 
 // The metadata chain from head to seed, strictly: the first problem found (as

@@ -15,7 +15,12 @@
 //
 // Tasks and results have a versioned JSON form (verify_plan_json.h) for sending them between
 // processes. A task names its dataset by the location the plan was made from (a folder path
-// today; any location the store factory accepts), so a worker needs nothing else.
+// or a URL: open_store.h) and carries the StoreOptions it was opened with, so a worker needs
+// nothing else. No credentials ever travel in a task: a URL's user information is removed
+// (redact_url) and StoreOptions holds none; a worker reading S3 uses its own AWS
+// credential chain (environment, ~/.aws, instance metadata). So a task of an HTTP dataset
+// reached with "user:password@" in its URL is checked without them (and denied by a server
+// that requires them): verify such a dataset in one process (verify_dataset).
 //
 // Thread safety: every function here is reentrant; check_file may run on many threads at
 // once over one store.
@@ -37,9 +42,9 @@ namespace odf_hash::odf {
 
 // One data or checkpoint file to check, attributed to the newest block referencing it.
 struct FileTask {
-  uint64_t id = 0;               // position in the plan (0, 1, ...): results are matched by it
-  std::string dataset;           // the dataset's location, as the plan was made from it
-  bool follow_symlinks = false;  // local folder: the link policy the plan was made with
+  uint64_t id = 0;      // position in the plan (0, 1, ...): results are matched by it
+  std::string dataset;  // the dataset's location, as the plan was made from it (redact_url)
+  StoreOptions store;   // how the plan opened it (follow_symlinks for a local folder)
   FileRole role = FileRole::kData;
   // The key of the file in the store ("data/<name>"): the name found by the listing, or the
   // canonical name when the folder was not listed.
@@ -78,23 +83,26 @@ struct VerifyPlan {
   uint64_t bytes_total() const noexcept;  // the recorded sizes of every task's file
 };
 
-// Plans the verification of the local folder `path` (VerifyOptions::integrity_only and
-// follow_symlinks are used; jobs and progress are not). Errors as verify_dataset.
-Result<VerifyPlan> plan_verify(const std::string& path, const VerifyOptions& options = {});
+// Plans the verification of the dataset at `url_or_path` (a folder or a URL), opened as
+// verify_dataset opens it (VerifyOptions::integrity_only and store are used; jobs and
+// progress are not). Errors as verify_dataset.
+Result<VerifyPlan> plan_verify(const std::string& url_or_path, const VerifyOptions& options = {});
 
-// Plans the verification of an opened dataset; tasks name it by dir.path().
+// Plans the verification of an opened dataset; tasks name it by dir.path() and carry
+// options.store.
 Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& options = {});
 
 // Called with the bytes of the file hashed so far (physical hash pass). May be empty.
 using CheckProgress = std::function<void(uint64_t bytes_done)>;
 
-// Runs one task over `store` (the dataset's store: task.dataset and follow_symlinks are not
+// Runs one task over `store` (the dataset's store: task.dataset and task.store are not
 // looked at). Every finding is in the result; this cannot fail.
 FileCheckResult check_file(const ObjectStore& store, const FileTask& task,
                            const CheckProgress& progress = {});
 
-// Opens the store task.dataset names (with its follow_symlinks) and runs the task. An error
-// only when the dataset cannot be opened at all (it is gone, permission denied).
+// Opens the store task.dataset names with task.store (open_dataset_store, dataset.h) and
+// runs the task. An error only when the dataset cannot be opened at all (it is gone,
+// permission denied, a bad URL).
 Result<FileCheckResult> check_file(const FileTask& task);
 
 // The report verify_dataset gives: the plan with one result per task, in any order. An

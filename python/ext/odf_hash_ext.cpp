@@ -12,8 +12,10 @@
 
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -21,6 +23,7 @@
 #include "odf_hash/logical.h"
 #include "odf_hash/multibase.h"
 #include "odf_hash/multihash.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
 #include "odf_hash/sha3.h"
@@ -65,8 +68,27 @@ void translate(const std::exception_ptr& p, void*) {
   } catch (const LibraryError& e) {
     nb::object errors = nb::module_::import_("odf_hash._errors");
     nb::object cls = errors.attr(error_class(e.status.code()));
-    PyErr_SetString(cls.ptr(), e.status.message().c_str());
+    PyErr_SetString(cls.ptr(), odf_hash::redact_url(e.status.message()).c_str());
   }
+}
+
+// How URLs are opened (open_store.h), as odf_hash/__init__.py's keyword arguments give it:
+// (endpoint_url, region, no_sign_request, connect_timeout, read_timeout, max_attempts).
+using StoreTuple = std::tuple<std::string, std::string, bool, double, double, unsigned>;
+
+odf_hash::StoreOptions store_for(const StoreTuple& t) {
+  odf_hash::StoreOptions o;
+  std::tie(o.endpoint_url, o.region, o.no_sign_request, o.connect_timeout_s, o.read_timeout_s,
+           o.max_attempts) = t;
+  return o;
+}
+
+// The object at a URL (open_object), or an error.
+odf_hash::Result<std::shared_ptr<odf_hash::ObjectReader>> open_url(const std::string& url,
+                                                                   const StoreTuple& store) {
+  auto opened = odf_hash::open_object(url, store_for(store));
+  if (!opened.is_ok()) return opened.status();
+  return std::shared_ptr<odf_hash::ObjectReader>(std::move(opened).value());
 }
 
 odf_hash::LogicalHashOptions options_for(unsigned threads) {
@@ -130,11 +152,17 @@ LogicalTuple logical_array_capsules(nb::handle schema_capsule, nb::handle array_
   return to_tuple(value_or_raise(std::move(r)));
 }
 
-LogicalTuple logical_file(const std::string& path, unsigned threads) {
+LogicalTuple logical_file(const std::string& path, unsigned threads, const StoreTuple& store) {
   odf_hash::Result<odf_hash::LogicalDigest> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
-    r = odf_hash::logical_hash_file(path, options_for(threads));
+    if (odf_hash::is_store_url(path)) {
+      auto object = open_url(path, store);
+      r = object.is_ok() ? odf_hash::logical_hash_object(*object, options_for(threads))
+                         : object.status();
+    } else {
+      r = odf_hash::logical_hash_file(path, options_for(threads));
+    }
   }
   return to_tuple(value_or_raise(std::move(r)));
 }
@@ -167,11 +195,17 @@ nb::object open_records_capsule(const std::string& path) {
   return nb::steal(capsule);
 }
 
-std::tuple<odf_hash::Multihash, uint64_t> physical_file(const std::string& path) {
+std::tuple<odf_hash::Multihash, uint64_t> physical_file(const std::string& path,
+                                                        const StoreTuple& store) {
   odf_hash::Result<odf_hash::PhysicalDigest> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
-    r = odf_hash::physical_hash_file(path);
+    if (odf_hash::is_store_url(path)) {
+      auto object = open_url(path, store);
+      r = object.is_ok() ? odf_hash::physical_hash_object(**object) : object.status();
+    } else {
+      r = odf_hash::physical_hash_file(path);
+    }
   }
   auto d = value_or_raise(std::move(r));
   return {d.hash, d.size};
@@ -231,14 +265,20 @@ nb::dict slice_to_dict(const odf_hash::odf::DataSlice& s) {
   return d;
 }
 
-nb::dict data_slice(const std::string& path, uint64_t offset, unsigned threads) {
+nb::dict data_slice(const std::string& path, uint64_t offset, unsigned threads,
+                    const StoreTuple& store) {
   odf_hash::odf::SliceOptions options;
   options.offset = offset;
   options.logical = options_for(threads);
   odf_hash::Result<odf_hash::odf::DataSlice> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::data_slice_of_file(path, options);
+    if (odf_hash::is_store_url(path)) {
+      auto object = open_url(path, store);
+      r = object.is_ok() ? odf_hash::odf::data_slice_of_object(*object, options) : object.status();
+    } else {
+      r = odf_hash::odf::data_slice_of_file(path, options);
+    }
   }
   return slice_to_dict(value_or_raise(std::move(r)));
 }
@@ -258,11 +298,18 @@ nb::dict compared_file(const odf_hash::odf::ComparedFile& f) {
   return d;
 }
 
-nb::dict compare_files(const std::string& a, const std::string& b, unsigned threads) {
+nb::dict compare_files(const std::string& a, const std::string& b, unsigned threads,
+                       const StoreTuple& store) {
   odf_hash::Result<odf_hash::odf::FileComparison> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::compare_files(a, b, options_for(threads));
+    if (odf_hash::is_store_url(a) || odf_hash::is_store_url(b)) {
+      auto x = open_url(a, store);
+      auto y = x.is_ok() ? open_url(b, store) : x.status();
+      r = y.is_ok() ? odf_hash::odf::compare_objects(*x, *y, options_for(threads)) : y.status();
+    } else {
+      r = odf_hash::odf::compare_files(a, b, options_for(threads));
+    }
   }
   auto c = value_or_raise(std::move(r));
   nb::dict d;
@@ -292,10 +339,12 @@ ReportTuple report_tuple(const odf_hash::odf::DatasetReport& report) {
   return {odf_hash::odf::verify_report_json(report), std::move(problems)};
 }
 
-ReportTuple verify(const std::string& path, unsigned jobs, bool integrity_only) {
+ReportTuple verify(const std::string& path, unsigned jobs, bool integrity_only,
+                   const StoreTuple& store) {
   odf_hash::odf::VerifyOptions options;
   options.jobs = jobs;
   options.integrity_only = integrity_only;
+  options.store = store_for(store);
   odf_hash::Result<odf_hash::odf::DatasetReport> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
@@ -307,9 +356,10 @@ ReportTuple verify(const std::string& path, unsigned jobs, bool integrity_only) 
 // Plan / check / merge (verify_plan.h), each side as its versioned JSON text: the Python
 // layer's Task, CheckResult and Plan are plain data built from it (cheap to pickle), and
 // everything that comes back is validated here by the C++ parsers.
-std::string plan_verify(const std::string& path, bool integrity_only) {
+std::string plan_verify(const std::string& path, bool integrity_only, const StoreTuple& store) {
   odf_hash::odf::VerifyOptions options;
   options.integrity_only = integrity_only;
+  options.store = store_for(store);
   odf_hash::Result<odf_hash::odf::VerifyPlan> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
@@ -469,13 +519,23 @@ NB_MODULE(_odf_hash, m) {
 
   m.def("logical_stream_capsule", &logical_stream_capsule, "capsule"_a, "threads"_a);
   m.def("logical_array_capsules", &logical_array_capsules, "schema"_a, "array"_a, "threads"_a);
-  m.def("logical_file", &logical_file, "path"_a, "threads"_a);
+  m.def("logical_file", &logical_file, "path"_a, "threads"_a, "store"_a);
   m.def("open_records_capsule", &open_records_capsule, "path"_a);
-  m.def("physical_file", &physical_file, "path"_a);
-  m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a);
-  m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a);
-  m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a);
-  m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a);
+  m.def("physical_file", &physical_file, "path"_a, "store"_a);
+  m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a, "store"_a);
+  m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a, "store"_a);
+  m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a, "store"_a);
+  m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a, "store"_a);
+  m.def(
+      "is_store_url", [](const std::string& text) { return odf_hash::is_store_url(text); },
+      "text"_a);
+  m.def(
+      "redact_url", [](const std::string& text) { return odf_hash::redact_url(text); }, "text"_a);
+  // Stops the AWS SDK behind S3 (open_store.h) before static destructors: called at exit.
+  m.def("shutdown_remote_stores", [] {
+    nb::gil_scoped_release unlocked;
+    odf_hash::shutdown_remote_stores();
+  });
   m.def("check_task", &check_task, "task_json"_a);
   m.def("merge_checks", &merge_checks, "plan_json"_a, "results"_a);
   m.def("normalize_task", &normalize_task, "text"_a);

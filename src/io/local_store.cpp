@@ -413,4 +413,14 @@ Result<std::unique_ptr<ObjectReader>> open_local_file(const std::string& path) {
       std::make_unique<LocalObjectReader>(std::move(fd), path, static_cast<uint64_t>(st.st_size)));
 }
 
+Result<ObjectKind> local_path_kind(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) return Status::not_found(path + ": " + std::strerror(err));
+    return Status::io_error(path + ": " + std::strerror(err));
+  }
+  return kind_of(st.st_mode);
+}
+
 }  // namespace odf_hash

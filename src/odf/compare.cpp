@@ -1,8 +1,10 @@
 #include "odf_hash/compare.h"
 
 #include <map>
+#include <optional>
 #include <thread>
 
+#include "odf_hash/local_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
 
@@ -63,18 +65,54 @@ const char* compare_verdict_name(CompareVerdict verdict) {
   return "unknown";
 }
 
+// Regular files are compared as objects (compare_objects): each opened once, its bytes and
+// then its records read from the same descriptor. A stream ("-", a pipe, a FIFO, a device)
+// can only be hashed as it flows: equal bytes are "identical", otherwise its records would
+// be needed and it cannot be read again, which is the error.
 Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
                                      const LogicalHashOptions& logical) {
-  ODF_HASH_ASSIGN_OR_RETURN(ComparedFile a, physical_side(original));
-  ODF_HASH_ASSIGN_OR_RETURN(ComparedFile b, physical_side(reproduced));
-  FileComparison out{std::move(a), std::move(b), CompareVerdict::kIdentical, {}};
+  // The regular file at `path`, or (stream set) why it cannot be read at offsets.
+  auto open_side = [](const std::string& path,
+                      std::optional<Status>& stream) -> Result<std::unique_ptr<ObjectReader>> {
+    if (path == "-") {
+      stream = Status::invalid_argument(
+          "-: standard input is a stream, not a regular file (Parquet and Arrow IPC files are "
+          "read at random offsets)");
+      return *stream;
+    }
+    // Not opened unless regular: opening a FIFO, even to refuse it, would wake its writer.
+    auto kind = local_path_kind(path);
+    if (kind.is_ok() && *kind != ObjectKind::kFile && *kind != ObjectKind::kDirectory) {
+      stream = Status::invalid_argument(path + ": is a " + object_kind_name(*kind) +
+                                        ", not a regular file (Parquet and Arrow IPC files "
+                                        "are read at random offsets)");
+      return *stream;
+    }
+    auto opened = open_local_file(path);
+    if (!opened.is_ok() && opened.status().code() == StatusCode::kInvalidArgument) {
+      stream = opened.status();
+    }
+    return opened;
+  };
+  std::optional<Status> stream_a, stream_b;
+  auto a = open_side(original, stream_a);
+  if (!a.is_ok() && !stream_a) return a.status();
+  auto b = open_side(reproduced, stream_b);
+  if (!b.is_ok() && !stream_b) return b.status();
+  if (a.is_ok() && b.is_ok()) {
+    return compare_objects(std::move(a).value(), std::move(b).value(), logical);
+  }
+  auto physical = [](const std::string& path,
+                     Result<std::unique_ptr<ObjectReader>>& object) -> Result<ComparedFile> {
+    if (!object.is_ok()) return physical_side(path);
+    ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest d, physical_hash_object(**object));
+    return ComparedFile{path, d.hash, d.size, std::nullopt};
+  };
+  ODF_HASH_ASSIGN_OR_RETURN(ComparedFile pa, physical(original, a));
+  ODF_HASH_ASSIGN_OR_RETURN(ComparedFile pb, physical(reproduced, b));
+  FileComparison out{std::move(pa), std::move(pb), CompareVerdict::kIdentical, {}};
   if (out.original.physical == out.reproduced.physical) return out;
-
-  Result<LogicalDigest> lb = Status::internal("not run");
-  std::thread other([&] { lb = logical_hash_file(reproduced, logical); });
-  Result<LogicalDigest> la = logical_hash_file(original, logical);
-  other.join();
-  return decide(std::move(out), std::move(la), std::move(lb));
+  return stream_a ? *stream_a : *stream_b;
 }
 
 Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,

@@ -80,15 +80,20 @@ Status DatasetDir::list_folder(const std::string& folder, std::vector<DatasetFil
   return Status::ok();
 }
 
-Result<DatasetDir> DatasetDir::open(const std::string& path, const LocalFolderOptions& options) {
-  auto store = open_local_folder(path, options);
-  if (!store.is_ok()) {
-    if (store.status().code() == StatusCode::kNotFound) {
-      return Status::not_found(path + ": no such dataset directory");
-    }
-    return store.status();
+Result<std::shared_ptr<ObjectStore>> open_dataset_store(const std::string& url_or_path,
+                                                        const StoreOptions& options) {
+  auto store = open_store(url_or_path, options);
+  if (!store.is_ok() && store.status().code() == StatusCode::kNotFound &&
+      !is_store_url(url_or_path)) {
+    return Status::not_found(url_or_path + ": no such dataset directory");
   }
-  return open(std::shared_ptr<const ObjectStore>(std::move(store).value()));
+  return store;
+}
+
+Result<DatasetDir> DatasetDir::open(const std::string& url_or_path, const StoreOptions& options) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
+                            open_dataset_store(url_or_path, options));
+  return open(std::shared_ptr<const ObjectStore>(std::move(store)));
 }
 
 Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store) {
@@ -97,6 +102,17 @@ Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store) {
   dir.store_ = std::move(store);
   dir.path_ = dir.store_->location("");
   dir.listed_ = dir.store_->can_list();
+  if (!dir.listed_) {
+    // The first request to a store that cannot list: one that fails for any other reason
+    // than a missing object means the dataset cannot be reached (an error, not a problem).
+    // A GET, as the chain walk's (a HEAD may be refused where a GET is served).
+    OpenOptions small;
+    small.max_size = 1 << 20;
+    auto head = dir.store_->open("refs/head", small);
+    if (!head.is_ok() && head.status().code() != StatusCode::kNotFound) {
+      return head.status().with_context("cannot reach the dataset");
+    }
+  }
   if (dir.listed_) {
     ODF_HASH_RETURN_IF_ERROR(dir.list_folder("blocks", dir.blocks_, &dir.blocks_listed_));
     ODF_HASH_RETURN_IF_ERROR(dir.list_folder("data", dir.data_, &dir.data_listed_));

@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "odf_hash/open_store.h"
+
 namespace odf_hash::odf::detail {
 
 namespace {
@@ -26,7 +28,7 @@ std::optional<ProblemKind> problem_kind_from_name(const std::string& name) {
 }  // namespace
 
 nlohmann::json problem_to_json(const Problem& p) {
-  nlohmann::json jp{{"kind", problem_kind_name(p.kind)}, {"message", p.message}};
+  nlohmann::json jp{{"kind", problem_kind_name(p.kind)}, {"message", redact_url(p.message)}};
   jp["block"] = p.block ? nlohmann::json(p.block->to_string()) : nlohmann::json();
   jp["sequence_number"] = p.sequence_number ? nlohmann::json(*p.sequence_number) : nlohmann::json();
   jp["file"] = text_or_null(p.file);

@@ -112,12 +112,10 @@ uint64_t DatasetReport::logical_fallbacks() const noexcept {
   return n;
 }
 
-Result<DatasetReport> verify_dataset(const std::string& path, const VerifyOptions& options) {
-  LocalFolderOptions local;
-  local.follow_symlinks = options.follow_symlinks;
-  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(path, local));
+Result<DatasetReport> verify_dataset(const std::string& url_or_path, const VerifyOptions& options) {
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store));
   ODF_HASH_ASSIGN_OR_RETURN(DatasetReport report, verify_dataset(dir, options));
-  report.path = path;
+  report.path = redact_url(url_or_path);
   return report;
 }
 

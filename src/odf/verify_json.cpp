@@ -2,13 +2,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "odf_hash/open_store.h"
 #include "problem_json.h"
 
 namespace odf_hash::odf {
 
 std::string verify_report_json(const DatasetReport& r, int indent) {
   nlohmann::json j;
-  j["path"] = r.path;
+  j["path"] = redact_url(r.path);
   j["kind"] = r.kind ? nlohmann::json(dataset_kind_name(*r.kind)) : nlohmann::json();
   j["head"] = r.head ? nlohmann::json(r.head->to_string()) : nlohmann::json();
   j["blocks"] = r.blocks;

@@ -8,7 +8,7 @@
 
 #include "chain_walk.h"
 #include "entry.h"
-#include "odf_hash/local_store.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
 
@@ -127,13 +127,12 @@ uint64_t VerifyPlan::bytes_total() const noexcept {
   return n;
 }
 
-Result<VerifyPlan> plan_verify(const std::string& path, const VerifyOptions& options) {
-  LocalFolderOptions local;
-  local.follow_symlinks = options.follow_symlinks;
-  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(path, local));
+Result<VerifyPlan> plan_verify(const std::string& url_or_path, const VerifyOptions& options) {
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store));
   ODF_HASH_ASSIGN_OR_RETURN(VerifyPlan plan, plan_verify(dir, options));
-  plan.report.path = path;
-  for (auto& t : plan.tasks) t.dataset = path;
+  const std::string shown = redact_url(url_or_path);
+  plan.report.path = shown;
+  for (auto& t : plan.tasks) t.dataset = shown;
   return plan;
 }
 
@@ -154,8 +153,8 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
     report.problems.push_back(std::move(p));
 
   FileTask common;
-  common.dataset = dir.path();
-  common.follow_symlinks = options.follow_symlinks;
+  common.dataset = redact_url(dir.path());
+  common.store = options.store;
   // Without the Seed the kind is unknown: files are then checked as for a root dataset
   // (no logical fallback), the strict choice.
   common.derivative = report.kind == DatasetKind::kDerivative;
@@ -255,19 +254,12 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
   return r;
 }
 
-// The one place a task's dataset location becomes a store (a local folder today; the store
-// factory of the remote stores goes here, and plan_verify(path) opens the same way).
+// Opened as plan_verify(url_or_path) and verify_dataset(url_or_path) open it (the store only:
+// a task needs no listing).
 Result<FileCheckResult> check_file(const FileTask& task) {
-  LocalFolderOptions local;
-  local.follow_symlinks = task.follow_symlinks;
-  auto store = open_local_folder(task.dataset, local);
-  if (!store.is_ok()) {
-    if (store.status().code() == StatusCode::kNotFound) {
-      return Status::not_found(task.dataset + ": no such dataset directory");
-    }
-    return store.status();
-  }
-  return check_file(**store, task);
+  ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
+                            open_dataset_store(task.dataset, task.store));
+  return check_file(*store, task);
 }
 
 Result<DatasetReport> merge_checks(const VerifyPlan& plan, std::vector<FileCheckResult> results) {

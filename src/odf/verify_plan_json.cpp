@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "odf_hash/open_store.h"
 #include "problem_json.h"
 
 namespace odf_hash::odf {
@@ -64,11 +65,47 @@ Status check_file_key(const std::string& file, FileRole role, const std::string&
   return Status::ok();
 }
 
+// The store options of a task: optional fields (a task without them opens its dataset with
+// the defaults), checked as the CLI checks its flags.
+Status store_from_json(const json& j, const std::string& where, StoreOptions& o) {
+  auto has = [&](const char* key) { return j.contains(key); };
+  if (has("endpoint_url")) {
+    ODF_HASH_ASSIGN_OR_RETURN(o.endpoint_url, json_string(j, where, "endpoint_url"));
+  }
+  if (has("region")) {
+    ODF_HASH_ASSIGN_OR_RETURN(o.region, json_string(j, where, "region"));
+  }
+  if (has("no_sign_request")) {
+    ODF_HASH_ASSIGN_OR_RETURN(o.no_sign_request, json_bool(j, where, "no_sign_request"));
+  }
+  for (auto [key, value] : {std::pair{"connect_timeout", &o.connect_timeout_s},
+                            std::pair{"read_timeout", &o.read_timeout_s}}) {
+    if (!has(key)) continue;
+    const json& v = j.at(key);
+    if (!v.is_number() || !(v.get<double>() >= 0.1 && v.get<double>() <= 3600)) {
+      return Status::parse_error(where + "." + key + ": expected seconds from 0.1 to 3600");
+    }
+    *value = v.get<double>();
+  }
+  if (has("max_attempts")) {
+    ODF_HASH_ASSIGN_OR_RETURN(uint64_t n, json_u64(j, where, "max_attempts"));
+    if (n < 1 || n > 20) return Status::parse_error(where + ".max_attempts: expected 1 to 20");
+    o.max_attempts = static_cast<unsigned>(n);
+  }
+  return Status::ok();
+}
+
 json task_to_json(const FileTask& t) {
   return json{{"version", kVerifyPlanJsonVersion},
               {"id", t.id},
-              {"dataset", t.dataset},
-              {"follow_symlinks", t.follow_symlinks},
+              {"dataset", redact_url(t.dataset)},
+              {"follow_symlinks", t.store.follow_symlinks},
+              {"endpoint_url", redact_url(t.store.endpoint_url)},
+              {"region", t.store.region},
+              {"no_sign_request", t.store.no_sign_request},
+              {"connect_timeout", t.store.connect_timeout_s},
+              {"read_timeout", t.store.read_timeout_s},
+              {"max_attempts", t.store.max_attempts},
               {"role", file_role_name(t.role)},
               {"file", t.file},
               {"known_missing", t.known_missing},
@@ -87,7 +124,8 @@ Result<FileTask> task_from_json(const json& j, const std::string& where) {
   FileTask t;
   ODF_HASH_ASSIGN_OR_RETURN(t.id, json_u64(j, where, "id"));
   ODF_HASH_ASSIGN_OR_RETURN(t.dataset, json_string(j, where, "dataset"));
-  ODF_HASH_ASSIGN_OR_RETURN(t.follow_symlinks, json_bool(j, where, "follow_symlinks"));
+  ODF_HASH_ASSIGN_OR_RETURN(t.store.follow_symlinks, json_bool(j, where, "follow_symlinks"));
+  ODF_HASH_RETURN_IF_ERROR(store_from_json(j, where, t.store));
   ODF_HASH_ASSIGN_OR_RETURN(t.role, role_from(j, where));
   ODF_HASH_ASSIGN_OR_RETURN(t.file, json_string(j, where, "file"));
   ODF_HASH_RETURN_IF_ERROR(check_file_key(t.file, t.role, where));
@@ -190,7 +228,7 @@ std::string check_result_json(const FileCheckResult& result) {
 std::string verify_plan_json(const VerifyPlan& plan) {
   const DatasetReport& r = plan.report;
   json j{{"version", kVerifyPlanJsonVersion},
-         {"path", r.path},
+         {"path", redact_url(r.path)},
          {"head", hash_or_null(r.head)},
          {"kind", r.kind ? json(dataset_kind_name(*r.kind)) : json()},
          {"blocks", r.blocks},

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <thread>
 
+#include "odf_hash/open_store.h"
+
 namespace odf_hash::remote {
 
 namespace {
@@ -220,7 +222,7 @@ std::string transfer_error(const std::string& url, CURLcode code, const char* er
   if (errbuf != nullptr && errbuf[0] != '\0') {
     std::string detail(errbuf);
     while (!detail.empty() && (detail.back() == '\n' || detail.back() == '\r')) detail.pop_back();
-    s += " (" + detail + ")";
+    s += " (" + redact_url(detail) + ")";
   }
   return s;
 }

@@ -17,6 +17,8 @@
 #include <limits>
 #include <utility>
 
+#include "odf_hash/open_store.h"
+
 namespace odf_hash::remote {
 
 namespace {
@@ -81,8 +83,9 @@ class CurlList {
 // One object opened for reading.
 class HttpObjectReader final : public ObjectReader {
  public:
-  HttpObjectReader(std::shared_ptr<CurlClient> client, std::string url)
-      : client_(std::move(client)), url_(std::move(url)) {}
+  // `url` is requested; `name` (without its user information) is what messages show.
+  HttpObjectReader(std::shared_ptr<CurlClient> client, std::string url, std::string name)
+      : client_(std::move(client)), url_(std::move(url)), name_(std::move(name)) {}
   ~HttpObjectReader() override {
     stop();
     if (multi_ != nullptr) curl_multi_cleanup(multi_);
@@ -96,7 +99,7 @@ class HttpObjectReader final : public ObjectReader {
     ODF_HASH_RETURN_IF_ERROR(connect_with_retries(0));
     if (!headers_.content_encoding.empty() && headers_.content_encoding != "identity") {
       stop();
-      return Status::io_error(url_ + ": the server sent the object encoded (Content-Encoding: " +
+      return Status::io_error(name_ + ": the server sent the object encoded (Content-Encoding: " +
                               headers_.content_encoding + "), not its bytes");
     }
     validator_ = validator_of(headers_);
@@ -119,11 +122,11 @@ class HttpObjectReader final : public ObjectReader {
       if (overflow_ || received_ > max_size) {
         // Never a size: the body just did not stop where the caller's bound is.
         stop();
-        return Status::io_error(url_ + ": the body goes on past the " + std::to_string(max_size) +
+        return Status::io_error(name_ + ": the body goes on past the " + std::to_string(max_size) +
                                 " bytes expected (no Content-Length announced)");
       }
       if (result_ != CURLE_OK) {
-        return Status::io_error(transfer_error(url_, result_, errbuf_));
+        return Status::io_error(transfer_error(name_, result_, errbuf_));
       }
       size_ = received_;
       info->size = size_;
@@ -134,7 +137,7 @@ class HttpObjectReader final : public ObjectReader {
       if (received_ > size_) overflow_ = true;  // bytes that came with the headers
     } else {
       stop();
-      return Status::io_error(url_ +
+      return Status::io_error(name_ +
                               ": the server does not announce the object's size "
                               "(no Content-Length)");
     }
@@ -142,7 +145,7 @@ class HttpObjectReader final : public ObjectReader {
     return Status::ok();
   }
 
-  const std::string& name() const noexcept override { return url_; }
+  const std::string& name() const noexcept override { return name_; }
   uint64_t size() const noexcept override { return size_; }
 
   Result<size_t> read(uint8_t* out, size_t n) override {
@@ -162,7 +165,7 @@ class HttpObjectReader final : public ObjectReader {
         return c;
       }
       if (overflow_) {
-        return Status::io_error(url_ + ": the body is longer than the object's " +
+        return Status::io_error(name_ + ": the body is longer than the object's " +
                                 std::to_string(size_) + " bytes");
       }
       if (pos_ >= size_) {
@@ -179,7 +182,7 @@ class HttpObjectReader final : public ObjectReader {
         const std::string reason =
             code == CURLE_OK ? "the server closed the body early" : curl_easy_strerror(code);
         if (!transient || attempts_ >= client_->options().max_attempts) {
-          return Status::io_error(url_ + ": the transfer ended after " + std::to_string(pos_) +
+          return Status::io_error(name_ + ": the transfer ended after " + std::to_string(pos_) +
                                   " of the object's " + std::to_string(size_) +
                                   " bytes: " + reason + attempts_note(attempts_));
         }
@@ -203,7 +206,7 @@ class HttpObjectReader final : public ObjectReader {
       RangeSink sink{out + got, n - got, offset + got, size_};
       char errbuf[CURL_ERROR_SIZE];
       CURL* easy = client_->acquire(url_, &sink.headers, errbuf, /*stall_guard=*/true);
-      if (easy == nullptr) return Status::io_error(url_ + ": cannot start a request");
+      if (easy == nullptr) return Status::io_error(name_ + ": cannot start a request");
       CurlList request;
       request.add(range_header(offset + got, offset + n - 1));
       if (!validator_.empty()) request.add("If-Range: " + validator_);
@@ -215,20 +218,20 @@ class HttpObjectReader final : public ObjectReader {
       got += sink.got;
       if (!sink.fault.is_ok()) return sink.fault;
       if (sink.headers.too_many_header_bytes) {
-        return Status::io_error(url_ + ": response headers over 256 KiB");
+        return Status::io_error(name_ + ": response headers over 256 KiB");
       }
       const long status = sink.headers.status;
-      if (!sink.headers.complete && code == CURLE_OK) return status_error(url_, status);
+      if (!sink.headers.complete && code == CURLE_OK) return status_error(name_, status);
       if (sink.headers.complete && !is_success(status)) {
-        last = status_error(url_, status);
+        last = status_error(name_, status);
         if (is_transient_status(status)) continue;
         return last;
       }
       if (code == CURLE_OK || (code == CURLE_WRITE_ERROR && sink.full)) {
-        if (sink.got < sink.wanted) last = Status::io_error(url_ + ": a range ended early");
+        if (sink.got < sink.wanted) last = Status::io_error(name_ + ": a range ended early");
         continue;  // done when got == n, else asks for the rest
       }
-      last = Status::io_error(transfer_error(url_, code, errbuf));
+      last = Status::io_error(transfer_error(name_, code, errbuf));
       if (!is_transient(code)) return last;
     }
     return got;
@@ -339,7 +342,7 @@ class HttpObjectReader final : public ObjectReader {
       int running = 0;
       CURLMcode mc = curl_multi_perform(multi_, &running);
       if (mc != CURLM_OK) {
-        return Status::io_error(url_ + ": " + curl_multi_strerror(mc));
+        return Status::io_error(name_ + ": " + curl_multi_strerror(mc));
       }
       int queued = 0;
       while (CURLMsg* msg = curl_multi_info_read(multi_, &queued)) {
@@ -378,7 +381,7 @@ class HttpObjectReader final : public ObjectReader {
     if (multi_ == nullptr) multi_ = curl_multi_init();
     easy_ = multi_ != nullptr ? client_->acquire(url_, &headers_, errbuf_, false) : nullptr;
     if (easy_ == nullptr) {
-      *error = Status::io_error(url_ + ": cannot start a request");
+      *error = Status::io_error(name_ + ": cannot start a request");
       return Outcome::kFatal;
     }
     if (offset > 0) {
@@ -393,31 +396,31 @@ class HttpObjectReader final : public ObjectReader {
     *error = drive([this] { return headers_.complete; });
     if (!error->is_ok()) return Outcome::kFatal;
     if (headers_.too_many_header_bytes) {
-      *error = Status::io_error(url_ + ": response headers over 256 KiB");
+      *error = Status::io_error(name_ + ": response headers over 256 KiB");
       return Outcome::kFatal;
     }
     if (!headers_.complete) {
       if (result_ == CURLE_OK) {  // a redirect libcurl could not follow
-        *error = status_error(url_, headers_.status);
+        *error = status_error(name_, headers_.status);
         return Outcome::kFatal;
       }
-      *error = Status::io_error(transfer_error(url_, result_, errbuf_));
+      *error = Status::io_error(transfer_error(name_, result_, errbuf_));
       return is_transient(result_) ? Outcome::kRetry : Outcome::kFatal;
     }
     const long status = headers_.status;
     if (offset > 0 && status == 416) {
-      *error = Status::io_error(url_ + ": the transfer ended after " + std::to_string(offset) +
+      *error = Status::io_error(name_ + ": the transfer ended after " + std::to_string(offset) +
                                 " of the object's " + std::to_string(size_) +
                                 " bytes, and the server has no more (HTTP 416)");
       return Outcome::kFatal;
     }
     if (!is_success(status)) {
-      *error = status_error(url_, status);
+      *error = status_error(name_, status);
       return is_transient_status(status) ? Outcome::kRetry : Outcome::kFatal;
     }
     if (offset == 0) {
       if (status == 200) return Outcome::kOk;
-      *error = Status::io_error(url_ + ": the server answered HTTP " + std::to_string(status) +
+      *error = Status::io_error(name_ + ": the server answered HTTP " + std::to_string(status) +
                                 " to a plain GET");
       return Outcome::kFatal;
     }
@@ -433,7 +436,7 @@ class HttpObjectReader final : public ObjectReader {
       return Outcome::kOk;
     }
     stop();
-    *error = Status::io_error(url_ + ": the object changed while being read (HTTP " +
+    *error = Status::io_error(name_ + ": the object changed while being read (HTTP " +
                               std::to_string(status) + " to a request for its remaining bytes)");
     return Outcome::kFatal;
   }
@@ -454,6 +457,7 @@ class HttpObjectReader final : public ObjectReader {
 
   std::shared_ptr<CurlClient> client_;
   std::string url_;
+  std::string name_;
   uint64_t size_ = 0;
   uint64_t pos_ = 0;  // bytes handed to the caller by read()
   std::string validator_;
@@ -481,11 +485,14 @@ class HttpObjectReader final : public ObjectReader {
 class HttpStore final : public ObjectStore {
  public:
   HttpStore(std::string root, const HttpOptions& options)
-      : root_(std::move(root)), client_(std::make_shared<CurlClient>(options)) {}
+      : root_(std::move(root)),
+        shown_(redact_url(root_)),
+        client_(std::make_shared<CurlClient>(options)) {}
 
+  // Without the user information of the URL (open_store.h: redact_url).
   std::string location(std::string_view key) const override {
-    if (key.empty()) return root_;
-    return root_ + "/" + encode_key(key);
+    if (key.empty()) return shown_;
+    return shown_ + "/" + encode_key(key);
   }
 
   bool can_list() const noexcept override { return false; }
@@ -496,14 +503,15 @@ class HttpStore final : public ObjectStore {
 
   Result<ObjectInfo> stat(std::string_view key) const override {
     if (!is_valid_object_key(key)) return Status::invalid_argument(location(key) + ": not a key");
-    const std::string url = location(key);
+    const std::string url = url_of(key);
+    const std::string shown = location(key);
     Status last;
     for (unsigned attempt = 1; attempt <= client_->options().max_attempts; ++attempt) {
       CurlClient::backoff(attempt);
       ResponseHeaders headers;
       char errbuf[CURL_ERROR_SIZE];
       CURL* easy = client_->acquire(url, &headers, errbuf, /*stall_guard=*/true);
-      if (easy == nullptr) return Status::io_error(url + ": cannot start a request");
+      if (easy == nullptr) return Status::io_error(shown + ": cannot start a request");
       curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
       const CURLcode code = curl_easy_perform(easy);
       client_->release(easy);
@@ -514,10 +522,10 @@ class HttpStore final : public ObjectStore {
         return info;
       }
       if (headers.complete) {
-        last = status_error(url, headers.status);
+        last = status_error(shown, headers.status);
         if (!is_transient_status(headers.status)) return last;
       } else {
-        last = Status::io_error(transfer_error(url, code, errbuf));
+        last = Status::io_error(transfer_error(shown, code, errbuf));
         if (!is_transient(code)) return last;
       }
     }
@@ -526,7 +534,7 @@ class HttpStore final : public ObjectStore {
 
   Result<OpenedObject> open(std::string_view key, const OpenOptions& options) const override {
     if (!is_valid_object_key(key)) return Status::invalid_argument(location(key) + ": not a key");
-    auto reader = std::make_unique<HttpObjectReader>(client_, location(key));
+    auto reader = std::make_unique<HttpObjectReader>(client_, url_of(key), location(key));
     OpenedObject out;
     bool readable = false;
     ODF_HASH_RETURN_IF_ERROR(reader->begin(options.max_size, &out.info, &readable));
@@ -535,7 +543,10 @@ class HttpStore final : public ObjectStore {
   }
 
  private:
-  std::string root_;
+  std::string url_of(std::string_view key) const { return root_ + "/" + encode_key(key); }
+
+  std::string root_;   // requested, with the user information if any
+  std::string shown_;  // root_ without it
   std::shared_ptr<CurlClient> client_;
 };
 
@@ -545,14 +556,17 @@ Result<std::shared_ptr<ObjectStore>> open_http_store(const std::string& root,
                                                      const HttpOptions& options) {
   std::string url = root;
   if (url.find_first_of("?#") != std::string::npos) {
-    return Status::invalid_argument(root + ": a dataset URL has no query or fragment");
+    return Status::invalid_argument(redact_url(root) + ": a dataset URL has no query or fragment");
   }
   const size_t scheme_end = url.find("://");
   if (scheme_end == std::string::npos || url.size() == scheme_end + 3 ||
       url[scheme_end + 3] == '/') {
-    return Status::invalid_argument(root + ": not an http:// or https:// URL with a host");
+    return Status::invalid_argument(redact_url(root) +
+                                    ": not an http:// or https:// URL with a host");
   }
   while (url.size() > scheme_end + 3 && url.back() == '/') url.pop_back();
+  // "***@" is what redact_url leaves of user information (a task's dataset): no user.
+  if (url.compare(scheme_end + 3, 4, "***@") == 0) url.erase(scheme_end + 3, 4);
   return std::shared_ptr<ObjectStore>(std::make_shared<HttpStore>(std::move(url), options));
 }
 

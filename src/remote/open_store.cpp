@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cstdlib>
+#include <mutex>
 
 #include "arrow_module.h"
 #include "http_store.h"
@@ -38,17 +40,54 @@ bool is_store_url(std::string_view text) {
   return is_s3(text) || is_http(text);
 }
 
+// Each "scheme://" starts an authority that ends at '/', '?', '#', a space, a quote or the
+// end; its user information is what comes before its last '@'.
+std::string redact_url(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t done = 0;
+  for (size_t sep = text.find("://"); sep != std::string_view::npos;
+       sep = text.find("://", sep + 3)) {
+    const size_t start = sep + 3;
+    const size_t end = text.find_first_of("/?#\"' \t\r\n<>", start);
+    const std::string_view authority =
+        text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    const size_t at = authority.rfind('@');
+    if (at == std::string_view::npos || start < done) continue;
+    out.append(text.substr(done, start - done));
+    out += "***";
+    done = start + at;  // from the '@' on
+  }
+  out.append(text.substr(done));
+  return out;
+}
+
 Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
                                                 const StoreOptions& options) {
   if (is_s3(url_or_path)) {
+    if (redact_url(url_or_path) != url_or_path) {
+      return Status::invalid_argument(redact_url(url_or_path) +
+                                      ": an s3:// URL holds no credentials (they come from the "
+                                      "AWS credential chain: environment, ~/.aws, ...)");
+    }
+    if (redact_url(options.endpoint_url) != options.endpoint_url) {
+      return Status::invalid_argument(redact_url(options.endpoint_url) +
+                                      ": an S3 endpoint URL holds no credentials");
+    }
     ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
     if (api->open_s3_store == nullptr) {
-      return Status::unsupported(url_or_path +
+      return Status::unsupported(redact_url(url_or_path) +
                                  ": this odf-hash was built without S3 support (Arrow's S3 "
                                  "file system was not found)");
     }
     s3_opened = true;
-    return api->open_s3_store("s3://" + url_or_path.substr(5), options);
+    auto store = api->open_s3_store("s3://" + url_or_path.substr(5), options);
+    // A program that never calls shutdown_remote_stores (a C ABI or library user) still
+    // stops the AWS SDK before the static destructors of what existed before it started:
+    // registered after the SDK's start, this runs before those destructors.
+    static std::once_flag at_exit;
+    std::call_once(at_exit, [] { std::atexit(shutdown_remote_stores); });
+    return store;
   }
   if (is_http(url_or_path)) {
     remote::HttpOptions http;
@@ -68,13 +107,15 @@ Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path
   const size_t scheme_end = url_or_path.find("://") + 3;
   const size_t slash = url_or_path.rfind('/');
   if (slash == std::string::npos || slash < scheme_end || slash + 1 == url_or_path.size()) {
-    return Status::invalid_argument(url_or_path + ": names no object (a URL ending in a name)");
+    return Status::invalid_argument(redact_url(url_or_path) +
+                                    ": names no object (a URL ending in a name)");
   }
   ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
                             open_store(url_or_path.substr(0, slash), options));
   ODF_HASH_ASSIGN_OR_RETURN(OpenedObject opened, store->open(url_or_path.substr(slash + 1)));
   if (!opened.reader) {
-    return Status::invalid_argument(url_or_path + ": is a " + object_kind_name(opened.info.kind) +
+    return Status::invalid_argument(redact_url(url_or_path) + ": is a " +
+                                    object_kind_name(opened.info.kind) +
                                     ", not an object that can be read");
   }
   return std::move(opened.reader);

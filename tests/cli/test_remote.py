@@ -9,6 +9,7 @@ so). Local verification is itself checked against independent values in test_ver
 the file names here are physical hashes written by the Python generator (hashlib).
 """
 import json
+import os
 import pathlib
 import random
 import shutil
@@ -18,7 +19,7 @@ import time
 import pytest
 
 from conftest import physical_hash
-from remote_servers import http_server, moto_s3, upload_tree
+from remote_servers import S3_ENV, http_server, moto_s3, upload_tree
 
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
 DATASETS = SOURCE / "examples" / "datasets"
@@ -204,15 +205,83 @@ def test_http_dataset_not_there(run, http):
     assert [p["kind"] for p in problems] == ["head-missing"]
 
 
-def test_http_unreachable_server_is_not_valid(run):
+def closed_port():
+    """A port of 127.0.0.1 nothing listens on (bound, then closed)."""
     import socket
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
-    s.close()  # nothing listens there now
-    r = run("verify", *FAST, f"http://127.0.0.1:{port}/root")
-    assert r.rc != 0, r
+    s.close()
+    return port
+
+
+def test_http_unreachable_server_is_an_io_error(run):
+    """Connection refused: the dataset could not be verified (exit 2, the URL named), not a
+    dataset problem (exit 1)."""
+    url = f"http://127.0.0.1:{closed_port()}/root"
+    r = run("verify", *FAST, url)
+    assert r.rc == 2, r
+    assert f"odf-hash verify: cannot reach the dataset: {url}/refs/head: " in r.err, r
+    assert "Couldn't connect to server" in r.err, r
     assert "VALID" not in r.out.replace("INVALID", "")
+    r, report = verify_json(run, *FAST, url)
+    assert r.rc == 2, r
+    d = report["datasets"][0]
+    assert d["path"] == url and "cannot reach the dataset" in d["error"]
+    assert report["summary"]["errors"] == 1
+
+
+def test_s3_endpoint_refusing_connections_is_an_io_error(run):
+    endpoint = f"http://127.0.0.1:{closed_port()}"
+    start = time.monotonic()
+    r = run("verify", "--endpoint-url", endpoint, "--max-attempts", "2", "--connect-timeout",
+            "2", "s3://datasets/odf/v2/root", env={**os.environ, **S3_ENV})
+    assert r.rc == 2, r
+    assert "odf-hash verify: s3://datasets/odf/v2/root" in r.err, r
+    assert time.monotonic() - start < 60
+
+
+SECRET_USER, SECRET = "reader-7f3a", "s3cr3t-9b1c"
+
+
+def assert_no_secret(r):
+    for text in (r.out, r.err):
+        assert SECRET not in text and SECRET_USER not in text, r
+
+
+def test_url_credentials_never_shown(run, tree, http):
+    """A password (and user) typed in a URL appears in no output: reports, problems, JSON,
+    errors, every command."""
+    root, _ = tree
+    base = http.url.replace("http://", f"http://{SECRET_USER}:{SECRET}@")
+    shown = http.url.replace("http://", "http://***@")
+    for args in (["verify", f"{base}/root"], ["verify", "-v", f"{base}/root-flipped"],
+                 ["verify", "--json", f"{base}/root-missing-data", f"{base}/404/root",
+                  f"{base}/nothing"],
+                 ["verify", *FAST, f"{base}/cut/root", f"{base}/403/root"]):
+        r = run(*args)
+        assert r.rc in (0, 1), r
+        assert_no_secret(r)
+        assert shown in r.out, r
+    data = sorted(p.name for p in (root / "root" / "data").iterdir())
+    url = f"{base}/root/data/{data[0]}"
+    for args in (["physical", url, f"{base}/root/data/nope"],
+                 ["physical", "--json", url, f"{base}/root/data/nope"],
+                 ["logical", url, f"{base}/root/data/nope"],
+                 ["logical", "--json", url, f"{base}/root/data/nope"],
+                 ["slice", f"{base}/root/data/nope"],
+                 ["compare", url, f"{base}/root/data/nope"],
+                 ["verify", *FAST, f"http://{SECRET_USER}:{SECRET}@127.0.0.1:{closed_port()}/x"],
+                 ["verify", "--json", f"s3://{SECRET_USER}:{SECRET}@datasets/x"],
+                 ["physical", "--endpoint-url", f"http://{SECRET_USER}:{SECRET}@127.0.0.1:1",
+                  "s3://datasets/x/y"]):
+        r = run(*args)
+        assert r.rc in (1, 2), r
+        assert_no_secret(r)
+        assert "***@" in r.out + r.err, r
+    r = run("slice", "--json", url)
+    assert r.rc == 0, r
+    assert_no_secret(r)
 
 
 # Each fault ends as the issue states; none ends VALID (unless the fault heals within the

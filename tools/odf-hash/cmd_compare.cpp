@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "odf_hash/compare.h"
 #include "odf_hash/open_store.h"
+#include "output.h"
 #include "store_flags.h"
 
 namespace odf_hash::cli {
@@ -36,7 +37,7 @@ nlohmann::json side_json(const odf::ComparedFile& s) {
 }
 
 void print_side(const char* label, const odf::ComparedFile& s) {
-  std::printf("%-11s %s\n", label, s.path.c_str());
+  std::printf("%-11s %s\n", label, escape_text(s.path).c_str());
   std::printf("  physical  %s\n", s.physical.to_string().c_str());
   if (s.logical) {
     std::printf("  logical   %s (%llu rows)\n", s.logical->multihash().to_string().c_str(),
@@ -59,7 +60,7 @@ int run_compare(const CompareArgs& args) {
     result = odf::compare_files(args.original, args.reproduced, options);
   }
   if (!result.is_ok()) {
-    std::fprintf(stderr, "odf-hash compare: %s\n", result.status().message().c_str());
+    std::fprintf(stderr, "odf-hash compare: %s\n", redact_url(result.status().message()).c_str());
     return kExitError;
   }
   const odf::FileComparison& c = *result;
@@ -69,7 +70,7 @@ int run_compare(const CompareArgs& args) {
                      {"reproduced", side_json(c.reproduced)},
                      {"verdict", verdict}};
     if (c.verdict == odf::CompareVerdict::kDifferent) j["differing_columns"] = c.differing_columns;
-    std::cout << j.dump(2) << "\n";
+    print_json(j);
   } else {
     print_side("original", c.original);
     print_side("reproduced", c.reproduced);

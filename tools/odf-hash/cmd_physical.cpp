@@ -91,7 +91,7 @@ int run_physical_hash(const PhysicalOptions& options) {
         }
         progress.clear();
         if (r.is_ok()) {
-          std::string line = format_check_line(r->hash, name) + "\n";
+          std::string line = format_check_line(r->hash, redact_url(name)) + "\n";
           std::fwrite(line.data(), 1, line.size(), stdout);
         } else {
           std::fflush(stdout);

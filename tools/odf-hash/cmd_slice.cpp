@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/slice.h"
+#include "output.h"
 #include "store_flags.h"
 
 namespace odf_hash::cli {
@@ -36,7 +37,7 @@ int run_slice(const SliceArgs& args) {
     slice = odf::data_slice_of_file(args.file, options);
   }
   if (!slice.is_ok()) {
-    std::fprintf(stderr, "odf-hash slice: %s\n", slice.status().message().c_str());
+    std::fprintf(stderr, "odf-hash slice: %s\n", redact_url(slice.status().message()).c_str());
     return kExitError;
   }
   const std::string lh = slice->logical_hash.to_string();
@@ -47,7 +48,7 @@ int run_slice(const SliceArgs& args) {
                      {"physicalHash", ph},
                      {"offsetInterval", {{"start", interval.start}, {"end", interval.end}}},
                      {"size", slice->size}};
-    std::cout << j.dump(2) << "\n";
+    print_json(j);
   } else {
     std::printf(
         "logicalHash: %s\nphysicalHash: %s\noffsetInterval:\n  start: %llu\n  end: %llu\n"

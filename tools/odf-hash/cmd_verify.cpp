@@ -39,18 +39,6 @@ struct VerifyArgs {
   StoreOptions store;
 };
 
-// The dataset at `path` (a folder or a URL) opened through the store factory.
-Result<odf::DatasetDir> open_dataset(const std::string& path, const StoreOptions& options) {
-  auto store = open_store(path, options);
-  if (!store.is_ok()) {
-    if (store.status().code() == StatusCode::kNotFound && !is_store_url(path)) {
-      return Status::not_found(path + ": no such dataset directory");
-    }
-    return store.status();
-  }
-  return odf::DatasetDir::open(std::shared_ptr<const ObjectStore>(std::move(store).value()));
-}
-
 std::string plural(uint64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
@@ -157,23 +145,21 @@ int run_verify(const VerifyArgs& args) {
     odf::VerifyOptions options;
     options.jobs = args.jobs != 0 ? args.jobs : is_store_url(path) ? kRemoteJobs : default_jobs();
     options.integrity_only = args.integrity_only;
-    options.follow_symlinks = args.follow_symlinks;
-    StoreOptions store = args.store;
-    store.follow_symlinks = args.follow_symlinks;
+    options.store = args.store;
+    options.store.follow_symlinks = args.follow_symlinks;
+    const std::string shown = redact_url(path);
     std::optional<ProgressLine> line;
     if (tty) {
-      line.emplace(path);
+      line.emplace(shown);
       options.progress = [&](const odf::VerifyProgress& p) { line->update(p); };
     }
-    auto dir = open_dataset(path, store);
-    Result<DatasetReport> report =
-        dir.is_ok() ? odf::verify_dataset(*dir, options) : Result<DatasetReport>(dir.status());
-    if (report.is_ok()) report->path = path;
+    Result<DatasetReport> report = odf::verify_dataset(path, options);
     line.reset();
     if (!report.is_ok()) {
       ++errors;
-      std::fprintf(stderr, "odf-hash verify: %s\n", report.status().message().c_str());
-      if (args.json) datasets.push_back({{"path", path}, {"error", report.status().message()}});
+      const std::string message = redact_url(report.status().message());
+      std::fprintf(stderr, "odf-hash verify: %s\n", message.c_str());
+      if (args.json) datasets.push_back({{"path", shown}, {"error", message}});
       continue;
     }
     (report->valid() ? valid : invalid) += 1;
@@ -195,7 +181,7 @@ int run_verify(const VerifyArgs& args) {
                          {"errors", errors},
                          {"problems", problems},
                          {"logical_fallbacks", fallbacks}}}};
-    std::cout << out.dump(2) << "\n";
+    print_json(out);
   } else {
     std::string s = "summary: " + plural(total, "dataset") + ": " + std::to_string(valid) +
                     " valid, " + std::to_string(invalid) + " invalid";

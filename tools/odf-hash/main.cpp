@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
       }
     }
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "odf-hash: internal error: %s\n", e.what());
+    std::fprintf(stderr, "odf-hash: internal error: %s\n", odf_hash::redact_url(e.what()).c_str());
     rc = kExitError;
   }
   // Every store and reader is gone: the AWS SDK (S3) must stop before static destructors.

@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include "odf_hash/check_list.h"
+#include "odf_hash/open_store.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -12,21 +13,37 @@
 namespace odf_hash::cli {
 
 void print_error(std::string_view message) {
-  std::fprintf(stderr, "odf-hash: %.*s\n", static_cast<int>(message.size()), message.data());
+  const std::string shown = redact_url(message);
+  std::fprintf(stderr, "odf-hash: %s\n", shown.c_str());
 }
 
+namespace {
+
+nlohmann::json redacted(const nlohmann::json& j) {
+  if (j.is_string()) return redact_url(j.get_ref<const std::string&>());
+  if (j.is_array() || j.is_object()) {
+    nlohmann::json out = j;
+    for (auto& v : out) v = redacted(v);
+    return out;
+  }
+  return j;
+}
+
+}  // namespace
+
 void print_json(const nlohmann::json& doc) {
-  std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string text = redacted(doc).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   text.push_back('\n');
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
 }
 
 std::string escape_name(std::string_view name) {
-  return escape_check_list_name(name);
+  return escape_check_list_name(redact_url(name));
 }
 
-std::string escape_text(std::string_view text) {
+std::string escape_text(std::string_view raw) {
+  const std::string text = redact_url(raw);
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
@@ -42,8 +59,9 @@ std::string escape_text(std::string_view text) {
   return out;
 }
 
-std::string reason_of(const Status& status, std::string_view path) {
-  const std::string& m = status.message();
+std::string reason_of(const Status& status, std::string_view raw_path) {
+  const std::string path = redact_url(raw_path);
+  const std::string m = redact_url(status.message());
   if (m.size() > path.size() + 2 && m.compare(0, path.size(), path) == 0 &&
       m.compare(path.size(), 2, ": ") == 0) {
     return m.substr(path.size() + 2);

@@ -10,11 +10,13 @@
 
 namespace odf_hash::cli {
 
+// Every function here shows URLs without their user information (redact_url, open_store.h).
+
 // Prints "odf-hash: <message>" on stderr.
 void print_error(std::string_view message);
 
-// Writes one JSON document and a newline on stdout. Bytes that are not UTF-8 (file
-// names can hold any bytes) are replaced by U+FFFD rather than failing.
+// Writes one JSON document and a newline on stdout (every string redacted). Bytes that are not
+// UTF-8 (file names can hold any bytes) are replaced by U+FFFD rather than failing.
 void print_json(const nlohmann::json& doc);
 
 // A file name for a "name: OK" style line: as is, or with a leading backslash and "\\",

@@ -14,9 +14,22 @@
 - :class:`Multihash` -- parse and format the hash strings ODF metadata holds.
 
 Hashing releases the GIL: hash several tables from several threads at once.
+
+Remote locations: wherever a path is taken (:func:`verify`, :func:`plan`,
+:func:`physical`, :func:`logical_file`, :func:`slice`, :func:`compare`), a URL may be given,
+as to the ``odf-hash`` command: ``s3://bucket/prefix`` (the AWS credential chain:
+environment, ``~/.aws``, instance metadata) or ``http(s)://host/path`` (the ODF Simple
+Transfer Protocol's layout; a server cannot be listed, so unreferenced files are not looked
+for). Objects are streamed and hashed as they arrive; nothing is written. Keyword arguments,
+named as the command's options: ``endpoint_url`` (S3; default ``$AWS_ENDPOINT_URL_S3``,
+``$AWS_ENDPOINT_URL``), ``region`` (S3), ``no_sign_request`` (S3, anonymous),
+``connect_timeout`` and ``read_timeout`` (seconds, default 10 and 30), ``max_attempts``
+(per request, default 4). The user information of a URL (``https://user:pass@host``) never
+appears in a message, a report or a :class:`Task`.
 """
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import enum
 import json
@@ -86,8 +99,41 @@ def _path(path: PathLike, what: str) -> str:
         return os.fsdecode(os.fspath(path))
     except TypeError:
         raise InvalidInputError(
-            f"{what}: expected a path (str or os.PathLike), not {type(path).__name__}"
+            f"{what}: expected a path or URL (str or os.PathLike), not {type(path).__name__}"
         ) from None
+
+
+#: The store options (see the module's documentation) and their defaults.
+_STORE_DEFAULTS: Dict[str, Any] = {
+    "endpoint_url": None,
+    "region": None,
+    "no_sign_request": False,
+    "connect_timeout": 10.0,
+    "read_timeout": 30.0,
+    "max_attempts": 4,
+}
+
+
+def _store(what: str, options: Dict[str, Any]) -> tuple:
+    """The store options as the extension takes them, checked as the command checks them."""
+    unknown = sorted(set(options) - set(_STORE_DEFAULTS))
+    if unknown:
+        raise TypeError(f"{what}() got an unexpected keyword argument {unknown[0]!r}")
+    o = {**_STORE_DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
+    for key in ("endpoint_url", "region"):
+        if o[key] is None:
+            o[key] = ""
+        elif not isinstance(o[key], str):
+            raise InvalidInputError(f"{what}: {key} must be a string, not {o[key]!r}")
+    for key in ("connect_timeout", "read_timeout"):
+        v = o[key]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.1 <= v <= 3600:
+            raise InvalidInputError(f"{what}: {key} must be seconds from 0.1 to 3600, not {v!r}")
+    n = o["max_attempts"]
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 20:
+        raise InvalidInputError(f"{what}: max_attempts must be an integer from 1 to 20, not {n!r}")
+    return (o["endpoint_url"], o["region"], bool(o["no_sign_request"]), float(o["connect_timeout"]),
+            float(o["read_timeout"]), n)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -169,21 +215,27 @@ def logical(obj: Any, *, columns: bool = False, threads: Optional[int] = None):
 
 
 @overload
-def logical_file(path: PathLike, *, columns: Literal[False] = ..., threads: Optional[int] = ...) -> str: ...
+def logical_file(path: PathLike, *, columns: Literal[False] = ..., threads: Optional[int] = ...,
+                 **store: Any) -> str: ...
 @overload
-def logical_file(path: PathLike, *, columns: Literal[True], threads: Optional[int] = ...) -> LogicalDigest: ...
+def logical_file(path: PathLike, *, columns: Literal[True], threads: Optional[int] = ...,
+                 **store: Any) -> LogicalDigest: ...
 
 
-def logical_file(path: PathLike, *, columns: bool = False, threads: Optional[int] = None):
+def logical_file(path: PathLike, *, columns: bool = False, threads: Optional[int] = None,
+                 **store: Any):
     """The logical hash of the records in a Parquet or Arrow IPC file (format detected from its
     bytes), read exactly as the main ODF implementation reads it (arrow-rs types, batches of
     10,000 rows), so it equals the ``logicalHash`` ODF metadata records for the file.
 
-    ``columns`` and ``threads`` as in :func:`logical`. Raises :class:`NotFoundError`,
-    :class:`IoError`, :class:`InvalidInputError` (corrupt file) or
-    :class:`UnsupportedTypeError`, with the path in the message."""
+    ``path`` may be a URL (``s3://``, ``http(s)://``: read by range requests, the store
+    options as keyword arguments, see the module's documentation). ``columns`` and
+    ``threads`` as in :func:`logical`. Raises :class:`NotFoundError`, :class:`IoError`,
+    :class:`InvalidInputError` (corrupt file) or :class:`UnsupportedTypeError`, with the path
+    in the message."""
     p = _path(path, "odf_hash.logical_file")
-    return _digest(_odf_hash.logical_file(p, _threads(threads)), columns)
+    opts = _store("logical_file", store)
+    return _digest(_odf_hash.logical_file(p, _threads(threads), opts), columns)
 
 
 class RecordStream:
@@ -223,20 +275,23 @@ def open_records(path: PathLike) -> RecordStream:
 _CHUNK = 1 << 20
 
 
-def physical(source: Union[PathLike, bytes, bytearray, memoryview, Any]) -> str:
+def physical(source: Union[PathLike, bytes, bytearray, memoryview, Any], **store: Any) -> str:
     """The ODF physical hash (SHA3-256 as a ``sha3-256`` multihash, ``f1620`` + 64 hex digits)
     of a file or of bytes.
 
     ``source`` is a path (``str`` or ``os.PathLike``: the file is streamed in constant
     memory), a bytes-like object (``bytes``, ``bytearray``, ``memoryview``: those exact bytes),
     or a binary file object opened for reading (read from its current position to its end).
-    Note that a ``str`` is always a path, never data. The GIL is released while hashing."""
+    Note that a ``str`` is always a path, never data: a local path or a URL (``s3://``,
+    ``http(s)://``: streamed; the store options as keyword arguments, see the module's
+    documentation). The GIL is released while hashing."""
+    opts = _store("physical", store)
     if isinstance(source, (bytes, bytearray, memoryview)):
         h = _odf_hash.Sha3Hasher()
         h.update(source)
         return str(h.finalize())
     if isinstance(source, (str, os.PathLike)):
-        digest, _size = _odf_hash.physical_file(_path(source, "odf_hash.physical"))
+        digest, _size = _odf_hash.physical_file(_path(source, "odf_hash.physical"), opts)
         return str(digest)
     read = getattr(source, "read", None)
     if read is None:
@@ -257,17 +312,20 @@ def physical(source: Union[PathLike, bytes, bytearray, memoryview, Any]) -> str:
     return str(h.finalize())
 
 
-def slice(path: PathLike, *, offset: int = 0, threads: Optional[int] = None) -> Dict[str, Any]:  # noqa: A001
+def slice(path: PathLike, *, offset: int = 0, threads: Optional[int] = None,  # noqa: A001
+          **store: Any) -> Dict[str, Any]:
     """The ODF ``DataSlice`` of a data file, as ODF metadata records it for a new data part::
 
         {"logicalHash": "f9680c00120...", "physicalHash": "f1620...",
          "offsetInterval": {"start": offset, "end": offset + records - 1}, "size": bytes}
 
-    Raises :class:`InvalidInputError` for a file without records (ODF records no slice for
-    it), and the errors of :func:`logical_file`."""
+    ``path`` and the store options as in :func:`logical_file`. Raises
+    :class:`InvalidInputError` for a file without records (ODF records no slice for it), and
+    the errors of :func:`logical_file`."""
     if not isinstance(offset, int) or offset < 0:
         raise InvalidInputError(f"offset must be a non-negative integer, not {offset!r}")
-    return _odf_hash.data_slice(_path(path, "odf_hash.slice"), offset, _threads(threads))
+    opts = _store("slice", store)
+    return _odf_hash.data_slice(_path(path, "odf_hash.slice"), offset, _threads(threads), opts)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -288,13 +346,17 @@ class Comparison:
         return self.same_records
 
 
-def compare(original: PathLike, reproduced: PathLike, *, threads: Optional[int] = None) -> Comparison:
+def compare(original: PathLike, reproduced: PathLike, *, threads: Optional[int] = None,
+            **store: Any) -> Comparison:
     """Verifies a reproduced data file as the ODF specification describes it: physical hashes
     first (``identical``: same bytes); when they differ, logical hashes (``equivalent``: same
     records, different encoding; ``different``: different records, with the leaf columns that
-    differ). The comparison is truthy when the records are the same."""
+    differ). The comparison is truthy when the records are the same. Either file may be a
+    URL (the store options as keyword arguments, see the module's documentation)."""
+    opts = _store("compare", store)
     d = _odf_hash.compare_files(
-        _path(original, "odf_hash.compare"), _path(reproduced, "odf_hash.compare"), _threads(threads)
+        _path(original, "odf_hash.compare"), _path(reproduced, "odf_hash.compare"),
+        _threads(threads), opts
     )
     return Comparison(d["verdict"], d["original"], d["reproduced"], list(d["differing_columns"]))
 
@@ -392,20 +454,27 @@ class Report:
 
 
 def verify(
-    dataset: PathLike, *, jobs: Optional[int] = None, integrity_only: bool = False
+    dataset: PathLike, *, jobs: Optional[int] = None, integrity_only: bool = False, **store: Any
 ) -> Report:
-    """Verifies the ODF dataset folder ``dataset`` (``refs/head``, ``blocks/``, ``data/``,
+    """Verifies the ODF dataset ``dataset``, a folder or a URL (``refs/head``, ``blocks/``, ``data/``,
     ``checkpoints/``): every block hashes to its name and the chain links down to the seed;
     every data file and checkpoint exists with its recorded size and physical hash; derivative
     data that differs physically must match logically (unless ``integrity_only``); files no
     block references are reported. Every problem is reported; nothing is modified.
 
-    ``jobs`` files are hashed in parallel (default: every core). Raises :class:`Error` only
-    when verification cannot run (the folder does not exist); findings are in the report."""
-    n = (os.cpu_count() or 1) if jobs is None else jobs
+    ``dataset`` may be a URL (``s3://bucket/prefix``, ``http(s)://host/path``), with the
+    store options as keyword arguments (see the module's documentation): the same report as
+    for a local copy. ``jobs`` files are hashed in parallel (default: every core; 16 for a
+    URL, whose transfers wait on the network, as the command does). Raises :class:`Error`
+    only when verification cannot run (the folder does not exist, the server cannot be
+    reached: :class:`IoError`); findings are in the report."""
+    p = _path(dataset, "odf_hash.verify")
+    opts = _store("verify", store)
+    remote = _odf_hash.is_store_url(p)
+    n = (16 if remote else (os.cpu_count() or 1)) if jobs is None else jobs
     if not isinstance(n, int) or n < 1:
         raise InvalidInputError(f"jobs must be a positive integer or None, not {jobs!r}")
-    json_text, problems = _odf_hash.verify(_path(dataset, "odf_hash.verify"), n, bool(integrity_only))
+    json_text, problems = _odf_hash.verify(p, n, bool(integrity_only), opts)
     return Report(json_text, problems)
 
 
@@ -422,7 +491,9 @@ class Task:
     raises :class:`InvalidInputError`)."""
 
     id: int  #: position in the plan; :func:`merge` matches results by it
-    dataset: str  #: the dataset's location, as the plan was made from it
+    #: the dataset's location, as the plan was made from it (a URL without its user
+    #: information: a worker uses its own credentials, e.g. its AWS credential chain)
+    dataset: str
     role: str  #: ``"data"`` or ``"checkpoint"``
     file: str  #: key in the dataset (``"data/f1620..."``)
     size: int  #: recorded size in bytes
@@ -434,6 +505,14 @@ class Task:
     derivative: bool = False  #: derivative dataset: data may match logically
     integrity_only: bool = False
     follow_symlinks: bool = False
+    #: how the plan opened the dataset (see the module's documentation): a worker opens it
+    #: the same way
+    endpoint_url: str = ""
+    region: str = ""
+    no_sign_request: bool = False
+    connect_timeout: float = 10.0
+    read_timeout: float = 30.0
+    max_attempts: int = 4
 
     def to_dict(self) -> Dict[str, Any]:
         return {"version": _PLAN_VERSION, **dataclasses.asdict(self)}
@@ -555,20 +634,25 @@ def _text(text: Any, what: str) -> str:
     return text
 
 
-def plan(dataset: PathLike, *, integrity_only: bool = False) -> Plan:
-    """Plans the verification of ``dataset`` (what :func:`verify` takes): walks the metadata
-    chain once and lists the dataset, then returns a :class:`Plan` whose tasks are the file
-    checks :func:`verify` would run. Run each with :func:`check` (anywhere the dataset can be
-    read at the same location), then :func:`merge`. Errors as :func:`verify`."""
+def plan(dataset: PathLike, *, integrity_only: bool = False, **store: Any) -> Plan:
+    """Plans the verification of ``dataset`` (what :func:`verify` takes: a folder or a URL,
+    with the store options as keyword arguments): walks the metadata chain once and lists
+    the dataset, then returns a :class:`Plan` whose tasks are the file checks :func:`verify`
+    would run. Run each with :func:`check` (anywhere the dataset can be read at the same
+    location: each task carries the store options, never credentials), then :func:`merge`.
+    Errors as :func:`verify`."""
     p = _path(dataset, "odf_hash.plan")
-    return Plan(_odf_hash.plan_verify(p, bool(integrity_only)))
+    opts = _store("plan", store)
+    return Plan(_odf_hash.plan_verify(p, bool(integrity_only), opts))
 
 
 def check(task: Task) -> CheckResult:
     """Runs one :class:`Task` of a plan: size, physical hash and, for derivative data, the
-    logical fallback. Every finding is in the result; raises only when the dataset cannot be
-    opened at all (:class:`NotFoundError`, :class:`IoError`) or the task is malformed
-    (:class:`InvalidInputError`). Releases the GIL while reading and hashing."""
+    logical fallback. The dataset is opened as the task says (its location, a folder or a
+    URL, and the store options it was planned with; S3 credentials come from this process's
+    AWS credential chain). Every finding is in the result; raises only when the dataset
+    cannot be opened at all (:class:`NotFoundError`, :class:`IoError`) or the task is
+    malformed (:class:`InvalidInputError`). Releases the GIL while reading and hashing."""
     if isinstance(task, Task):
         text = task.to_json()
     else:
@@ -597,3 +681,7 @@ def cli_path() -> str:
     """The path of the ``odf-hash`` command line tool shipped in this package (what
     ``python -m odf_hash`` runs)."""
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "odf-hash")
+
+
+# The AWS SDK behind s3:// must stop before the process's static destructors run.
+atexit.register(_odf_hash.shutdown_remote_stores)

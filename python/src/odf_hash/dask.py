@@ -82,7 +82,7 @@ def _map(fn: Callable[[Any], Any], items: Sequence[Any], client: Any, retries: i
 
 def verify(dataset: odf_hash.PathLike, client: Any = None, *, integrity_only: bool = False,
            retries: int = 2, progress: bool = True,
-           batch_size: Optional[int] = None) -> odf_hash.Report:
+           batch_size: Optional[int] = None, **store: Any) -> odf_hash.Report:
     """Verifies ``dataset`` as :func:`odf_hash.verify` does, with the data and checkpoint
     files checked by Dask tasks: the report is the same (same files, problems, order).
 
@@ -91,8 +91,10 @@ def verify(dataset: odf_hash.PathLike, client: Any = None, *, integrity_only: bo
     (a worker that dies is handled by the scheduler anyway). ``progress``: show Dask's
     progress bar while the checks run. ``batch_size``: files per Dask task (default: about
     four tasks per worker thread, of about equal recorded bytes, so that Dask's per-task
-    overhead stays small)."""
-    plan = odf_hash.plan(dataset, integrity_only=integrity_only)
+    overhead stays small). ``dataset`` may be a URL, with the store options of
+    :func:`odf_hash.verify` as keyword arguments; each task carries them (never credentials:
+    the workers reading S3 use their own AWS credential chain)."""
+    plan = odf_hash.plan(dataset, integrity_only=integrity_only, **store)
     client = _current_client(client)
     batches = _engine.split(plan.tasks, _threads(client), batch_size)
     results = _map(_engine.check_batch, batches, client, retries, progress, "odf-hash-check")

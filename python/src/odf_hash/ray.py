@@ -56,7 +56,7 @@ class _Progress:
 
 def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, max_retries: int = 3,
            num_cpus: float = 1, progress: bool = True,
-           batch_size: Optional[int] = None) -> odf_hash.Report:
+           batch_size: Optional[int] = None, **store: Any) -> odf_hash.Report:
     """Verifies ``dataset`` as :func:`odf_hash.verify` does, with the data and checkpoint
     files checked by Ray tasks: the report is the same (same files, problems, order).
 
@@ -64,8 +64,10 @@ def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, max_retr
     one task reserves (one SHA3 stream uses one core). ``progress``: show progress while
     the checks run. ``batch_size``: files per Ray task (default: about four tasks per CPU of
     the cluster, of about equal recorded bytes, so that Ray's per-task overhead stays
-    small)."""
-    plan = odf_hash.plan(dataset, integrity_only=integrity_only)
+    small). ``dataset`` may be a URL, with the store options of :func:`odf_hash.verify` as
+    keyword arguments; each task carries them (never credentials: the workers reading S3 use
+    their own AWS credential chain)."""
+    plan = odf_hash.plan(dataset, integrity_only=integrity_only, **store)
     if not ray.is_initialized():
         ray.init()
     cpus = int(ray.cluster_resources().get("CPU", 1) // max(num_cpus, 1e-9))

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "broken_dataset.h"
+#include "odf_hash/local_store.h"
 #include "odf_hash/verify_json.h"
 #include "odf_hash/verify_plan.h"
 #include "odf_hash/verify_plan_json.h"
@@ -237,6 +238,60 @@ TEST_F(MergeErrors, MalformedResultsAndPlans) {
   // Deep nesting is refused as any other malformed input, without exhausting the stack.
   p = parse_verify_plan_json(std::string(100000, '[') + std::string(100000, ']'));
   ASSERT_FALSE(p.is_ok());
+}
+
+// A task carries the store options it was planned with (a worker opens the dataset as the
+// planner did) and never the user information of a URL; absent options mean the defaults.
+TEST_F(MergeErrors, TaskStoreOptionsAndNoCredentials) {
+  FileTask t = plan_.tasks[0];
+  t.dataset = "https://reader:s3cr3t@127.0.0.1:1/ds";
+  t.store.endpoint_url = "http://127.0.0.1:9000";
+  t.store.region = "eu-west-1";
+  t.store.no_sign_request = true;
+  t.store.connect_timeout_s = 2.5;
+  t.store.read_timeout_s = 7;
+  t.store.max_attempts = 2;
+  t.store.follow_symlinks = true;
+  const std::string text = file_task_json(t);
+  EXPECT_EQ(text.find("s3cr3t"), std::string::npos) << text;
+  EXPECT_EQ(text.find("reader"), std::string::npos) << text;
+  auto back = parse_file_task_json(text);
+  ASSERT_TRUE(back.is_ok()) << back.status().to_string();
+  EXPECT_EQ(back->dataset, "https://***@127.0.0.1:1/ds");
+  EXPECT_EQ(back->store.endpoint_url, "http://127.0.0.1:9000");
+  EXPECT_EQ(back->store.region, "eu-west-1");
+  EXPECT_TRUE(back->store.no_sign_request);
+  EXPECT_EQ(back->store.connect_timeout_s, 2.5);
+  EXPECT_EQ(back->store.read_timeout_s, 7);
+  EXPECT_EQ(back->store.max_attempts, 2u);
+  EXPECT_TRUE(back->store.follow_symlinks);
+
+  nlohmann::json j = nlohmann::json::parse(file_task_json(plan_.tasks[0]));
+  for (const char* key : {"endpoint_url", "region", "no_sign_request", "connect_timeout",
+                          "read_timeout", "max_attempts"}) {
+    j.erase(key);
+  }
+  auto defaults = parse_file_task_json(j.dump());
+  ASSERT_TRUE(defaults.is_ok()) << defaults.status().to_string();
+  const StoreOptions d;
+  EXPECT_EQ(defaults->store.max_attempts, d.max_attempts);
+  EXPECT_EQ(defaults->store.read_timeout_s, d.read_timeout_s);
+  EXPECT_TRUE(defaults->store.endpoint_url.empty());
+
+  auto error_of = [&](const char* key, nlohmann::json value) {
+    nlohmann::json bad = nlohmann::json::parse(text);
+    bad[key] = std::move(value);
+    auto r = parse_file_task_json(bad.dump());
+    EXPECT_FALSE(r.is_ok()) << bad.dump();
+    return r.is_ok() ? std::string() : r.status().message();
+  };
+  EXPECT_EQ(error_of("max_attempts", 0), "task.max_attempts: expected 1 to 20");
+  EXPECT_EQ(error_of("max_attempts", "4"), "task.max_attempts: expected an unsigned integer");
+  EXPECT_EQ(error_of("read_timeout", 0), "task.read_timeout: expected seconds from 0.1 to 3600");
+  EXPECT_EQ(error_of("connect_timeout", "1"),
+            "task.connect_timeout: expected seconds from 0.1 to 3600");
+  EXPECT_EQ(error_of("region", 1), "task.region: expected a string");
+  EXPECT_EQ(error_of("no_sign_request", "yes"), "task.no_sign_request: expected true or false");
 }
 
 TEST_F(MergeErrors, TaskOfAVanishedDataset) {

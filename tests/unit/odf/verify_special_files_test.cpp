@@ -168,7 +168,7 @@ TEST_F(SpecialFiles, DataLinkedOutside) {
                                      " |  |  | the data file is a symbolic link to \"" +
                                      moved.string() + "\"" + kLeaves});
   VerifyOptions follow;
-  follow.follow_symlinks = true;
+  follow.store.follow_symlinks = true;
   r = verify_with(follow);
   EXPECT_TRUE(r.valid()) << ::testing::PrintToString(describe_all(r));
 }
@@ -199,7 +199,7 @@ TEST_F(SpecialFiles, DataFolderLinkedOutside) {
                 "link to \"" +
                     moved.string() + "\"" + kLeaves}));
   VerifyOptions follow;
-  follow.follow_symlinks = true;
+  follow.store.follow_symlinks = true;
   r = verify_with(follow);
   EXPECT_TRUE(r.valid()) << ::testing::PrintToString(describe_all(r));
 }
