@@ -93,9 +93,9 @@ struct LogicalHashOptions {
   // Files only (logical_hash_file / logical_hash_object in reader.h): with threads > 1, a
   // Parquet file's top-level columns may be split into up to `threads` groups balanced by
   // their sizes in the footer, each group read by its own Parquet reader over the same file
-  // and hashed on its own thread, then combined (combine_fields_digests): decoding runs in
-  // parallel too, and memory stays that of one batch per group.
-  //   kAuto: when the file has >= 2 top-level columns and enough data to gain;
+  // and hashed on its own thread (its next batch read ahead on another), then combined
+  // (combine_fields_digests): decoding runs in parallel too. Up to 2 x `threads` threads run.
+  //   kAuto: when the file has >= 2 top-level columns and >= 8 MiB of data (decompressed);
   //   kOff:  one record stream (decoded on one thread, hashed on `threads`);
   //   kOn:   whenever the file has >= 2 top-level columns (tests).
   // Arrow IPC files are always read as one stream. A file that fails in column groups is

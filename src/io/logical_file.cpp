@@ -24,10 +24,6 @@ using ColumnStreams = LogicalHashOptions::ColumnStreams;
 // Below this many decompressed bytes in the footer, a file is read as one stream under
 // kAuto: opening more readers would cost more than decoding in parallel gains.
 constexpr uint64_t kMinSplitBytes = 8u << 20;
-// Under kAuto, no split when the heaviest group would hold more than this share of the
-// file: the one stream (decoded on one thread while the batch before is hashed on the
-// others) is as fast then.
-constexpr double kMaxHeaviestShare = 0.6;
 
 unsigned resolve(unsigned threads) {
   if (threads != 0) return threads;
@@ -37,24 +33,19 @@ unsigned resolve(unsigned threads) {
 
 // Top-level fields split into at most `k` groups of similar weight (the heaviest field to
 // the lightest group first), each group's fields ascending; no empty group.
-std::vector<std::vector<int>> balance(const std::vector<uint64_t>& weights, size_t k,
-                                      double* heaviest_share) {
+std::vector<std::vector<int>> balance(const std::vector<uint64_t>& weights, size_t k) {
   std::vector<int> order(weights.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return weights[a] > weights[b]; });
   std::vector<std::vector<int>> groups(std::min(k, weights.size()));
   std::vector<uint64_t> load(groups.size(), 0);
-  uint64_t total = 0;
   for (int f : order) {
     const size_t g = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
     groups[g].push_back(f);
     load[g] += weights[f];
-    total += weights[f];
   }
   for (auto& g : groups) std::sort(g.begin(), g.end());
-  const uint64_t heaviest = load.empty() ? 0 : *std::max_element(load.begin(), load.end());
-  *heaviest_share = total == 0 ? 1.0 : static_cast<double>(heaviest) / static_cast<double>(total);
   return groups;
 }
 
@@ -76,7 +67,8 @@ struct Cancellable {
   static const char* get_last_error(ArrowArrayStream* s) {
     auto* self = static_cast<Cancellable*>(s->private_data);
     if (self->cancel->load(std::memory_order_relaxed)) return "cancelled";
-    return self->inner.get_last_error(&self->inner);
+    return self->inner.get_last_error != nullptr ? self->inner.get_last_error(&self->inner)
+                                                 : nullptr;
   }
   static void release(ArrowArrayStream* s) {
     auto* self = static_cast<Cancellable*>(s->private_data);
@@ -111,7 +103,10 @@ Result<LogicalDigest> hash_column_groups(const io_internal::ArrowModuleApi& api,
   if (rc != 0) return Status::io_error(object->name() + ": reading the stream's schema failed");
 
   LogicalHashOptions one = options;
-  one.threads = 1;
+  // Each group reads its next batch on a thread of its own while it hashes the current one
+  // (logical_hash_stream with 2 threads; a group's lane groups rarely need more): the heaviest
+  // group, often a single wide column, would otherwise bound the wall time alone.
+  one.threads = 2;
   one.column_streams = ColumnStreams::kOff;
   std::atomic<bool> cancel{false};
   std::vector<Result<LogicalDigest>> results(groups.size(), Status::internal("not run"));
@@ -165,13 +160,12 @@ Result<LogicalDigest> try_column_groups(const std::shared_ptr<ObjectReader>& obj
   if (!api.is_ok()) return no;
   Result<std::vector<uint64_t>> weights = (*api)->parquet_field_weights(object);
   if (!weights.is_ok() || weights->size() < 2) return no;
-  double heaviest = 1;
-  const auto groups = balance(*weights, threads, &heaviest);
   if (options.column_streams == ColumnStreams::kAuto) {
     uint64_t total = 0;
     for (uint64_t w : *weights) total += w;
-    if (total < kMinSplitBytes || heaviest > kMaxHeaviestShare) return no;
+    if (total < kMinSplitBytes) return no;
   }
+  const auto groups = balance(*weights, threads);
   Result<LogicalDigest> digest = hash_column_groups(**api, object, groups, options);
   if (!digest.is_ok()) return no;
   return digest;
