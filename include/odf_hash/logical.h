@@ -59,6 +59,14 @@ struct LogicalDigest {
   Multihash multihash() const { return Multihash::arrow0_sha3_256(digest); }
 };
 
+// The columns of one record stream hashed apart: `digest` is what logical_hash_stream (or
+// LogicalHasher) returned for a stream holding only the top-level fields `fields` of the
+// whole schema (indices into its children, ascending, each once), in the same order.
+struct FieldsDigest {
+  std::vector<int> fields;
+  LogicalDigest digest;
+};
+
 // How the logical hasher spends CPU. The digests never depend on these options: every
 // setting gives the same combined and column digests as the serial path.
 struct LogicalHashOptions {
@@ -81,6 +89,19 @@ struct LogicalHashOptions {
   //   kOn:   at whatever level multi_lane_level() says, even where it is slower (tests).
   enum class MultiLane { kAuto, kOff, kOn };
   MultiLane multi_lane = MultiLane::kAuto;
+
+  // Files only (logical_hash_file / logical_hash_object in reader.h): with threads > 1, a
+  // Parquet file's top-level columns may be split into up to `threads` groups balanced by
+  // their sizes in the footer, each group read by its own Parquet reader over the same file
+  // and hashed on its own thread (its next batch read ahead on another), then combined
+  // (combine_fields_digests): decoding runs in parallel too. Up to 2 x `threads` threads run.
+  //   kAuto: when the file has >= 2 top-level columns and >= 8 MiB of data (decompressed);
+  //   kOff:  one record stream (decoded on one thread, hashed on `threads`);
+  //   kOn:   whenever the file has >= 2 top-level columns (tests).
+  // Arrow IPC files are always read as one stream. A file that fails in column groups is
+  // read again as one stream, whose error is reported: errors never depend on this option.
+  enum class ColumnStreams { kAuto, kOff, kOn };
+  ColumnStreams column_streams = ColumnStreams::kAuto;
 };
 
 // Hash of a record stream (the reference's record digest). The schema must be a struct
@@ -111,6 +132,10 @@ class LogicalHasher {
   Result<LogicalDigest> finalize() &&;
 
  private:
+  friend Result<LogicalDigest> combine_fields_digests(const ArrowSchema&,
+                                                      std::vector<FieldsDigest>);
+  // combine_fields_digests over this hasher's schema (nothing hashed). Consumes the hasher.
+  Result<LogicalDigest> combine_parts(std::vector<FieldsDigest> parts) &&;
   struct Impl;
   explicit LogicalHasher(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
@@ -142,6 +167,19 @@ class ArrayHasher {
 // get_next, or in a batch, is the same Status whatever the options.
 Result<LogicalDigest> logical_hash_stream(ArrowArrayStream* stream,
                                           const LogicalHashOptions& options = {});
+
+// The digest of a record stream whose top-level fields were hashed in separate streams
+// (`parts`, covering every field exactly once, in any order): the same LogicalDigest as
+// logical_hash_stream over the whole stream (combined digest, every leaf column in
+// depth-first order, num_rows), computed by the same code as LogicalHasher::finalize. A
+// column's digest depends on its own values only (and the batch boundaries, which a
+// projection of the same stream keeps), so each part may be hashed on its own thread.
+// `schema` is the whole record schema ("+s"), only read. Errors (kInvalidArgument): a
+// malformed or unsupported schema (as LogicalHasher::create), a field missing or covered
+// twice, a part whose columns do not match its fields' leaves (count, path, type), or
+// parts with different row counts.
+Result<LogicalDigest> combine_fields_digests(const ArrowSchema& schema,
+                                             std::vector<FieldsDigest> parts);
 
 // What an outside Arrow producer hands over, hashed whatever its shape: the entry point of
 // the bindings (C ABI, Python). A struct-typed schema ("+s", as record batches are exported)

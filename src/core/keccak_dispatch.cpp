@@ -109,6 +109,16 @@ Kernels kernels_for(KeccakLevel level) noexcept {
   return k;
 }
 
+Kernels lane_kernels_for(KeccakLevel level) noexcept {
+  Kernels k = kernels_for(level);
+#if defined(ODF_HASH_HAVE_X86_KERNELS)
+  if (k.one == absorb_avx512 && cpu_has_bmi2() && !avx512_single_is_faster()) {
+    k.one = absorb_bmi2;
+  }
+#endif
+  return k;
+}
+
 Status unsupported_level(KeccakLevel level) {
   return Status::unsupported(std::string("Keccak level '") + keccak_level_name(level) +
                              "' is not supported by this CPU or build");

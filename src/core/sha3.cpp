@@ -72,6 +72,14 @@ bool avx512_single_beats_openssl() {
 #endif
 }
 
+}  // namespace
+
+bool keccak::avx512_single_is_faster() noexcept {
+  return avx512_single_beats_openssl();
+}
+
+namespace {
+
 // The Keccak level Sha3_256 runs when made now, or nullopt for OpenSSL.
 std::optional<KeccakLevel> own_level_now() {
   const KeccakLevel single = keccak::single_level_for(multi_lane_level());

@@ -67,7 +67,7 @@ template <size_t N>
 void Sha3_256Lanes<N>::update_all(const uint8_t* const data[kLanes],
                                   const size_t size[kLanes]) noexcept {
   constexpr size_t kCapacity = kBufferBlocks * kRate;
-  const keccak::Kernels kernels = keccak::kernels_for(level_);
+  const keccak::Kernels kernels = keccak::lane_kernels_for(level_);
   const uint8_t* p[kLanes];
   size_t n[kLanes];
   size_t pending[kLanes];  // bytes of each lane not absorbed yet: buffered, then input
@@ -235,7 +235,7 @@ Digest256 Sha3_256Lanes<N>::finalize_lane(size_t lane) noexcept {
   budget[lane] = (len_[lane] - head_[lane]) / kRate;
   const uint8_t* p[kLanes] = {};
   size_t n[kLanes] = {};
-  absorb_budgets(keccak::kernels_for(level_), budget, p, n);
+  absorb_budgets(keccak::lane_kernels_for(level_), budget, p, n);
   const Digest256 out = squeeze_lane(lane);
   for (size_t w = 0; w < keccak::kStateWords; ++w) state_[kLanes * w + lane] = 0;
   head_[lane] = len_[lane] = 0;
@@ -251,7 +251,7 @@ std::array<Digest256, Sha3_256Lanes<N>::kLanes> Sha3_256Lanes<N>::finalize() noe
   }
   const uint8_t* p[kLanes] = {};
   size_t n[kLanes] = {};
-  absorb_budgets(keccak::kernels_for(level_), budget, p, n);
+  absorb_budgets(keccak::lane_kernels_for(level_), budget, p, n);
   std::array<Digest256, kLanes> out;
   for (size_t l = 0; l < kLanes; ++l) out[l] = squeeze_lane(l);
   reset();

@@ -27,6 +27,7 @@
 #include <memory>
 
 #include <string>
+#include <vector>
 
 #include "odf_hash/arrow_c_data.h"
 #include "odf_hash/open_store.h"
@@ -41,6 +42,11 @@ struct ArrowModuleApi {
   const char* abi;
   // open_record_stream (reader.h) over a non-null object, with a non-null `out`.
   Status (*open_record_stream)(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out);
+  // Column groups of a Parquet file (arrow/module_api.h): a stream of some top-level fields,
+  // and the weights of the fields.
+  Status (*open_parquet_fields_stream)(std::shared_ptr<ObjectReader> object,
+                                       const std::vector<int>& fields, ArrowArrayStream* out);
+  Result<std::vector<uint64_t>> (*parquet_field_weights)(std::shared_ptr<ObjectReader> object);
   // The S3 store (open_store.h, src/io/arrow/s3_store.h) and its process-wide shutdown;
   // null when the build found no Arrow S3 support.
   Result<std::shared_ptr<ObjectStore>> (*open_s3_store)(const std::string& url,

@@ -1,16 +1,185 @@
-// Logical hash of a data file: its arrow-rs-typed record stream through the logical hasher.
+// Logical hash of a data file: its arrow-rs-typed record stream through the logical hasher,
+// as one stream or, for a Parquet file on several threads, as column groups each read and
+// hashed on its own thread (LogicalHashOptions::column_streams).
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <utility>
+#include <vector>
 
+#include "arrow_module.h"
 #include "odf_hash/local_store.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/reader.h"
 
 namespace odf_hash {
 
+namespace {
+
+using ColumnStreams = LogicalHashOptions::ColumnStreams;
+
+// Below this many decompressed bytes in the footer, a file is read as one stream under
+// kAuto: opening more readers would cost more than decoding in parallel gains.
+constexpr uint64_t kMinSplitBytes = 8u << 20;
+
+unsigned resolve(unsigned threads) {
+  if (threads != 0) return threads;
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+// Top-level fields split into at most `k` groups of similar weight (the heaviest field to
+// the lightest group first), each group's fields ascending; no empty group.
+std::vector<std::vector<int>> balance(const std::vector<uint64_t>& weights, size_t k) {
+  std::vector<int> order(weights.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return weights[a] > weights[b]; });
+  std::vector<std::vector<int>> groups(std::min(k, weights.size()));
+  std::vector<uint64_t> load(groups.size(), 0);
+  for (int f : order) {
+    const size_t g = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    groups[g].push_back(f);
+    load[g] += weights[f];
+  }
+  for (auto& g : groups) std::sort(g.begin(), g.end());
+  return groups;
+}
+
+// A stream whose get_next fails once `cancel` is set: the other groups stop early when one
+// fails (the file is then read again as one stream for the error).
+struct Cancellable {
+  ArrowArrayStream inner{};
+  const std::atomic<bool>* cancel = nullptr;
+
+  static int get_schema(ArrowArrayStream* s, ArrowSchema* out) {
+    auto* self = static_cast<Cancellable*>(s->private_data);
+    return self->inner.get_schema(&self->inner, out);
+  }
+  static int get_next(ArrowArrayStream* s, ArrowArray* out) {
+    auto* self = static_cast<Cancellable*>(s->private_data);
+    if (self->cancel->load(std::memory_order_relaxed)) return ECANCELED;
+    return self->inner.get_next(&self->inner, out);
+  }
+  static const char* get_last_error(ArrowArrayStream* s) {
+    auto* self = static_cast<Cancellable*>(s->private_data);
+    if (self->cancel->load(std::memory_order_relaxed)) return "cancelled";
+    return self->inner.get_last_error != nullptr ? self->inner.get_last_error(&self->inner)
+                                                 : nullptr;
+  }
+  static void release(ArrowArrayStream* s) {
+    auto* self = static_cast<Cancellable*>(s->private_data);
+    if (self->inner.release != nullptr) self->inner.release(&self->inner);
+    delete self;
+    s->release = nullptr;
+  }
+
+  // Wraps *inner (moved from) into *out.
+  static void wrap(ArrowArrayStream* inner, const std::atomic<bool>* cancel,
+                   ArrowArrayStream* out) {
+    auto* self = new Cancellable;
+    self->inner = *inner;
+    inner->release = nullptr;
+    self->cancel = cancel;
+    *out = ArrowArrayStream{&get_schema, &get_next, &get_last_error, &release, self};
+  }
+};
+
+// The file's digest from its column groups, each opened as its own Parquet stream and hashed
+// on its own thread (the first on the calling thread). Any failure (including a thread the
+// system refuses) is returned as an error; the caller then reads the file as one stream.
+Result<LogicalDigest> hash_column_groups(const io_internal::ArrowModuleApi& api,
+                                         const std::shared_ptr<ObjectReader>& object,
+                                         const std::vector<std::vector<int>>& groups,
+                                         const LogicalHashOptions& options) {
+  ArrowArrayStream whole{};
+  ODF_HASH_RETURN_IF_ERROR(api.open_record_stream(object, &whole));
+  ArrowSchema schema{};
+  const int rc = whole.get_schema(&whole, &schema);
+  whole.release(&whole);
+  if (rc != 0) return Status::io_error(object->name() + ": reading the stream's schema failed");
+
+  LogicalHashOptions one = options;
+  // Each group reads its next batch on a thread of its own while it hashes the current one
+  // (logical_hash_stream with 2 threads; a group's lane groups rarely need more): the heaviest
+  // group, often a single wide column, would otherwise bound the wall time alone.
+  one.threads = 2;
+  one.column_streams = ColumnStreams::kOff;
+  std::atomic<bool> cancel{false};
+  std::vector<Result<LogicalDigest>> results(groups.size(), Status::internal("not run"));
+  const auto run = [&](size_t g) {
+    ArrowArrayStream raw{};
+    Status st = api.open_parquet_fields_stream(object, groups[g], &raw);
+    if (st.is_ok()) {
+      ArrowArrayStream stream{};
+      Cancellable::wrap(&raw, &cancel, &stream);
+      results[g] = logical_hash_stream(&stream, one);
+    } else {
+      results[g] = st;
+    }
+    if (!results[g].is_ok()) cancel.store(true, std::memory_order_relaxed);
+  };
+  std::vector<std::thread> threads;
+  bool started = true;
+  for (size_t g = 1; g < groups.size() && started; ++g) {
+    try {
+      threads.emplace_back(run, g);
+    } catch (const std::system_error&) {
+      cancel.store(true);
+      started = false;
+    }
+  }
+  if (started) run(0);
+  for (auto& t : threads) t.join();
+  Result<LogicalDigest> out = Status::internal("a column group was not hashed");
+  if (started) {
+    std::vector<FieldsDigest> parts;
+    bool ok = true;
+    for (size_t g = 0; g < groups.size() && ok; ++g) {
+      ok = results[g].is_ok();
+      if (ok) parts.push_back(FieldsDigest{groups[g], std::move(results[g]).value()});
+    }
+    if (ok) out = combine_fields_digests(schema, std::move(parts));
+  }
+  schema.release(&schema);
+  return out;
+}
+
+// The digest from column groups when the options and the file call for it; nullopt-like
+// error status kUnsupported (never reported) when the file is to be read as one stream.
+Result<LogicalDigest> try_column_groups(const std::shared_ptr<ObjectReader>& object,
+                                        const LogicalHashOptions& options) {
+  const Status no = Status::unsupported("one stream");
+  if (options.column_streams == ColumnStreams::kOff) return no;
+  const unsigned threads = resolve(options.threads);
+  if (threads < 2) return no;
+  Result<const io_internal::ArrowModuleApi*> api = io_internal::arrow_module();
+  if (!api.is_ok()) return no;
+  Result<std::vector<uint64_t>> weights = (*api)->parquet_field_weights(object);
+  if (!weights.is_ok() || weights->size() < 2) return no;
+  if (options.column_streams == ColumnStreams::kAuto) {
+    uint64_t total = 0;
+    for (uint64_t w : *weights) total += w;
+    if (total < kMinSplitBytes) return no;
+  }
+  const auto groups = balance(*weights, threads);
+  Result<LogicalDigest> digest = hash_column_groups(**api, object, groups, options);
+  if (!digest.is_ok()) return no;
+  return digest;
+}
+
+}  // namespace
+
 Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
                                           const LogicalHashOptions& options) {
   const std::string name = object->name();
+  {
+    Result<LogicalDigest> split = try_column_groups(object, options);
+    if (split.is_ok()) return split;
+  }
   ArrowArrayStream stream{};
   ODF_HASH_RETURN_IF_ERROR(open_record_stream(std::move(object), &stream));
   Result<LogicalDigest> digest = logical_hash_stream(&stream, options);

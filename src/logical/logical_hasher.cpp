@@ -66,6 +66,9 @@ constexpr size_t kMaxLanes = 8;
 struct LogicalHasher::Impl {
   TypeNode root;  // a struct whose children are the top-level columns
   std::vector<const TypeNode*> leaves;
+  // Leaves of top-level field f: [first_leaf[f], first_leaf[f + 1]) (one entry per field,
+  // then leaves.size()).
+  std::vector<size_t> first_leaf;
   std::vector<DigestSink> sinks;
   Sha3_256 combined;
   Status error;
@@ -83,6 +86,7 @@ struct LogicalHasher::Impl {
   // Schema part of the combined digest: every field depth-first, its name and level.
   void add_fields(const TypeNode& parent, uint64_t level) {
     for (const TypeNode& field : parent.children) {
+      if (level == 0) first_leaf.push_back(leaves.size());
       put_u64(combined, field.name.size());
       combined.update(field.name);
       put_u64(combined, level);
@@ -112,6 +116,15 @@ struct LogicalHasher::Impl {
     for (size_t c = 0; c < node.children.size(); ++c) {
       plan(node.children[c], *array.children[c], array.offset + pos, len, mine, next_leaf);
     }
+  }
+
+  // The combined digest: the schema part (absorbed by create) then every leaf column's
+  // digest in depth-first order (out.columns, which must match `leaves`). The one place
+  // the record digest is put together, whether the columns were hashed here or apart
+  // (combine_fields_digests).
+  void combine(LogicalDigest& out) {
+    for (const ColumnDigest& c : out.columns) combined.update(c.digest.data(), c.digest.size());
+    out.digest = combined.finalize();
   }
 
   OwnedValidity leaf_validity(size_t k, int64_t len) const {
@@ -268,6 +281,7 @@ Result<LogicalHasher> LogicalHasher::create(const ArrowSchema& schema,
     impl->root.children.push_back(std::move(column));
   }
   impl->add_fields(impl->root, 0);
+  impl->first_leaf.push_back(impl->leaves.size());
   const size_t n = impl->leaves.size();
   impl->sinks = std::vector<DigestSink>(n);
   impl->slices.resize(n);
@@ -331,12 +345,63 @@ Result<LogicalDigest> LogicalHasher::finalize() && {
   LogicalDigest out;
   out.num_rows = s.num_rows;
   for (size_t i = 0; i < s.leaves.size(); ++i) {
-    s.combined.update(digests[i].data(), digests[i].size());
     out.columns.push_back(ColumnDigest{s.leaves[i]->path, s.leaves[i]->format, digests[i],
                                        s.sinks[i].hashed_bytes()});
   }
-  out.digest = s.combined.finalize();
   s.pool.reset();
+  s.combine(out);
+  return out;
+}
+
+Result<LogicalDigest> combine_fields_digests(const ArrowSchema& schema,
+                                             std::vector<FieldsDigest> parts) {
+  ODF_HASH_ASSIGN_OR_RETURN(LogicalHasher hasher, LogicalHasher::create(schema));
+  return std::move(hasher).combine_parts(std::move(parts));
+}
+
+Result<LogicalDigest> LogicalHasher::combine_parts(std::vector<FieldsDigest> parts) && {
+  Impl& s = *impl_;
+  const size_t num_fields = s.first_leaf.size() - 1;
+  std::vector<const FieldsDigest*> by_field(num_fields, nullptr);
+  std::vector<size_t> column_of(num_fields, 0);  // index of the field's first column in its part
+  const auto bad = [](const std::string& what) {
+    return Status::invalid_argument("combining column digests: " + what);
+  };
+  for (const FieldsDigest& part : parts) {
+    if (part.digest.num_rows != parts[0].digest.num_rows) {
+      return bad("parts hashed different row counts (" + std::to_string(part.digest.num_rows) +
+                 " and " + std::to_string(parts[0].digest.num_rows) + ")");
+    }
+    size_t next_column = 0;
+    for (size_t i = 0; i < part.fields.size(); ++i) {
+      const int f = part.fields[i];
+      if (f < 0 || static_cast<size_t>(f) >= num_fields || by_field[f] != nullptr ||
+          (i > 0 && f <= part.fields[i - 1])) {
+        return bad("field index " + std::to_string(f) + " out of range, repeated or out of order");
+      }
+      by_field[f] = &part;
+      column_of[f] = next_column;
+      next_column += s.first_leaf[f + 1] - s.first_leaf[f];
+    }
+    if (next_column != part.digest.columns.size()) {
+      return bad("a part has " + std::to_string(part.digest.columns.size()) +
+                 " columns, its fields have " + std::to_string(next_column) + " leaves");
+    }
+  }
+  LogicalDigest out;
+  out.num_rows = parts.empty() ? 0 : parts[0].digest.num_rows;
+  for (size_t f = 0; f < num_fields; ++f) {
+    if (by_field[f] == nullptr) return bad("field " + std::to_string(f) + " is in no part");
+    for (size_t k = s.first_leaf[f]; k < s.first_leaf[f + 1]; ++k) {
+      const ColumnDigest& c = by_field[f]->digest.columns[column_of[f] + (k - s.first_leaf[f])];
+      if (c.path != s.leaves[k]->path || c.type != s.leaves[k]->format) {
+        return bad("column '" + c.path + "' (" + c.type + ") where the schema has '" +
+                   s.leaves[k]->path + "' (" + s.leaves[k]->format + ")");
+      }
+      out.columns.push_back(c);
+    }
+  }
+  s.combine(out);
   return out;
 }
 

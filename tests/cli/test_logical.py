@@ -225,6 +225,44 @@ def test_wide_multi_row_group_file_same_output_whatever_the_threads(run, tmp_pat
     assert default.out == want.out + want.out
 
 
+@pytest.mark.parametrize("mode", ["auto", "on", "off"])
+def test_column_streams_do_not_change_the_hashes_or_the_errors(run, mode, tmp_path):
+    # --column-streams on reads the top-level columns of a Parquet file in groups, each by its
+    # own reader on its own thread: the reference hashes, the same column digests, and the
+    # same message for a file that cannot be read (here a page header of one column spoilt).
+    names = list(REFERENCE)
+    r = run("logical", "--threads", "3", "--column-streams", mode, *names, cwd=DATA)
+    assert r.rc == 0, r
+    assert r.out == "".join(f"{REFERENCE[n]}  {n}\n" for n in names)
+    r = run("logical", "-t", "2", "--column-streams", mode, "--columns", "--json",
+            "records.parquet", cwd=DATA)
+    assert r.rc == 0, r
+    cols = {c["path"]: c["digest"] for c in json.loads(r.out)["files"][0]["columns"]}
+    assert {k: cols[k] for k in RECORDS_COLUMNS} == RECORDS_COLUMNS
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "corrupt.parquet"
+    n = 4000
+    pq.write_table(pa.table({"a": pa.array(range(n), pa.int64()),
+                             "s": pa.array([f"value {i}" for i in range(n)]),
+                             "b": pa.array([i % 3 == 0 for i in range(n)])}),
+                   path, row_group_size=1000, compression="none")
+    page = pq.ParquetFile(path).metadata.row_group(2).column(1).data_page_offset
+    data = bytearray(path.read_bytes())
+    data[page:page + 8] = b"\xff" * 8
+    path.write_bytes(bytes(data))
+    one = run("logical", "-t", "2", "--column-streams", "off", str(path))
+    assert one.rc == 2 and "page header" in one.err, one
+    got = run("logical", "-t", "2", "--column-streams", mode, str(path))
+    assert (got.rc, got.out, got.err) == (one.rc, one.out, one.err)
+
+
+def test_column_streams_takes_auto_on_or_off(run):
+    r = run("logical", "--column-streams", "sometimes", "records.parquet", cwd=DATA)
+    assert r.rc == 2, r
+    assert r.out == ""
+
+
 @pytest.mark.parametrize("value", ["0", "-1", "many"])
 def test_threads_must_be_a_positive_number(run, value):
     r = run("logical", "--threads", value, "records.parquet", cwd=DATA)

@@ -1,6 +1,7 @@
 // odf-hash logical FILE...: the logical hash (arrow0-sha3-256) of Parquet / Arrow IPC files.
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,7 +28,8 @@ struct LogicalOptions {
   bool json = false;
   unsigned jobs = 0;     // 0: chosen from the file count (see plan_threads)
   unsigned threads = 0;  // 0: chosen from the file count and --jobs
-  StoreOptions store;    // for URLs
+  LogicalHashOptions::ColumnStreams column_streams = LogicalHashOptions::ColumnStreams::kAuto;
+  StoreOptions store;  // for URLs
 };
 
 // Files in parallel and column threads per file, so that together they use every core once:
@@ -129,6 +131,7 @@ int run_logical(const LogicalOptions& opt) {
   const ThreadPlan plan = plan_threads(opt);
   LogicalHashOptions options;
   options.threads = plan.threads;
+  options.column_streams = opt.column_streams;
   bool failed = false;
   nlohmann::json files = nlohmann::json::array();
   run_ordered<FileOutcome>(
@@ -172,6 +175,17 @@ Command add_logical_command(CLI::App& root) {
                   "every core for one file, 1 when there are more files than cores). The "
                   "hashes do not depend on --jobs or --threads")
       ->check(CLI::Range(1u, 1024u));
+  using ColumnStreams = LogicalHashOptions::ColumnStreams;
+  app->add_option("--column-streams", opt->column_streams,
+                  "With --threads > 1, read a Parquet file's columns in groups, each by its own "
+                  "reader on its own thread: 'auto' (default: for files with >= 2 top-level "
+                  "columns and enough data), 'on' (whenever there are >= 2 columns), 'off' "
+                  "(one reader). The hashes do not depend on it")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, ColumnStreams>{{"auto", ColumnStreams::kAuto},
+                                               {"on", ColumnStreams::kOn},
+                                               {"off", ColumnStreams::kOff}},
+          CLI::ignore_case));
   add_store_flags(app, opt->store);
   app->footer(
       "Output: '<multihash>  FILE' per file, in argument order. A file that cannot be read or "

@@ -119,6 +119,16 @@ Result<Int96Columns> Int96Columns::plan(const parquet::arrow::SchemaManifest& ma
   return out;
 }
 
+void Int96Columns::keep_fields(const std::vector<int>& fields) {
+  for (auto it = by_field_.begin(); it != by_field_.end();) {
+    if (std::find(fields.begin(), fields.end(), it->first) == fields.end()) {
+      it = by_field_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 Status Int96Columns::start_row_group(parquet::ParquetFileReader& file, int row_group) {
   if (by_field_.empty()) return Status::ok();
   auto group = file.RowGroup(row_group);

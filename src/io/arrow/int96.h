@@ -50,6 +50,8 @@ class Int96Columns {
 
   bool empty() const { return by_field_.empty(); }
   bool touches(int field) const { return by_field_.count(field) != 0; }
+  // Forgets the INT96 leaves of every top-level field not in `fields` (a projection).
+  void keep_fields(const std::vector<int>& fields);
 
   // Opens the raw readers of row group `row_group` of `file` (the file the Arrow reader reads).
   Status start_row_group(parquet::ParquetFileReader& file, int row_group);

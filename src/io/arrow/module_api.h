@@ -2,7 +2,9 @@
 // ../arrow_module.h.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "odf_hash/arrow_c_data.h"
 #include "odf_hash/status.h"
@@ -13,5 +15,17 @@ namespace odf_hash::io_internal {
 // open_record_stream of reader.h; `object` and `out` are not null. Messages name
 // object->name() (and the column, the batch).
 Status open_arrow_record_stream(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out);
+
+// The same restricted to the top-level fields `fields` (indices into the file's arrow-rs
+// schema, ascending, each once) of a Parquet object: the same batches (rows, boundaries,
+// values) as open_arrow_record_stream's, with only those columns. kUnsupported for an Arrow
+// IPC object and for a file whose Arrow schema does not map its Parquet fields one to one.
+Status open_parquet_fields_stream(std::shared_ptr<ObjectReader> object,
+                                  const std::vector<int>& fields, ArrowArrayStream* out);
+
+// For each top-level field of a Parquet object, the bytes its column chunks hold once
+// decompressed (from the footer): the weights for splitting its columns among streams. An
+// Arrow IPC object gets an empty vector.
+Result<std::vector<uint64_t>> parquet_field_weights(std::shared_ptr<ObjectReader> object);
 
 }  // namespace odf_hash::io_internal

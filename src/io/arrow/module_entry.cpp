@@ -14,6 +14,8 @@ odf_hash_arrow_module_api() {
   static const odf_hash::io_internal::ArrowModuleApi api {
     sizeof(odf_hash::io_internal::ArrowModuleApi), ODF_HASH_ARROW_MODULE_ABI,
         &odf_hash::io_internal::open_arrow_record_stream,
+        &odf_hash::io_internal::open_parquet_fields_stream,
+        &odf_hash::io_internal::parquet_field_weights,
 #if ODF_HASH_HAVE_S3
         &odf_hash::remote::open_s3_store, &odf_hash::remote::shutdown_s3,
 #else

@@ -4,10 +4,12 @@
 // ahead on a thread of its own) too. Error paths (a malformed batch mid-stream, a failing
 // get_next) give the same Status as the serial path, release every array and never hang.
 // The serial path itself is checked against the slow reference (differential_test.cpp).
+// combine_fields_digests (columns hashed apart, then combined) gives the whole table's digest.
 #include <arrow/c/bridge.h>
 #include <arrow/record_batch.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <iostream>
 #include <mutex>
@@ -203,6 +205,73 @@ TEST(LogicalParallel, EveryThreadCountAndLaneModeMatchesTheSerialPath) {
     ++tables;
   }
   EXPECT_EQ(tables, 60);
+}
+
+// The top-level fields of `t` listed in `fields`, hashed as a table of their own.
+Result<LogicalDigest> hash_fields(const Table& t, const std::vector<int>& fields) {
+  arrow::FieldVector kept;
+  for (int f : fields) kept.push_back(t.schema->field(f));
+  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+  for (const auto& b : t.batches) batches.push_back(*b->SelectColumns(fields));
+  return hash_batches(arrow::schema(kept), batches);
+}
+
+Result<LogicalDigest> combine(const Table& t, std::vector<FieldsDigest> parts) {
+  ArrowSchema c_schema{};
+  EXPECT_TRUE(arrow::ExportSchema(*t.schema, &c_schema).ok());
+  auto out = combine_fields_digests(c_schema, std::move(parts));
+  c_schema.release(&c_schema);
+  return out;
+}
+
+// combine_fields_digests over the fields of a table split at random into parts, each hashed as
+// a table of its own, gives the digest of the whole table hashed at once (combined digest,
+// column digests, rows), whatever the split and the order of the parts.
+TEST(CombineFieldsDigests, PartsHashedApartGiveTheWholeDigest) {
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    Gen g(seed * 15485863);
+    const Table t = random_table(g, 1 + g.below(8), g.chance(10) ? 0 : g.below(300));
+    const auto whole = hash_with(t, options(1, MultiLane::kOff));
+    ASSERT_TRUE(whole.is_ok()) << seed << ": " << whole.status().to_string();
+    const int nfields = t.schema->num_fields();
+    const int nparts = 1 + static_cast<int>(g.below(std::min(nfields, 4)));
+    std::vector<std::vector<int>> split(nparts);
+    for (int f = 0; f < nfields; ++f) split[f < nparts ? f : g.below(nparts)].push_back(f);
+    for (auto& fields : split) std::sort(fields.begin(), fields.end());
+    std::vector<FieldsDigest> parts;
+    for (const auto& fields : split) {
+      auto d = hash_fields(t, fields);
+      ASSERT_TRUE(d.is_ok()) << d.status().to_string();
+      parts.push_back(FieldsDigest{fields, std::move(d).value()});
+    }
+    if (g.chance(50)) std::reverse(parts.begin(), parts.end());
+    expect_same(whole, combine(t, parts), "seed " + std::to_string(seed));
+  }
+}
+
+TEST(CombineFieldsDigests, PartsThatDoNotCoverTheSchemaExactlyAreRefused) {
+  Gen g(7);
+  const Table t = random_table(g, 3, 20);
+  std::vector<FieldsDigest> parts;
+  for (int f = 0; f < 3; ++f) parts.push_back(FieldsDigest{{f}, *hash_fields(t, {f})});
+  ASSERT_TRUE(combine(t, parts).is_ok());
+  const auto refused = [&](std::vector<FieldsDigest> p, const std::string& what) {
+    auto r = combine(t, std::move(p));
+    ASSERT_FALSE(r.is_ok()) << what;
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument) << what;
+    EXPECT_NE(r.status().message().find("combining column digests"), std::string::npos);
+  };
+  refused({parts[0], parts[1]}, "a field missing");
+  refused({parts[0], parts[1], parts[2], parts[2]}, "a field twice");
+  auto swapped = parts;
+  std::swap(swapped[0].fields, swapped[1].fields);
+  refused(swapped, "columns that are not the field's");
+  auto shorter = parts;
+  shorter[2].digest.num_rows += 1;
+  refused(shorter, "different row counts");
+  refused({FieldsDigest{{0, 1, 2}, *hash_fields(t, {0, 1})}}, "fewer columns than leaves");
+  refused({FieldsDigest{{1, 0}, *hash_fields(t, {1, 0})}, parts[2]}, "fields out of order");
+  refused({FieldsDigest{{0, 1, 2, 3}, *hash_fields(t, {0, 1, 2})}}, "a field out of range");
 }
 
 TEST(LogicalParallel, StreamWithReadAheadMatchesTheSerialPath) {
