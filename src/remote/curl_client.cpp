@@ -19,13 +19,6 @@ namespace {
 constexpr uint64_t kMaxHeaderBytes = 256 * 1024;
 constexpr long kMaxRedirects = 8;
 
-void global_init() {
-  // Never cleaned up: curl_global_cleanup while another thread may still use libcurl (or
-  // at exit, after static destructors) would be worse than the one-time allocation.
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
@@ -117,26 +110,25 @@ void ResponseHeaders::add_line(const char* data, size_t size) {
 }
 
 CurlClient::CurlClient(HttpOptions options) : options_(options) {
-  global_init();
-  share_ = curl_share_init();
+  share_ = curl().share_init();
   if (share_ != nullptr) {
-    curl_share_setopt(
+    curl().share_setopt(
         share_, CURLSHOPT_LOCKFUNC, +[](CURL*, curl_lock_data data, curl_lock_access, void* user) {
           static_cast<CurlClient*>(user)->share_locks_[data].lock();
         });
-    curl_share_setopt(
+    curl().share_setopt(
         share_, CURLSHOPT_UNLOCKFUNC, +[](CURL*, curl_lock_data data, void* user) {
           static_cast<CurlClient*>(user)->share_locks_[data].unlock();
         });
-    curl_share_setopt(share_, CURLSHOPT_USERDATA, this);
-    curl_share_setopt(share_, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-    curl_share_setopt(share_, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+    curl().share_setopt(share_, CURLSHOPT_USERDATA, this);
+    curl().share_setopt(share_, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+    curl().share_setopt(share_, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
   }
 }
 
 CurlClient::~CurlClient() {
-  for (CURL* e : pool_) curl_easy_cleanup(e);
-  if (share_ != nullptr) curl_share_cleanup(share_);
+  for (CURL* e : pool_) curl().easy_cleanup(e);
+  if (share_ != nullptr) curl().share_cleanup(share_);
 }
 
 CURL* CurlClient::acquire(const std::string& url, ResponseHeaders* headers, char* errbuf,
@@ -150,31 +142,31 @@ CURL* CurlClient::acquire(const std::string& url, ResponseHeaders* headers, char
     }
   }
   if (easy == nullptr) {
-    easy = curl_easy_init();
+    easy = curl().easy_init();
     if (easy == nullptr) return nullptr;
   } else {
-    curl_easy_reset(easy);  // keeps the handle's connections for reuse
+    curl().easy_reset(easy);  // keeps the handle's connections for reuse
   }
   errbuf[0] = '\0';
-  curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errbuf);
-  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(easy, CURLOPT_MAXREDIRS, kMaxRedirects);
-  curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(easy, CURLOPT_USERAGENT, "odf-hash/0.1");
-  curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
-  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
-                   static_cast<long>(std::ceil(options_.connect_timeout_s * 1000)));
+  curl().easy_setopt(easy, CURLOPT_URL, url.c_str());
+  curl().easy_setopt(easy, CURLOPT_ERRORBUFFER, errbuf);
+  curl().easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+  curl().easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+  curl().easy_setopt(easy, CURLOPT_MAXREDIRS, kMaxRedirects);
+  curl().easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl().easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  curl().easy_setopt(easy, CURLOPT_USERAGENT, "odf-hash/0.1");
+  curl().easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl().easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(std::ceil(options_.connect_timeout_s * 1000)));
   if (stall_guard) {
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
-                     std::max(1L, static_cast<long>(std::ceil(options_.read_timeout_s))));
+    curl().easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl().easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
+                       std::max(1L, static_cast<long>(std::ceil(options_.read_timeout_s))));
   }
-  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, header_callback);
-  curl_easy_setopt(easy, CURLOPT_HEADERDATA, headers);
-  if (share_ != nullptr) curl_easy_setopt(easy, CURLOPT_SHARE, share_);
+  curl().easy_setopt(easy, CURLOPT_HEADERFUNCTION, header_callback);
+  curl().easy_setopt(easy, CURLOPT_HEADERDATA, headers);
+  if (share_ != nullptr) curl().easy_setopt(easy, CURLOPT_SHARE, share_);
   return easy;
 }
 
@@ -184,7 +176,7 @@ void CurlClient::release(CURL* easy) {
   if (pool_.size() < 64) {
     pool_.push_back(easy);
   } else {
-    curl_easy_cleanup(easy);
+    curl().easy_cleanup(easy);
   }
 }
 
@@ -218,7 +210,7 @@ std::string transfer_error(const std::string& url, CURLcode code, const char* er
   if (code == CURLE_TOO_MANY_REDIRECTS) {
     return s + "too many redirects (at most " + std::to_string(kMaxRedirects) + " are followed)";
   }
-  s += curl_easy_strerror(code);
+  s += curl().easy_strerror(code);
   if (errbuf != nullptr && errbuf[0] != '\0') {
     std::string detail(errbuf);
     while (!detail.empty() && (detail.back() == '\n' || detail.back() == '\r')) detail.pop_back();

@@ -3,7 +3,7 @@
 // readers.
 #pragma once
 
-#include <curl/curl.h>
+#include "curl_api.h"  // libcurl, loaded on first use
 
 #include <chrono>
 #include <cstdint>

@@ -67,11 +67,11 @@ class CurlList {
   CurlList& operator=(const CurlList&) = delete;
   ~CurlList() { reset(); }
   void add(const std::string& line) {
-    curl_slist* l = curl_slist_append(list_, line.c_str());
+    curl_slist* l = curl().slist_append(list_, line.c_str());
     if (l != nullptr) list_ = l;
   }
   void reset() {
-    if (list_ != nullptr) curl_slist_free_all(list_);
+    if (list_ != nullptr) curl().slist_free_all(list_);
     list_ = nullptr;
   }
   curl_slist* get() const { return list_; }
@@ -88,7 +88,7 @@ class HttpObjectReader final : public ObjectReader {
       : client_(std::move(client)), url_(std::move(url)), name_(std::move(name)) {}
   ~HttpObjectReader() override {
     stop();
-    if (multi_ != nullptr) curl_multi_cleanup(multi_);
+    if (multi_ != nullptr) curl().multi_cleanup(multi_);
   }
 
   // The first GET, up to its headers: fills `info`; `*read` false when the object is
@@ -180,7 +180,7 @@ class HttpObjectReader final : public ObjectReader {
         const CURLcode code = result_;
         const bool transient = code == CURLE_OK || is_transient(code);
         const std::string reason =
-            code == CURLE_OK ? "the server closed the body early" : curl_easy_strerror(code);
+            code == CURLE_OK ? "the server closed the body early" : curl().easy_strerror(code);
         if (!transient || attempts_ >= client_->options().max_attempts) {
           return Status::io_error(name_ + ": the transfer ended after " + std::to_string(pos_) +
                                   " of the object's " + std::to_string(size_) +
@@ -210,10 +210,10 @@ class HttpObjectReader final : public ObjectReader {
       CurlList request;
       request.add(range_header(offset + got, offset + n - 1));
       if (!validator_.empty()) request.add("If-Range: " + validator_);
-      curl_easy_setopt(easy, CURLOPT_HTTPHEADER, request.get());
-      curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &RangeSink::on_body);
-      curl_easy_setopt(easy, CURLOPT_WRITEDATA, &sink);
-      const CURLcode code = curl_easy_perform(easy);
+      curl().easy_setopt(easy, CURLOPT_HTTPHEADER, request.get());
+      curl().easy_setopt(easy, CURLOPT_WRITEFUNCTION, &RangeSink::on_body);
+      curl().easy_setopt(easy, CURLOPT_WRITEDATA, &sink);
+      const CURLcode code = curl().easy_perform(easy);
       client_->release(easy);
       got += sink.got;
       if (!sink.fault.is_ok()) return sink.fault;
@@ -322,12 +322,12 @@ class HttpObjectReader final : public ObjectReader {
   void unpause() {
     paused_ = false;
     last_progress_ = Clock::now();
-    curl_easy_pause(easy_, CURLPAUSE_CONT);  // may deliver (and pause) at once
+    curl().easy_pause(easy_, CURLPAUSE_CONT);  // may deliver (and pause) at once
   }
 
   void stop() {
     if (easy_ == nullptr) return;
-    curl_multi_remove_handle(multi_, easy_);
+    curl().multi_remove_handle(multi_, easy_);
     client_->release(easy_);
     easy_ = nullptr;
     request_.reset();
@@ -340,12 +340,12 @@ class HttpObjectReader final : public ObjectReader {
     const auto stall = std::chrono::duration<double>(client_->options().read_timeout_s);
     while (easy_ != nullptr && !done_ && !enough()) {
       int running = 0;
-      CURLMcode mc = curl_multi_perform(multi_, &running);
+      CURLMcode mc = curl().multi_perform(multi_, &running);
       if (mc != CURLM_OK) {
-        return Status::io_error(name_ + ": " + curl_multi_strerror(mc));
+        return Status::io_error(name_ + ": " + curl().multi_strerror(mc));
       }
       int queued = 0;
-      while (CURLMsg* msg = curl_multi_info_read(multi_, &queued)) {
+      while (CURLMsg* msg = curl().multi_info_read(multi_, &queued)) {
         if (msg->msg == CURLMSG_DONE) {
           done_ = true;
           result_ = msg->data.result;
@@ -357,10 +357,10 @@ class HttpObjectReader final : public ObjectReader {
         result_ = CURLE_OPERATION_TIMEDOUT;
         std::snprintf(errbuf_, sizeof errbuf_, "no byte received for %.1f s",
                       client_->options().read_timeout_s);
-        curl_multi_remove_handle(multi_, easy_);
+        curl().multi_remove_handle(multi_, easy_);
         break;
       }
-      curl_multi_poll(multi_, nullptr, 0, 100, nullptr);
+      curl().multi_poll(multi_, nullptr, 0, 100, nullptr);
     }
     return Status::ok();
   }
@@ -378,7 +378,7 @@ class HttpObjectReader final : public ObjectReader {
     transfer_start_ = offset;
     received_ = 0;
     skip_ = 0;
-    if (multi_ == nullptr) multi_ = curl_multi_init();
+    if (multi_ == nullptr) multi_ = curl().multi_init();
     easy_ = multi_ != nullptr ? client_->acquire(url_, &headers_, errbuf_, false) : nullptr;
     if (easy_ == nullptr) {
       *error = Status::io_error(name_ + ": cannot start a request");
@@ -388,10 +388,10 @@ class HttpObjectReader final : public ObjectReader {
       request_.add(range_header(offset, std::nullopt));
       if (!validator_.empty()) request_.add("If-Range: " + validator_);
     }
-    curl_easy_setopt(easy_, CURLOPT_HTTPHEADER, request_.get());
-    curl_easy_setopt(easy_, CURLOPT_WRITEFUNCTION, &HttpObjectReader::on_body);
-    curl_easy_setopt(easy_, CURLOPT_WRITEDATA, this);
-    curl_multi_add_handle(multi_, easy_);
+    curl().easy_setopt(easy_, CURLOPT_HTTPHEADER, request_.get());
+    curl().easy_setopt(easy_, CURLOPT_WRITEFUNCTION, &HttpObjectReader::on_body);
+    curl().easy_setopt(easy_, CURLOPT_WRITEDATA, this);
+    curl().multi_add_handle(multi_, easy_);
     last_progress_ = Clock::now();
     *error = drive([this] { return headers_.complete; });
     if (!error->is_ok()) return Outcome::kFatal;
@@ -512,8 +512,8 @@ class HttpStore final : public ObjectStore {
       char errbuf[CURL_ERROR_SIZE];
       CURL* easy = client_->acquire(url, &headers, errbuf, /*stall_guard=*/true);
       if (easy == nullptr) return Status::io_error(shown + ": cannot start a request");
-      curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
-      const CURLcode code = curl_easy_perform(easy);
+      curl().easy_setopt(easy, CURLOPT_NOBODY, 1L);
+      const CURLcode code = curl().easy_perform(easy);
       client_->release(easy);
       if (headers.complete && is_success(headers.status)) {
         ObjectInfo info;
@@ -567,6 +567,7 @@ Result<std::shared_ptr<ObjectStore>> open_http_store(const std::string& root,
   while (url.size() > scheme_end + 3 && url.back() == '/') url.pop_back();
   // "***@" is what redact_url leaves of user information (a task's dataset): no user.
   if (url.compare(scheme_end + 3, 4, "***@") == 0) url.erase(scheme_end + 3, 4);
+  ODF_HASH_RETURN_IF_ERROR(load_curl().status());  // every libcurl call below needs it
   return std::shared_ptr<ObjectStore>(std::make_shared<HttpStore>(std::move(url), options));
 }
 

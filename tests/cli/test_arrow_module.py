@@ -11,6 +11,7 @@ import hashlib
 import os
 import pathlib
 import shutil
+import socket
 import subprocess
 
 import pytest
@@ -41,15 +42,39 @@ def test_program_does_not_link_arrow(odf_hash_bin):
     assert "libarrow" not in out.stdout and "libparquet" not in out.stdout, out.stdout
 
 
+# Neither Arrow nor libcurl (and the ~30 libraries libcurl needs) is loaded by work on local
+# files: both are loaded on first use (src/remote/curl_api.h for libcurl).
+NOT_FOR_LOCAL_WORK = ("libarrow", "libparquet", "libodf_hash_arrow", "libcurl")
+
+
 def test_physical_and_valid_verify_load_no_arrow(odf_hash_bin, tmp_path):
     f = tmp_path / "f.bin"
     f.write_bytes(b"x" * 1000)
     rc, libs = loaded_libraries(odf_hash_bin, "physical", f)
     assert rc == 0
     assert "libcrypto.so.3" in libs  # the trace works
-    assert not any(n.startswith(("libarrow", "libparquet", "libodf_hash_arrow")) for n in libs), libs
+    assert not any(n.startswith(NOT_FOR_LOCAL_WORK) for n in libs), libs
     rc, libs = loaded_libraries(odf_hash_bin, "verify", DATASETS / "root", DATASETS / "derivative")
     assert rc == 0
+    assert not any(n.startswith(NOT_FOR_LOCAL_WORK) for n in libs), libs
+
+
+def test_program_does_not_link_libcurl(odf_hash_bin):
+    out = subprocess.run(["ldd", odf_hash_bin], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "libcurl" not in out.stdout, out.stdout
+
+
+def test_an_http_url_loads_libcurl(odf_hash_bin):
+    # A port on 127.0.0.1 nobody listens on: libcurl is loaded, the connection is refused,
+    # and that is an I/O error naming the URL (exit 2).
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/ds/data/f"
+    rc, libs = loaded_libraries(odf_hash_bin, "physical", "--max-attempts", "1", url)
+    assert rc == 2
+    assert "libcurl.so.4" in libs, libs
     assert not any(n.startswith(("libarrow", "libparquet", "libodf_hash_arrow")) for n in libs), libs
 
 
