@@ -77,6 +77,8 @@ Result<const CurlApi*> load_curl() {
   return &g_api;
 }
 
-const CurlApi& curl() { return g_api; }
+const CurlApi& curl() {
+  return g_api;
+}
 
 }  // namespace odf_hash::remote
