@@ -35,6 +35,20 @@ inline void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
             static_cast<std::streamsize>(bytes.size()));
 }
 
+// The spoilings the broken-dataset tests share: one bit of the middle byte flipped (same
+// size, other hash), and the file cut to its first `size` bytes.
+inline void flip_middle_byte(const fs::path& p) {
+  auto bytes = read_bytes(p);
+  bytes[bytes.size() / 2] ^= 0x01;
+  write_bytes(p, bytes);
+}
+
+inline void truncate_to(const fs::path& p, size_t size) {
+  auto bytes = read_bytes(p);
+  bytes.resize(size);
+  write_bytes(p, bytes);
+}
+
 // sha3-256 multihash bytes and canonical string, straight from OpenSSL.
 inline std::vector<uint8_t> sha3_multihash(const std::vector<uint8_t>& data) {
   std::vector<uint8_t> out = {0x16, 0x20};

@@ -69,14 +69,8 @@ TEST_F(PlanCheckMerge, PristineDerivative) {
 
 TEST_F(PlanCheckMerge, BrokenFilesAndExtras) {
   copy_example("root");
-  fs::path f = dir_ / "data" / blocks_[3].data;
-  auto bytes = read_bytes(f);
-  bytes[bytes.size() / 2] ^= 0x01;
-  write_bytes(f, bytes);
-  fs::path c = dir_ / "checkpoints" / blocks_[4].checkpoint;
-  bytes = read_bytes(c);
-  bytes.resize(20);
-  write_bytes(c, bytes);
+  flip_middle_byte(dir_ / "data" / blocks_[3].data);
+  truncate_to(dir_ / "checkpoints" / blocks_[4].checkpoint, 20);
   fs::remove(dir_ / "data" / blocks_[2].data);
   write_bytes(dir_ / "data" / "notes.txt", {'x'});
   const std::string local = verify_report_json(verify());

@@ -43,10 +43,8 @@ TEST_F(BrokenDataset, PristineDerivativeIsValid) {
 
 TEST_F(BrokenDataset, FlippedByteInRootDataFile) {
   copy_example("root");
-  fs::path f = dir_ / "data" / blocks_[3].data;
-  auto bytes = read_bytes(f);
-  bytes[bytes.size() / 2] ^= 0x01;
-  write_bytes(f, bytes);
+  const fs::path f = dir_ / "data" / blocks_[3].data;
+  flip_middle_byte(f);
   DatasetReport r = verify();
   EXPECT_EQ(describe_all(r),
             std::vector<std::string>{
@@ -58,10 +56,7 @@ TEST_F(BrokenDataset, FlippedByteInRootDataFile) {
 
 TEST_F(BrokenDataset, TruncatedCheckpoint) {
   copy_example("root");
-  fs::path f = dir_ / "checkpoints" / blocks_[4].checkpoint;
-  auto bytes = read_bytes(f);
-  bytes.resize(20);
-  write_bytes(f, bytes);
+  truncate_to(dir_ / "checkpoints" / blocks_[4].checkpoint, 20);
   DatasetReport r = verify();
   EXPECT_EQ(describe_all(r),
             std::vector<std::string>{
