@@ -14,6 +14,7 @@
 #include "odf_hash/local_store.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/reader.h"
+#include "worker_pool.h"  // logical::resolve_threads
 
 namespace odf_hash {
 
@@ -24,12 +25,6 @@ using ColumnStreams = LogicalHashOptions::ColumnStreams;
 // Below this many decompressed bytes in the footer, a file is read as one stream under
 // kAuto: opening more readers would cost more than decoding in parallel gains.
 constexpr uint64_t kMinSplitBytes = 8u << 20;
-
-unsigned resolve(unsigned threads) {
-  if (threads != 0) return threads;
-  const unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : n;
-}
 
 // Top-level fields split into at most `k` groups of similar weight (the heaviest field to
 // the lightest group first), each group's fields ascending; no empty group.
@@ -154,7 +149,7 @@ Result<LogicalDigest> try_column_groups(const std::shared_ptr<ObjectReader>& obj
                                         const LogicalHashOptions& options) {
   const Status no = Status::unsupported("one stream");
   if (options.column_streams == ColumnStreams::kOff) return no;
-  const unsigned threads = resolve(options.threads);
+  const unsigned threads = logical::resolve_threads(options.threads);
   if (threads < 2) return no;
   Result<const io_internal::ArrowModuleApi*> api = io_internal::arrow_module();
   if (!api.is_ok()) return no;
