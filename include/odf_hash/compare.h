@@ -13,6 +13,7 @@
 
 #include "odf_hash/logical.h"
 #include "odf_hash/multihash.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
 
@@ -55,5 +56,12 @@ Result<FileComparison> compare_files(const std::string& original, const std::str
 Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
                                        std::shared_ptr<ObjectReader> reproduced,
                                        const LogicalHashOptions& logical = {});
+
+// compare_files for two paths; compare_objects of open_object(x, store) for each when
+// either is a URL.
+Result<FileComparison> compare_paths_or_urls(const std::string& original,
+                                             const std::string& reproduced,
+                                             const LogicalHashOptions& logical = {},
+                                             const StoreOptions& store = {});
 
 }  // namespace odf_hash::odf

@@ -37,6 +37,7 @@
 #include <string>
 #include <string_view>
 
+#include "odf_hash/physical.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
 
@@ -84,6 +85,13 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
 // what it needs of its store alive.
 Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path,
                                                   const StoreOptions& options = {});
+
+// The physical hash of a local file (physical_hash_file: "-" is standard input) or of the
+// object at a URL (open_object, streamed). What every command and binding that takes
+// "a path or a URL" of one file calls.
+Result<PhysicalDigest> physical_hash_path_or_url(const std::string& name,
+                                                 const StoreOptions& options = {},
+                                                 const ProgressFn& progress = {});
 
 // Shuts down what the remote stores started process-wide (the AWS SDK behind S3), which must
 // happen before static destructors run: call it once, at the end of main, after every

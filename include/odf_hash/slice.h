@@ -11,6 +11,7 @@
 
 #include "odf_hash/logical.h"
 #include "odf_hash/odf_block.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
 
@@ -34,5 +35,10 @@ Result<DataSlice> data_slice_of_file(const std::string& path, const SliceOptions
 // object->name().
 Result<DataSlice> data_slice_of_object(std::shared_ptr<ObjectReader> object,
                                        const SliceOptions& options = {});
+
+// data_slice_of_file for a path, data_slice_of_object of open_object(url, store) for a URL.
+Result<DataSlice> data_slice_of_path_or_url(const std::string& path_or_url,
+                                            const SliceOptions& options = {},
+                                            const StoreOptions& store = {});
 
 }  // namespace odf_hash::odf

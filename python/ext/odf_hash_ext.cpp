@@ -200,12 +200,7 @@ std::tuple<odf_hash::Multihash, uint64_t> physical_file(const std::string& path,
   odf_hash::Result<odf_hash::PhysicalDigest> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
-    if (odf_hash::is_store_url(path)) {
-      auto object = open_url(path, store);
-      r = object.is_ok() ? odf_hash::physical_hash_object(**object) : object.status();
-    } else {
-      r = odf_hash::physical_hash_file(path);
-    }
+    r = odf_hash::physical_hash_path_or_url(path, store_for(store));
   }
   auto d = value_or_raise(std::move(r));
   return {d.hash, d.size};
@@ -273,12 +268,7 @@ nb::dict data_slice(const std::string& path, uint64_t offset, unsigned threads,
   odf_hash::Result<odf_hash::odf::DataSlice> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
-    if (odf_hash::is_store_url(path)) {
-      auto object = open_url(path, store);
-      r = object.is_ok() ? odf_hash::odf::data_slice_of_object(*object, options) : object.status();
-    } else {
-      r = odf_hash::odf::data_slice_of_file(path, options);
-    }
+    r = odf_hash::odf::data_slice_of_path_or_url(path, options, store_for(store));
   }
   return slice_to_dict(value_or_raise(std::move(r)));
 }
@@ -303,13 +293,7 @@ nb::dict compare_files(const std::string& a, const std::string& b, unsigned thre
   odf_hash::Result<odf_hash::odf::FileComparison> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
-    if (odf_hash::is_store_url(a) || odf_hash::is_store_url(b)) {
-      auto x = open_url(a, store);
-      auto y = x.is_ok() ? open_url(b, store) : x.status();
-      r = y.is_ok() ? odf_hash::odf::compare_objects(*x, *y, options_for(threads)) : y.status();
-    } else {
-      r = odf_hash::odf::compare_files(a, b, options_for(threads));
-    }
+    r = odf_hash::odf::compare_paths_or_urls(a, b, options_for(threads), store_for(store));
   }
   auto c = value_or_raise(std::move(r));
   nb::dict d;

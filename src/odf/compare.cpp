@@ -136,4 +136,16 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
   return decide(std::move(out), std::move(la), std::move(lb));
 }
 
+Result<FileComparison> compare_paths_or_urls(const std::string& original,
+                                             const std::string& reproduced,
+                                             const LogicalHashOptions& logical,
+                                             const StoreOptions& store) {
+  if (!is_store_url(original) && !is_store_url(reproduced)) {
+    return compare_files(original, reproduced, logical);
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(original, store));
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_object(reproduced, store));
+  return compare_objects(std::move(a), std::move(b), logical);
+}
+
 }  // namespace odf_hash::odf

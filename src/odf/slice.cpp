@@ -48,4 +48,12 @@ Result<DataSlice> data_slice_of_object(std::shared_ptr<ObjectReader> object,
   return slice_of(object->name(), physical, logical, options);
 }
 
+Result<DataSlice> data_slice_of_path_or_url(const std::string& path_or_url,
+                                            const SliceOptions& options,
+                                            const StoreOptions& store) {
+  if (!is_store_url(path_or_url)) return data_slice_of_file(path_or_url, options);
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(path_or_url, store));
+  return data_slice_of_object(std::move(object), options);
+}
+
 }  // namespace odf_hash::odf

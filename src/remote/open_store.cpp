@@ -121,6 +121,14 @@ Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path
   return std::move(opened.reader);
 }
 
+Result<PhysicalDigest> physical_hash_path_or_url(const std::string& name,
+                                                 const StoreOptions& options,
+                                                 const ProgressFn& progress) {
+  if (!is_store_url(name)) return physical_hash_file(name, progress);
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(name, options));
+  return physical_hash_object(*object, progress);
+}
+
 void shutdown_remote_stores() {
   if (!s3_opened) return;
   auto api = io_internal::arrow_module();

@@ -49,16 +49,8 @@ int run_compare(const CompareArgs& args) {
   // Two files side by side, each with half of the cores for its columns.
   LogicalHashOptions options;
   options.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
-  Result<odf::FileComparison> result = Status::internal("not run");
-  if (is_store_url(args.original) || is_store_url(args.reproduced)) {
-    auto a = open_object(args.original, args.store);
-    auto b = a.is_ok() ? open_object(args.reproduced, args.store)
-                       : Result<std::unique_ptr<ObjectReader>>(a.status());
-    result = b.is_ok() ? odf::compare_objects(std::move(a).value(), std::move(b).value(), options)
-                       : Result<odf::FileComparison>(b.status());
-  } else {
-    result = odf::compare_files(args.original, args.reproduced, options);
-  }
+  Result<odf::FileComparison> result =
+      odf::compare_paths_or_urls(args.original, args.reproduced, options, args.store);
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", redact_url(result.status().message()).c_str());
     return kExitError;

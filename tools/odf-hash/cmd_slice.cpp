@@ -28,14 +28,7 @@ int run_slice(const SliceArgs& args) {
   odf::SliceOptions options;
   options.offset = args.offset;
   options.logical.threads = 0;  // one file: its columns on every core
-  Result<odf::DataSlice> slice = Status::internal("not run");
-  if (is_store_url(args.file)) {
-    auto object = open_object(args.file, args.store);
-    slice = object.is_ok() ? odf::data_slice_of_object(std::move(object).value(), options)
-                           : Result<odf::DataSlice>(object.status());
-  } else {
-    slice = odf::data_slice_of_file(args.file, options);
-  }
+  Result<odf::DataSlice> slice = odf::data_slice_of_path_or_url(args.file, options, args.store);
   if (!slice.is_ok()) {
     std::fprintf(stderr, "odf-hash slice: %s\n", redact_url(slice.status().message()).c_str());
     return kExitError;

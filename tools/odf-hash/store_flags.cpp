@@ -46,12 +46,4 @@ const char* store_help_footer() {
          "nothing is ever written.";
 }
 
-Result<PhysicalDigest> physical_hash_path_or_url(const std::string& name,
-                                                 const StoreOptions& options,
-                                                 const ProgressFn& progress) {
-  if (!is_store_url(name)) return physical_hash_file(name, progress);
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(name, options));
-  return physical_hash_object(*object, progress);
-}
-
 }  // namespace odf_hash::cli

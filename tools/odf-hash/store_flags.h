@@ -22,10 +22,4 @@ void add_store_flags(CLI::App* app, StoreOptions& options);
 // The footer lines about URLs shared by the commands' --help.
 const char* store_help_footer();
 
-// The physical hash of a local file ("-": standard input, as physical_hash_file) or of the
-// object at a URL (streamed).
-Result<PhysicalDigest> physical_hash_path_or_url(const std::string& name,
-                                                 const StoreOptions& options,
-                                                 const ProgressFn& progress);
-
 }  // namespace odf_hash::cli
