@@ -152,7 +152,7 @@ def test_engine_batches_keep_plan_order_and_balance_bytes(variants):
     for threads in (1, 2, 3, 100):
         batches = _engine.split(plan.tasks, threads)
         assert [t for b in batches for t in b] == plan.tasks and all(batches)
-        assert 1 <= len(batches) <= min(len(plan), _engine.BATCHES_PER_THREAD * threads)
+        assert 1 <= len(batches) <= min(len(plan), _engine.MIN_BATCHES_PER_THREAD * threads)
     assert [len(b) for b in _engine.split(plan.tasks, 1, batch_size=2)] == [2, 2, 1]
     assert _engine.split([], 2) == []
     for bad in (0, -1, 1.5, True):
@@ -165,4 +165,11 @@ def test_engine_batches_keep_plan_order_and_balance_bytes(variants):
     big = [odf_hash.Task(**{**dataclasses.asdict(plan[0]), "id": i, "size": 1000 if i == 4 else 1})
            for i in range(8)]
     assert any(b == [big[4]] for b in _engine.split(big, 1))
+    # A large plan: more, smaller batches (up to 16 per thread), so that the workers finish
+    # together; 200 files of 8 MiB on 2 threads is 32 batches of about 50 MiB.
+    large = [odf_hash.Task(**{**dataclasses.asdict(plan[0]), "id": i, "size": 8 << 20})
+             for i in range(200)]
+    assert len(_engine.split(large, 2)) == 32
+    assert len(_engine.split(large[:40], 2)) == 10  # 320 MiB: 5 per thread of 32 MiB
+    assert len(_engine.split(large[:20], 2)) == 8  # never fewer than 4 per thread
     assert _engine.check_batch(list(plan)) == [odf_hash.check(t) for t in plan]

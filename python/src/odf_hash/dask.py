@@ -89,9 +89,10 @@ def verify(dataset: odf_hash.PathLike, client: Any = None, *, integrity_only: bo
     ``client`` is a ``distributed.Client`` (default: the current one; without any, the local
     scheduler runs a ``dask.bag``). ``retries``: how often Dask re-runs a task that raised
     (a worker that dies is handled by the scheduler anyway). ``progress``: show Dask's
-    progress bar while the checks run. ``batch_size``: files per Dask task (default: about
-    four tasks per worker thread, of about equal recorded bytes, so that Dask's per-task
-    overhead stays small). ``dataset`` may be a URL, with the store options of
+    progress bar while the checks run. ``batch_size``: files per Dask task (default: 4 to 16
+    tasks per worker thread, of about equal recorded bytes and at most ~32 MiB each where
+    that fits, so that Dask's per-task overhead stays small and the workers finish together).
+    ``dataset`` may be a URL, with the store options of
     :func:`odf_hash.verify` as keyword arguments; each task carries them (never credentials:
     the workers reading S3 use their own AWS credential chain)."""
     plan = odf_hash.plan(dataset, integrity_only=integrity_only, **store)
@@ -122,7 +123,7 @@ def logical_hashes(paths: Iterable[odf_hash.PathLike], client: Any = None, *,
         raise odf_hash.InvalidInputError(
             f"start_offset must be a non-negative integer or None, not {start_offset!r}")
     client = _current_client(client)
-    per_task = max(1, -(-len(names) // (_engine.BATCHES_PER_THREAD * _threads(client))))
+    per_task = max(1, -(-len(names) // (_engine.MIN_BATCHES_PER_THREAD * _threads(client))))
     batches = [names[i:i + per_task] for i in range(0, len(names), per_task)]
     slices = [s for batch in _map(_slices, batches, client, retries, progress, "odf-hash-slice")
               for s in batch]

@@ -62,9 +62,9 @@ def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, max_retr
 
     ``max_retries``: how often Ray re-runs a task whose worker died. ``num_cpus``: the CPUs
     one task reserves (one SHA3 stream uses one core). ``progress``: show progress while
-    the checks run. ``batch_size``: files per Ray task (default: about four tasks per CPU of
-    the cluster, of about equal recorded bytes, so that Ray's per-task overhead stays
-    small). ``dataset`` may be a URL, with the store options of :func:`odf_hash.verify` as
+    the checks run. ``batch_size``: files per Ray task (default: 4 to 16 tasks per CPU of the
+    cluster, of about equal recorded bytes and at most ~32 MiB each where that fits, so that
+    Ray's per-task overhead stays small and the CPUs finish together). ``dataset`` may be a URL, with the store options of :func:`odf_hash.verify` as
     keyword arguments; each task carries them (never credentials: the workers reading S3 use
     their own AWS credential chain)."""
     plan = odf_hash.plan(dataset, integrity_only=integrity_only, **store)
