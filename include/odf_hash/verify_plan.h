@@ -102,7 +102,12 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& task,
 
 // Opens the store task.dataset names with task.store (open_dataset_store, dataset.h) and
 // runs the task. An error only when the dataset cannot be opened at all (it is gone,
-// permission denied, a bad URL).
+// permission denied, a bad URL). A remote store (s3://, http(s)://) is opened once per
+// process and kept for the next tasks of the same dataset and options (the last 8 kept; a
+// forked child opens its own): an engine worker checks thousands of files of one dataset,
+// and an S3 client with its credential chain costs more to make than a small file to check.
+// So credentials are looked up when a dataset's first task runs in a process, not at every
+// task. A local folder is opened at every call.
 Result<FileCheckResult> check_file(const FileTask& task);
 
 // The report verify_dataset gives: the plan with one result per task, in any order. An

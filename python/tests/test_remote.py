@@ -100,6 +100,57 @@ def test_s3_files_and_store_options(s3, variants):
         odf_hash.verify(url_of("root"), endpoint=s3)
 
 
+def test_s3_check_reuses_its_store_per_process_and_options(s3, variants):
+    """check() keeps a remote store per process (an engine worker checks many files of one
+    dataset): the results stay those of verify, other store options get another store, and
+    a forked child (multiprocessing's default here) checks with its own store."""
+    import dataclasses
+    import select
+    import signal
+
+    plan = odf_hash.plan(url_of("root-flipped-data-and-stray-file"), endpoint_url=s3)
+    first = [odf_hash.check(t) for t in plan]
+    assert [odf_hash.check(t) for t in plan] == first
+    assert odf_hash.merge(plan, first) == odf_hash.verify(
+        url_of("root-flipped-data-and-stray-file"), endpoint_url=s3)
+    # Same dataset, an endpoint where nothing listens: not the store kept for the first.
+    closed = [dataclasses.replace(t, endpoint_url="http://127.0.0.1:9", max_attempts=1,
+                                  connect_timeout=2, read_timeout=2) for t in plan]
+    for t in closed:
+        try:
+            r = odf_hash.check(t)
+        except odf_hash.Error:
+            continue
+        assert r.problem is not None and r.outcome == "failed", r
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: check every task, send the results, leave at once
+        code = 1
+        try:
+            os.close(read_end)
+            out = json.dumps([odf_hash.check(t).to_json() for t in plan]).encode()
+            os.write(write_end, out)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    got = b""
+    try:
+        while select.select([read_end], [], [], 60)[0]:
+            chunk = os.read(read_end, 1 << 16)
+            if not chunk:
+                break
+            got += chunk
+        else:
+            os.kill(pid, signal.SIGKILL)
+            pytest.fail("a forked child's check() did not finish within 60 s")
+    finally:
+        os.close(read_end)
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert [odf_hash.CheckResult.from_json(r) for r in json.loads(got)] == first
+
+
 def test_http_verify_and_credentials_never_shown(variants, tmp_path):
     """Over HTTP too; a password in the URL is in no report, task, plan or exception."""
     root = next(iter(variants.values())).parent

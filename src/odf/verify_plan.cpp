@@ -2,9 +2,14 @@
 // in one process; everything a report says is decided here.
 #include "odf_hash/verify_plan.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <deque>
 #include <limits>
+#include <mutex>
 #include <set>
+#include <utility>
 
 #include "chain_walk.h"
 #include "entry.h"
@@ -254,11 +259,78 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
   return r;
 }
 
+namespace {
+
+// Everything of a task that decides the store it is checked over.
+std::string store_key(const FileTask& t) {
+  const StoreOptions& o = t.store;
+  std::string key = t.dataset;
+  for (const std::string& part :
+       {o.endpoint_url, o.region, std::string(o.no_sign_request ? "1" : "0"),
+        std::to_string(o.connect_timeout_s), std::to_string(o.read_timeout_s),
+        std::to_string(o.max_attempts), std::string(o.follow_symlinks ? "1" : "0")}) {
+    key += '\0';
+    key += part;
+  }
+  return key;
+}
+
+// The remote stores check_file(task) opened in this process, newest last: an engine worker
+// runs thousands of tasks of one dataset, and opening an S3 store (a client, the credential
+// chain) for each would cost more than checking a small file. Local folders are opened each
+// time (cheap, and a folder replaced at the same path must be seen as replaced). A child of
+// fork() starts with none: the parent's stores may hold threads that did not survive it
+// (their memory is left alone rather than destroyed in a process they do not belong to).
+class RemoteStoreCache {
+ public:
+  Result<std::shared_ptr<ObjectStore>> get(const FileTask& task) {
+    std::string key = store_key(task);
+    {
+      std::lock_guard lock(mutex_);
+      forget_after_fork();
+      for (auto& [k, store] : stores_) {
+        if (k == key) return store;
+      }
+    }
+    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
+                              open_dataset_store(task.dataset, task.store));
+    std::lock_guard lock(mutex_);
+    forget_after_fork();
+    stores_.emplace_back(std::move(key), store);
+    if (stores_.size() > kCapacity) stores_.pop_front();
+    return store;
+  }
+
+ private:
+  static constexpr size_t kCapacity = 8;
+
+  void forget_after_fork() {
+    if (pid_ == getpid()) return;
+    if (pid_ != 0) {
+      (void)new std::deque<Entry>(std::move(stores_));  // deliberately leaked: see above
+      stores_.clear();
+    }
+    pid_ = getpid();
+  }
+
+  using Entry = std::pair<std::string, std::shared_ptr<ObjectStore>>;
+  std::mutex mutex_;
+  pid_t pid_ = 0;
+  std::deque<Entry> stores_;
+};
+
+}  // namespace
+
 // Opened as plan_verify(url_or_path) and verify_dataset(url_or_path) open it (the store only:
-// a task needs no listing).
+// a task needs no listing); a remote store is opened once per process (RemoteStoreCache).
 Result<FileCheckResult> check_file(const FileTask& task) {
-  ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
-                            open_dataset_store(task.dataset, task.store));
+  std::shared_ptr<ObjectStore> store;
+  if (is_store_url(task.dataset)) {
+    static RemoteStoreCache* cache = new RemoteStoreCache;  // never destroyed: see above
+    ODF_HASH_ASSIGN_OR_RETURN(store, cache->get(task));
+  } else {
+    ODF_HASH_ASSIGN_OR_RETURN(store, open_dataset_store(task.dataset, task.store));
+  }
   return check_file(*store, task);
 }
 
