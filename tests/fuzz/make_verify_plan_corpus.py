@@ -43,6 +43,25 @@ def main():
     seeds["task-bad-file"] = b"\x00" + json.dumps({**task, "file": "data/../refs/head"}).encode()
     seeds["task-bad-hash"] = b"\x00" + json.dumps({**task, "physical": "f1620zz"}).encode()
     seeds["task-not-json"] = b"\x00{\"version\": 1, "
+    # A task of an S3 dataset carries the store options it was planned with (optional in v1).
+    remote = {**task, "dataset": "s3://datasets/odf/v2/root", "endpoint_url": "http://127.0.0.1:9000",
+              "region": "eu-central-1", "no_sign_request": True, "connect_timeout": 2.5,
+              "read_timeout": 30, "max_attempts": 3}
+    seeds["task-s3-store-options"] = b"\x00" + json.dumps(remote).encode()
+    seeds["task-https-no-options"] = b"\x00" + json.dumps(
+        {**task, "dataset": "https://example.org/datasets/root"}).encode()
+    seeds["task-bad-attempts"] = b"\x00" + json.dumps({**remote, "max_attempts": 0}).encode()
+    seeds["task-bad-timeout"] = b"\x00" + json.dumps({**remote, "read_timeout": -1}).encode()
+    seeds["task-bad-sign"] = b"\x00" + json.dumps({**remote, "no_sign_request": "yes"}).encode()
+    plan = json.loads(seeds["plan-root"][1:])
+    store = ("dataset", "endpoint_url", "region", "no_sign_request", "connect_timeout",
+             "read_timeout", "max_attempts")
+    plan_remote = {**plan, "tasks": [{**t, **{k: remote[k] for k in store}}
+                                     for t in plan["tasks"]]}
+    seeds["plan-s3-store-options"] = b"\x02" + json.dumps(plan_remote).encode()
+    # Written before the store options existed: they are optional.
+    seeds["task-without-store-options"] = b"\x00" + json.dumps(
+        {k: v for k, v in task.items() if k not in store[1:]}).encode()
     seeds["plan-nested"] = b"\x02" + b"[" * 5000 + b"]" * 5000
     OUT.mkdir(parents=True, exist_ok=True)
     for name, data in seeds.items():
