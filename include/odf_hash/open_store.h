@@ -37,6 +37,7 @@
 #include <string>
 #include <string_view>
 
+#include "odf_hash/logical.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
@@ -92,6 +93,13 @@ Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path
 Result<PhysicalDigest> physical_hash_path_or_url(const std::string& name,
                                                  const StoreOptions& options = {},
                                                  const ProgressFn& progress = {});
+
+// The logical hash of a local file (logical_hash_file) or of the object at a URL
+// (open_object, range reads): logical_hash_object over open_object. What every binding that
+// takes "a path or a URL" of one data file calls.
+Result<LogicalDigest> logical_hash_path_or_url(const std::string& name,
+                                               const LogicalHashOptions& logical_options = {},
+                                               const StoreOptions& options = {});
 
 // Shuts down what the remote stores started process-wide (the AWS SDK behind S3), which must
 // happen before static destructors run: call it once, at the end of main, after every

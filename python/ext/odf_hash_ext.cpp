@@ -83,14 +83,6 @@ odf_hash::StoreOptions store_for(const StoreTuple& t) {
   return o;
 }
 
-// The object at a URL (open_object), or an error.
-odf_hash::Result<std::shared_ptr<odf_hash::ObjectReader>> open_url(const std::string& url,
-                                                                   const StoreTuple& store) {
-  auto opened = odf_hash::open_object(url, store_for(store));
-  if (!opened.is_ok()) return opened.status();
-  return std::shared_ptr<odf_hash::ObjectReader>(std::move(opened).value());
-}
-
 odf_hash::LogicalHashOptions options_for(unsigned threads) {
   odf_hash::LogicalHashOptions o;
   o.threads = threads;
@@ -156,13 +148,7 @@ LogicalTuple logical_file(const std::string& path, unsigned threads, const Store
   odf_hash::Result<odf_hash::LogicalDigest> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
-    if (odf_hash::is_store_url(path)) {
-      auto object = open_url(path, store);
-      r = object.is_ok() ? odf_hash::logical_hash_object(*object, options_for(threads))
-                         : object.status();
-    } else {
-      r = odf_hash::logical_hash_file(path, options_for(threads));
-    }
+    r = odf_hash::logical_hash_path_or_url(path, options_for(threads), store_for(store));
   }
   return to_tuple(value_or_raise(std::move(r)));
 }

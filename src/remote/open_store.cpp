@@ -10,6 +10,7 @@
 #include "arrow_module.h"
 #include "http_store.h"
 #include "odf_hash/local_store.h"
+#include "odf_hash/reader.h"
 
 namespace odf_hash {
 
@@ -127,6 +128,13 @@ Result<PhysicalDigest> physical_hash_path_or_url(const std::string& name,
   if (!is_store_url(name)) return physical_hash_file(name, progress);
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(name, options));
   return physical_hash_object(*object, progress);
+}
+
+Result<LogicalDigest> logical_hash_path_or_url(const std::string& name,
+                                               const LogicalHashOptions& logical_options,
+                                               const StoreOptions& options) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(name, options));
+  return logical_hash_object(std::move(object), logical_options);
 }
 
 void shutdown_remote_stores() {
