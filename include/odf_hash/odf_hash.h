@@ -18,7 +18,9 @@
  *   - Output pointers are written only on success. Objects returned through `**out` are owned
  *     by the caller and freed with the matching odf_hash_*_free (which accepts NULL).
  *   - Strings are UTF-8, NUL-terminated. Paths are file system paths ("-" is standard input
- *     where said).
+ *     where said) or URLs: "s3://bucket/key" (credentials, region and endpoint from the AWS
+ *     environment: AWS_ACCESS_KEY_ID..., AWS_REGION, AWS_ENDPOINT_URL) and "http(s)://...";
+ *     a URL's user information is never repeated in a message (it shows as "***").
  *   - Thread safety: every function is reentrant; distinct objects may be used from distinct
  *     threads; one object must not be used from two threads at once (read-only accessors of a
  *     finished result or report may be called concurrently).
@@ -107,7 +109,8 @@ ODF_HASH_API int odf_hash_multihash_equal(const odf_hash_multihash* a, const odf
 
 /* ---- Physical hashes ------------------------------------------------------------------- */
 
-/* SHA3-256 of the whole file at `path` ("-": standard input), streamed in constant memory.
+/* SHA3-256 of the whole file at `path` ("-": standard input; or the object at a URL, read as
+ * it downloads), streamed in constant memory.
  * *out receives the sha3-256 multihash, *size_out (if not NULL) the number of bytes hashed.
  * A missing file is ODF_HASH_NOT_FOUND; a directory, permission denied or a read error
  * ODF_HASH_IO_ERROR; the message names the path. */
@@ -152,7 +155,8 @@ ODF_HASH_API int odf_hash_logical_array(const struct ArrowSchema* schema,
                                         odf_hash_logical_result** out, odf_hash_error* err);
 
 /* Hashes the records of a Parquet or Arrow IPC file (format detected from its bytes) as the
- * main ODF implementation reads them (arrow-rs types, 10,000-row batches). */
+ * main ODF implementation reads them (arrow-rs types, 10,000-row batches). `path` may be a
+ * URL: a Parquet object is read by ranges (footer, then column chunks). */
 ODF_HASH_API int odf_hash_logical_file(const char* path, uint32_t threads,
                                        odf_hash_logical_result** out, odf_hash_error* err);
 
@@ -176,12 +180,13 @@ ODF_HASH_API void odf_hash_logical_result_free(odf_hash_logical_result* result);
  * the first) and every data / checkpoint file checked. */
 typedef struct odf_hash_report odf_hash_report;
 
-/* Verifies the ODF dataset folder at `path` (refs/head, blocks/, data/, checkpoints/):
- * metadata chain, then every data file (size, physical hash, and for derivative datasets the
- * logical fallback unless `integrity_only`), every checkpoint, unreferenced files. `jobs`
- * files are hashed in parallel (0 means 1). Findings about the dataset are problems in the
- * report, not errors: the function fails only when verification could not run (the path is
- * not a readable folder). Nothing in the dataset is modified. */
+/* Verifies the ODF dataset folder (or URL) at `path` (refs/head, blocks/, data/,
+ * checkpoints/): metadata chain, then every data file (size, physical hash, and for
+ * derivative datasets the logical fallback unless `integrity_only`), every checkpoint,
+ * unreferenced files (where the store can list: not over HTTP). `jobs` files are hashed in
+ * parallel (0 means 1). Findings about the dataset are problems in the report, not errors:
+ * the function fails only when verification could not run (the path is not a readable
+ * folder, the server cannot be reached). Nothing in the dataset is modified. */
 ODF_HASH_API int odf_hash_verify(const char* path, uint32_t jobs, int integrity_only,
                                  odf_hash_report** out, odf_hash_error* err);
 

@@ -14,6 +14,7 @@
 
 #include "odf_hash/logical.h"
 #include "odf_hash/multihash.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
 #include "odf_hash/sha3.h"
@@ -190,7 +191,7 @@ int odf_hash_physical_file(const char* path, odf_hash_multihash* out, uint64_t* 
     if (path == nullptr || out == nullptr) {
       return invalid(err, "odf_hash_physical_file: NULL argument");
     }
-    auto d = odf_hash::physical_hash_file(path);
+    auto d = odf_hash::physical_hash_path_or_url(path);
     if (!d.is_ok()) return report(err, d.status());
     to_c(d->hash, out);
     if (size_out != nullptr) *size_out = d->size;
@@ -254,7 +255,7 @@ int odf_hash_logical_file(const char* path, uint32_t threads, odf_hash_logical_r
     if (path == nullptr || out == nullptr) {
       return invalid(err, "odf_hash_logical_file: NULL argument");
     }
-    auto digest = odf_hash::logical_hash_file(path, logical_options(threads));
+    auto digest = odf_hash::logical_hash_path_or_url(path, logical_options(threads));
     if (!digest.is_ok()) return report(err, digest.status());
     return give_result(std::move(digest).value(), out, err);
   });

@@ -4,8 +4,11 @@ prints against an independent source: the spec's known multihash, the reference'
 (tests/conformance/vectors.json for the file, logical_unit_vectors.json for the records the
 tour builds by hand: those are the test case 'rec_mixed' and 'rec_two_batches' of
 tests/unit/logical/reference_vectors_test.cpp, printed by arrow-digest), and the example
-dataset (valid; with --broken, a copy with one flipped byte in a data file)."""
+dataset (valid; with --broken, a copy with one flipped byte in a data file). With --http the
+tour gets URLs instead of paths: the file and the dataset are served by the static HTTP
+server of tests/cli/remote_servers.py on 127.0.0.1, started and stopped here."""
 import argparse
+import contextlib
 import json
 import pathlib
 import shutil
@@ -24,8 +27,11 @@ def main() -> int:
     ap.add_argument("--tour", required=True)
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--broken", action="store_true")
+    ap.add_argument("--http", action="store_true")
     args = ap.parse_args()
     src = pathlib.Path(args.source_dir)
+    sys.path.insert(0, str(src / "tests" / "cli"))
+    from remote_servers import http_server
     conf = src / "tests" / "conformance"
     vector = next(v for v in json.loads((conf / "vectors.json").read_text())["vectors"]
                   if v["file"] == DATA_FILE)
@@ -41,8 +47,17 @@ def main() -> int:
             raw = bytearray(broken_file.read_bytes())
             raw[len(raw) // 2] ^= 0x01
             broken_file.write_bytes(bytes(raw))
-        p = subprocess.run([args.tour, str(conf / DATA_FILE), str(dataset)],
-                           capture_output=True, text=True, timeout=100)
+        file = conf / DATA_FILE
+        with contextlib.ExitStack() as stack:
+            if args.http:
+                served = pathlib.Path(tmp) / "served"
+                (served / "files").mkdir(parents=True)
+                shutil.copyfile(file, served / "files" / file.name)
+                shutil.copytree(dataset, served / "datasets" / "root")
+                server = stack.enter_context(http_server(served))
+                file, dataset = f"{server.url}/files/{file.name}", f"{server.url}/datasets/root"
+            p = subprocess.run([args.tour, str(file), str(dataset)],
+                               capture_output=True, text=True, timeout=100)
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
     lines = {}
