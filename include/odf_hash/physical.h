@@ -26,7 +26,8 @@ struct PhysicalDigest {
 // Hashes the file at `path`; "-" means standard input. Like sha256sum, any file that can be
 // read to its end is hashed: a regular file, a pipe (`<(cmd)`, /dev/stdin), a FIFO (which
 // blocks until a writer comes, as `cat` would). Errors (missing file, directory, permission
-// denied, read error) name the path. Datasets are read through a store instead
+// denied, read error) name the path. A large regular file is read ahead on a second
+// thread (physical_hash_fd). Datasets are read through a store instead
 // (local_store.h), which never opens anything but regular files.
 Result<PhysicalDigest> physical_hash_file(const std::string& path, const ProgressFn& progress = {});
 
@@ -34,7 +35,10 @@ Result<PhysicalDigest> physical_hash_file(const std::string& path, const Progres
 // totals are object.size().
 Result<PhysicalDigest> physical_hash_object(ObjectReader& object, const ProgressFn& progress = {});
 
-// Hashes everything readable from an open file descriptor (not closed).
+// Hashes everything readable from an open file descriptor (not closed). A regular file of
+// 8 MiB or more is read ahead on a second thread (4 buffers of 512 KiB) while this one
+// hashes, so the hash runs at the Keccak rate instead of paying the copy out of the page
+// cache inline; the descriptor's offset is then undefined until the call returns.
 Result<PhysicalDigest> physical_hash_fd(int fd, const std::string& name_for_errors,
                                         const ProgressFn& progress = {});
 

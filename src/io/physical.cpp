@@ -4,9 +4,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <system_error>
+#include <thread>
 
 #include "odf_hash/sha3.h"
 
@@ -43,6 +49,100 @@ class FileDescriptor {
   int fd_;
 };
 
+// Reads `fd` to its end into a ring of buffers on a thread of its own, while the caller
+// hashes the buffers already filled: read(2) of a cached file is a copy of ~15% of the time
+// of one SHA3 stream (openssl dgst spends it inline), and overlapped it leaves the hash at
+// the Keccak rate. Used for large regular files only: a thread is not worth it for a small
+// file, and a pipe's writer sets the pace anyway.
+class ReadAhead {
+ public:
+  static constexpr size_t kSlots = 4;
+  static constexpr uint64_t kMinFileSize = uint64_t{8} << 20;
+
+  explicit ReadAhead(int fd) : fd_(fd) {
+    for (auto& slot : slots_) slot.data.reset(new uint8_t[kReadBufferSize]);
+    reader_ = std::thread([this] { read_loop(); });
+  }
+  ~ReadAhead() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+    reader_.join();
+  }
+  ReadAhead(const ReadAhead&) = delete;
+  ReadAhead& operator=(const ReadAhead&) = delete;
+
+  // The next filled buffer and its size (0 at the end of the file), or the read's errno.
+  // The buffer stays valid until the next call.
+  struct Chunk {
+    const uint8_t* data = nullptr;
+    size_t size = 0;
+    int error = 0;
+  };
+  Chunk next() {
+    std::unique_lock lock(mutex_);
+    if (taken_) {  // the previous buffer is hashed: the reader may fill it again
+      taken_ = false;
+      ++consumed_;
+      changed_.notify_all();
+    }
+    changed_.wait(lock, [&] { return filled_ > consumed_ || finished_; });
+    if (filled_ > consumed_) {
+      Slot& slot = slots_[consumed_ % kSlots];
+      taken_ = true;
+      return Chunk{slot.data.get(), slot.size, 0};
+    }
+    return Chunk{nullptr, 0, error_};
+  }
+
+ private:
+  struct Slot {
+    std::unique_ptr<uint8_t[]> data;
+    size_t size = 0;
+  };
+
+  void read_loop() {
+    for (;;) {
+      Slot* slot;
+      {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return stop_ || filled_ - consumed_ < kSlots; });
+        if (stop_) return;
+        slot = &slots_[filled_ % kSlots];  // free: the hasher is at most kSlots behind
+      }
+      ssize_t n;
+      do {
+        n = ::read(fd_, slot->data.get(), kReadBufferSize);
+      } while (n < 0 && errno == EINTR);
+      const int err = n < 0 ? errno : 0;
+      std::lock_guard lock(mutex_);
+      if (n <= 0) {
+        error_ = err;
+        finished_ = true;
+        changed_.notify_all();
+        return;
+      }
+      slot->size = static_cast<size_t>(n);
+      ++filled_;
+      changed_.notify_all();
+    }
+  }
+
+  const int fd_;
+  std::array<Slot, kSlots> slots_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  uint64_t filled_ = 0;    // buffers read (guarded by mutex_)
+  uint64_t consumed_ = 0;  // buffers hashed and given back
+  bool taken_ = false;     // slots_[consumed_ % kSlots] is being hashed by the caller
+  bool finished_ = false;  // the reader saw the end or an error (error_)
+  bool stop_ = false;
+  int error_ = 0;
+  std::thread reader_;
+};
+
 }  // namespace
 
 Result<PhysicalDigest> physical_hash_fd(int fd, const std::string& name_for_errors,
@@ -56,15 +156,38 @@ Result<PhysicalDigest> physical_hash_fd(int fd, const std::string& name_for_erro
     (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   }
 
-  std::unique_ptr<uint8_t[]> buffer(new uint8_t[kReadBufferSize]);
   Sha3_256 hasher;
   uint64_t done = 0;
+  auto read_error = [&](int err) {
+    if (err == EISDIR) return Status::io_error(name_for_errors + ": is a directory");
+    return Status::io_error(errno_message(name_for_errors, err));
+  };
+  std::optional<ReadAhead> ahead;
+  if (total >= ReadAhead::kMinFileSize) {
+    try {
+      ahead.emplace(fd);
+    } catch (const std::system_error&) {  // no thread to be had: read inline, as below
+    }
+  }
+  if (ahead) {
+    for (;;) {
+      ReadAhead::Chunk chunk = ahead->next();
+      if (chunk.error != 0) return read_error(chunk.error);
+      if (chunk.size == 0) break;
+      hasher.update(chunk.data, chunk.size);
+      done += chunk.size;
+      if (progress && !progress(done, total)) {
+        return Status::io_error(name_for_errors + ": cancelled");
+      }
+    }
+    return PhysicalDigest{Multihash::sha3_256(hasher.finalize()), done};
+  }
+  std::unique_ptr<uint8_t[]> buffer(new uint8_t[kReadBufferSize]);
   for (;;) {
     ssize_t n = ::read(fd, buffer.get(), kReadBufferSize);
     if (n < 0) {
       if (errno == EINTR) continue;
-      if (errno == EISDIR) return Status::io_error(name_for_errors + ": is a directory");
-      return Status::io_error(errno_message(name_for_errors, errno));
+      return read_error(errno);
     }
     if (n == 0) break;
     hasher.update(buffer.get(), static_cast<size_t>(n));

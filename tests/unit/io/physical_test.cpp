@@ -235,6 +235,46 @@ TEST(PhysicalHash, PermissionDeniedAsNobody) {
 }
 
 // A descriptor that cannot be read (opened write-only) exercises the read-error path.
+// A regular file of 8 MiB or more is read ahead on a second thread into a ring of 4 buffers
+// of 512 KiB: sizes around that threshold and around a full turn of the ring, progress,
+// cancelling half-way and a read error (a write-only descriptor) on that path.
+TEST(PhysicalHash, ReadAheadPathMatchesHashlib) {
+  TempDir dir;
+  const size_t mib = 1024 * 1024, kib = 1024;
+  for (size_t size : {8 * mib - 1, 8 * mib, 8 * mib + 4 * 512 * kib + 1, 11 * mib + 135}) {
+    auto path = dir / ("f" + std::to_string(size));
+    write_file(path, random_bytes(size, static_cast<uint32_t>(size)));
+    uint64_t prev = 0;
+    bool monotonic = true;
+    auto r = physical_hash_file(path.string(), [&](uint64_t done, uint64_t total) {
+      monotonic = monotonic && done > prev && total == size;
+      prev = done;
+      return true;
+    });
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ(to_hex(r->hash.digest()), hashlib_sha3_hex(path)) << "size " << size;
+    EXPECT_EQ(r->size, size);
+    EXPECT_TRUE(monotonic);
+    EXPECT_EQ(prev, size);
+  }
+  auto path = dir / "f" += std::to_string(11 * mib + 135);
+  int calls = 0;
+  auto cancelled = physical_hash_file(path.string(), [&](uint64_t, uint64_t) {
+    return ++calls < 3;  // the reader is then ahead, blocked on a full ring: it must stop
+  });
+  ASSERT_FALSE(cancelled.is_ok());
+  EXPECT_EQ(calls, 3);
+  EXPECT_NE(cancelled.status().message().find("cancelled"), std::string::npos);
+
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  auto r = physical_hash_fd(fd, path.string());
+  ::close(fd);
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kIoError);
+  EXPECT_EQ(r.status().message(), path.string() + ": Bad file descriptor");
+}
+
 TEST(PhysicalHash, ReadErrorNamesTheSource) {
   TempDir dir;
   auto path = (dir / "w").string();
