@@ -3,6 +3,8 @@
 # Environment every script honours:
 #   BENCH_QUICK=1     a few-minute smoke run: smaller data, fewer runs
 #   BENCH_RUNS        timed runs per measurement (default 5, quick 3); medians are reported
+#   BENCH_ROUNDS      fresh processes per side where two programs alternate (bench_rounds:
+#                     default 5, quick 2)
 #   BENCH_SHA3_MBPS   the machine's single-stream SHA3-256 (Keccak) rate in MB/s: the faster of
 #                     OpenSSL (openssl speed) and odf-hash's Sha3_256; measured once by
 #                     bench/run.sh and exported, measured here when unset
@@ -54,6 +56,27 @@ sha3_rate() {
 
 # json_field FILE KEY: the value of KEY in the single JSON object of FILE.
 json_field() { "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
+
+# Comparing two programs by alternating fresh processes. The speed of one process's hashing
+# depends on where its buffers landed in memory and on what the machine runs meanwhile (runs
+# of the same program differ by up to ~20%, and by 40% on a loaded machine), so one process
+# per side says little. A script runs each side in ROUNDS fresh processes, alternating them;
+# each process times several runs (JSON lists "runs" and "cpu_runs", seconds) and
+# record_best keeps its best wall and CPU times (the runs least disturbed by other work);
+# median_of then gives the median over the processes of those bests.
+bench_rounds() {
+  if [ "${BENCH_QUICK:-0}" = 1 ]; then echo "${BENCH_ROUNDS:-2}"; else echo "${BENCH_ROUNDS:-5}"; fi
+}
+# record_best FILE LOG: appends "<best wall> <best cpu>" of the JSON object in FILE to LOG.
+record_best() {
+  "$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(min(d["runs"]), min(d["cpu_runs"]))' \
+    "$1" >>"$2"
+}
+# median_of LOG COLUMN: the median of column COLUMN (1 wall, 2 CPU) of a record_best LOG.
+median_of() {
+  # shellcheck disable=SC2046
+  median $(awk -v c="$2" '{ print $c }' "$1")
+}
 
 # ensure_conformance: the Rust reference tool, built in the release profile (a no-op when
 # up to date; the crates are fetched by scripts/bootstrap.sh).

@@ -5,24 +5,17 @@
 # the same work done serially (the GIL is released while hashing), with identical results.
 # Both sides must give the same digests, or the script fails.
 #
-# How the overhead is measured: the speed of one process's hashing depends on where its
-# buffers landed in memory (runs of the same program differ by up to ~20% on utf8_short, in
-# both directions, and more on a loaded machine), so one process per side says little. Each
-# side runs in BENCH_PYTHON_ROUNDS fresh processes, alternating C++ and Python; each process
-# times BENCH_RUNS runs and keeps its best (the run least disturbed by other work); the
-# overhead compares the medians over the rounds of those bests, wall and CPU.
+# How the overhead is measured (bench/lib.sh, bench_rounds): each side runs in
+# BENCH_PYTHON_ROUNDS fresh processes, alternating C++ and Python; each process times
+# BENCH_RUNS runs and keeps its best; the overhead compares the medians over the rounds of
+# those bests, wall and CPU.
 # Knobs: see bench/lib.sh; BENCH_PYTHON_CASES (default: int64 utf8_short wide20),
-# BENCH_PYTHON_ROUNDS (default 5, quick 2).
+# BENCH_PYTHON_ROUNDS (default BENCH_ROUNDS: 5, quick 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
-if [ "${BENCH_QUICK:-0}" = 1 ]; then
-  SCALE="${BENCH_SCALE:-0.1}"
-  ROUNDS="${BENCH_PYTHON_ROUNDS:-2}"
-else
-  SCALE="${BENCH_SCALE:-1}"
-  ROUNDS="${BENCH_PYTHON_ROUNDS:-5}"
-fi
+if [ "${BENCH_QUICK:-0}" = 1 ]; then SCALE="${BENCH_SCALE:-0.1}"; else SCALE="${BENCH_SCALE:-1}"; fi
+ROUNDS="${BENCH_PYTHON_ROUNDS:-$(bench_rounds)}"
 OURS="${ODF_HASH_LOGICAL_COMPARE:-build/bench/logical_compare}"
 [ -x "$OURS" ] || { echo "python.sh: $OURS not found; run 'make build' first" >&2; exit 2; }
 "$PYTHON" -c "import odf_hash" 2>/dev/null || {
@@ -35,9 +28,6 @@ read -r -a cases <<<"${BENCH_PYTHON_CASES:-int64 utf8_short wide20}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# best FILE KEY: the smallest number in the list KEY of the JSON object in FILE.
-best() { "$PYTHON" -c 'import json,sys; print(min(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$1" "$2"; }
-
 echo "odf_hash.logical(pyarrow.Table, threads=1) vs the C++ in-memory path: $ROUNDS alternating"
 echo "processes per side, each the best of $RUNS runs; medians over the processes"
 printf '  %-13s %7s %10s %10s %9s %9s\n' "case" "MB" "C++ MB/s" "Py MB/s" "overhead" "cpu ovh"
@@ -47,23 +37,21 @@ for c in "${cases[@]}"; do
   file="$tables/$c.arrow"
   mismatch=0
   files+=("$file")
-  cpp_w=() py_w=() cpp_c=() py_c=()
+  rm -f "$out/cpp.bests" "$out/py.bests"
   for ((r = 0; r < ROUNDS; r++)); do
     "$OURS" --runs "$RUNS" --threads 1 "$file" >"$out/cpp.json"
     "$PYTHON" bench/python_bench.py overhead --runs "$RUNS" "$file" >"$out/py.json"
-    cpp_w+=("$(best "$out/cpp.json" runs)")
-    cpp_c+=("$(best "$out/cpp.json" cpu_runs)")
-    py_w+=("$(best "$out/py.json" runs)")
-    py_c+=("$(best "$out/py.json" cpu_runs)")
+    record_best "$out/cpp.json" "$out/cpp.bests"
+    record_best "$out/py.json" "$out/py.bests"
     if [ "$(json_field "$out/cpp.json" logical)" != "$(json_field "$out/py.json" logical)" ]; then
       mismatch=1
     fi
   done
   bytes=$(json_field "$out/cpp.json" arrow_bytes)
-  cpp_s=$(median "${cpp_w[@]}")
-  py_s=$(median "${py_w[@]}")
-  cpp_cpu=$(median "${cpp_c[@]}")
-  py_cpu=$(median "${py_c[@]}")
+  cpp_s=$(median_of "$out/cpp.bests" 1)
+  py_s=$(median_of "$out/py.bests" 1)
+  cpp_cpu=$(median_of "$out/cpp.bests" 2)
+  py_cpu=$(median_of "$out/py.bests" 2)
   ovh=$(awk -v p="$py_s" -v c="$cpp_s" 'BEGIN { printf "%+.1f%%", (p / c - 1) * 100 }')
   covh=$(awk -v p="$py_cpu" -v c="$cpp_cpu" 'BEGIN { printf "%+.1f%%", (p / c - 1) * 100 }')
   printf '  %-13s %7.1f %10.1f %10.1f %9s %9s\n' "$c" "$(mbps "$bytes" 1)" \

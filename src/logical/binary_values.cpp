@@ -4,96 +4,23 @@
 #include <string>
 
 #include "array_check.h"
+#include "staging.h"
 
 namespace odf_hash::logical {
+
+using staging::bit_mask;
+using staging::kRun;
+using staging::load_u32;
+using staging::low_mask;
+using staging::put_short;
+using staging::run_validity;
+using staging::store_u64;
+
 namespace {
 
-constexpr int64_t kRun = 64;  // slots per validity word
-
-uint64_t low_mask(int64_t k) {
-  return k >= 64 ? ~uint64_t{0} : (uint64_t{1} << k) - 1;
-}
-
-uint64_t run_validity(const Validity& v, int64_t i, int64_t k) {
-  return v.present() ? load_bits(v.bits, v.offset + i, k) : low_mask(k);
-}
-
-// Little-endian stores and loads as single moves (GCC -O2 keeps a byte loop as a loop).
-void store_u64(uint8_t* p, uint64_t v) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  v = __builtin_bswap64(v);
-#endif
-  std::memcpy(p, &v, 8);
-}
-
-uint32_t load_u32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  v = __builtin_bswap32(v);
-#endif
-  return v;
-}
-
-// All ones when bit b of `word` is set, else 0.
-uint64_t bit_mask(uint64_t word, int64_t b) {
-  return uint64_t{0} - ((word >> b) & 1);
-}
-
-// One slot, the general way: u64 length + bytes through the sink (large runs straight from
-// `data`), or the marker.
+// One valid slot, the general way: u64 length + bytes (large runs straight from `data`).
 void put_value(DigestSink& sink, const uint8_t* data, uint64_t n) {
-  if (n <= 256) {
-    uint8_t* p = sink.reserve(8 + n);
-    store_u64(p, n);
-    if (n > 0) std::memcpy(p + 8, data, n);
-    sink.commit(8 + n);
-  } else {
-    sink.put_u64(n);
-    sink.put(data, n);
-  }
-}
-
-// The slot writer of the fast paths. Writes slot (src, n) at out + at when valid (mask all
-// ones): its u64 length, then kCopy bytes from src of which the first n count; a null slot
-// (mask 0) writes a 0 u64 and advances by one byte. Returns the new end. `src` must be
-// readable for kCopy bytes (also for a null slot) and out + at for 8 + kCopy bytes.
-template <size_t kCopy>
-inline size_t put_short(uint8_t* out, size_t at, const uint8_t* src, uint64_t n, uint64_t mask) {
-  std::memcpy(out + at + 8, src, kCopy);
-  store_u64(out + at, n & mask);
-  return at + 1 + (mask & (7 + n));
-}
-
-// The same with an exact copy of n bytes (src may be null when n is 0).
-inline size_t put_exact(uint8_t* out, size_t at, const uint8_t* src, uint64_t n, uint64_t mask) {
-  store_u64(out + at, n & mask);
-  if ((n & mask) != 0) std::memcpy(out + at + 8, src, n);
-  return at + 1 + (mask & (7 + n));
-}
-
-// A run of k slots of an offsets array whose lengths are all below kCopy. Slots whose
-// kCopy-byte read would pass `end` (the last byte the offsets vouch for) are copied exactly.
-template <size_t kCopy, typename Offset>
-void stage_short_run(DigestSink& sink, const Offset* o, const uint8_t* data, int64_t end,
-                     uint64_t valid, int64_t k) {
-  const int64_t total = static_cast<int64_t>(o[k] - o[0]);
-  uint8_t* out = sink.reserve(static_cast<size_t>(8 * k + total) + kCopy + 8);
-  // Offsets never decrease, so the slots that can be copied wide are a prefix.
-  int64_t wide = k;
-  while (wide > 0 && static_cast<int64_t>(o[wide - 1]) + static_cast<int64_t>(kCopy) > end) {
-    --wide;
-  }
-  size_t at = 0;
-  for (int64_t j = 0; j < wide; ++j) {
-    at = put_short<kCopy>(out, at, data + o[j], static_cast<uint64_t>(o[j + 1] - o[j]),
-                          bit_mask(valid, j));
-  }
-  for (int64_t j = wide; j < k; ++j) {
-    const uint64_t n = static_cast<uint64_t>(o[j + 1] - o[j]);
-    at = put_exact(out, at, n == 0 ? nullptr : data + o[j], n, bit_mask(valid, j));
-  }
-  sink.commit(at);
+  staging::put_counted(sink, n, data, n);
 }
 
 }  // namespace
@@ -105,25 +32,7 @@ void stage_binary(DigestSink& sink, const Offset* offsets, const uint8_t* data, 
   for (int64_t i = 0; i < len; i += kRun) {
     const int64_t k = len - i < kRun ? len - i : kRun;
     const uint64_t valid = run_validity(v, i, k);
-    const Offset* o = offsets + i;
-    // The OR of the lengths bounds the longest one (null slots included: they have lengths
-    // too, usually 0).
-    uint64_t any = 0;
-    for (int64_t j = 0; j < k; ++j) any |= static_cast<uint64_t>(o[j + 1] - o[j]);
-    if (any < 16) {
-      stage_short_run<16>(sink, o, data, end, valid, k);
-    } else if (any < 32) {
-      stage_short_run<32>(sink, o, data, end, valid, k);
-    } else {
-      for (int64_t j = 0; j < k; ++j) {
-        if (((valid >> j) & 1) == 0) {
-          sink.put_byte(0);
-          continue;
-        }
-        const uint64_t n = static_cast<uint64_t>(o[j + 1] - o[j]);
-        put_value(sink, n == 0 ? nullptr : data + o[j], n);
-      }
-    }
+    staging::stage_counted_run<0>(sink, offsets + i, data, end, valid, k);
   }
 }
 
@@ -294,7 +203,7 @@ void stage_dictionary_runs(DigestSink& sink, const ArrowArray& a, int64_t first,
       for (int64_t j = 0; j < k; ++j) {
         const bool near_end = start[j] + 16 > end;
         const uint8_t* src = near_end ? tail + (start[j] - tail_start) : ddata + start[j];
-        at = put_short<16>(out, at, src, n[j], bit_mask(valid, j));
+        at = put_short<16>(out, at, src, n[j], n[j], bit_mask(valid, j));
       }
       sink.commit(at);
       continue;

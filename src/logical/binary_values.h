@@ -7,9 +7,9 @@
 // little-endian u64 then its bytes; a null slot is the marker byte 0.
 //
 // How: for each run of 64 slots, the validity is one 64-bit word and the lengths are read in
-// one pass; when every length of the run is short (below 16 or 32 bytes) and the copies stay
-// inside the bytes the offsets vouch for, the slots are written with no branch per slot: a
-// slot always writes its u64 (0 when null) and a fixed 16- or 32-byte copy of its bytes, and
+// one pass; when every length of the run is short (below 16, 32 or 64 bytes) and the copies
+// stay inside the bytes the offsets vouch for, the slots are written with no branch per slot
+// (staging.h): a slot always writes its u64 (0 when null) and a fixed-size copy of its bytes, and
 // the output advances by 8 + length, or by 1 for a null (whose 0 u64 then reads as the
 // marker), so the next slot overwrites whatever lies past its end. Runs with longer values
 // are written value by value (their cost is in Keccak, not in the branches).

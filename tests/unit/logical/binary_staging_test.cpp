@@ -2,7 +2,7 @@
 // against the slow per-value reference (slow_reference.h): random Utf8 / Binary arrays with
 // int32 and int64 offsets, views with inline and out-of-line values, fixed-size binary of
 // many widths and dictionaries of strings; with nulls (and arbitrary bytes and lengths under
-// them), slices, empty values, values around the 16 / 32-byte copy sizes and long values
+// them), slices, empty values, values around the 16 / 32 / 64-byte copy sizes and long values
 // (some past the sink's 8 KiB direct-run threshold), top-level and inside nullable structs
 // (where the reference's OR rule hashes values under a child's own nulls).
 //
@@ -43,8 +43,8 @@ class StringGen {
       case Lengths::kShort: return below(16);
       case Lengths::kMid: return below(32);
       case Lengths::kEdges: {
-        static const int64_t edges[] = {0, 11, 12, 13, 15, 16, 17, 31, 32, 33};
-        return edges[below(10)];
+        static const int64_t edges[] = {0, 11, 12, 13, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65};
+        return edges[below(14)];
       }
       case Lengths::kMixed: return chance(5) ? 40 + below(300) : below(16);
       case Lengths::kLong: return chance(3) ? 8192 + below(4000) : 100 + below(1500);
