@@ -91,10 +91,12 @@ struct LogicalHashOptions {
   MultiLane multi_lane = MultiLane::kAuto;
 
   // Files only (logical_hash_file / logical_hash_object in reader.h): with threads > 1, a
-  // Parquet file's top-level columns may be split into up to `threads` groups balanced by
-  // their sizes in the footer, each group read by its own Parquet reader over the same file
-  // and hashed on its own thread (its next batch read ahead on another), then combined
-  // (combine_fields_digests): decoding runs in parallel too. Up to 2 x `threads` threads run.
+  // Parquet file's top-level columns may be split into up to 2 x `threads` groups balanced
+  // by their sizes in the footer, each group read by its own Parquet reader over the same
+  // file and hashed by one of `threads` workers taking the groups in turn (its next batch
+  // read ahead on another thread), then combined (combine_fields_digests): decoding runs in
+  // parallel too, and only the columns of the groups being read are open at a time. Up to
+  // 2 x `threads` threads run.
   //   kAuto: when the file has >= 2 top-level columns and >= 8 MiB of data (decompressed);
   //   kOff:  one record stream (decoded on one thread, hashed on `threads`);
   //   kOn:   whenever the file has >= 2 top-level columns (tests).

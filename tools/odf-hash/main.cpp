@@ -3,11 +3,20 @@
 #include <exception>
 #include <vector>
 
+#include <sys/prctl.h>
+
 #include "commands.h"
 #include "odf_hash/open_store.h"
 
 int main(int argc, char** argv) {
   using namespace odf_hash::cli;
+  // No transparent huge pages for this process. Arrow's default pool (mimalloc in the pyarrow
+  // wheel) reserves its arena with MADV_HUGEPAGE, and the C Data Interface export of every
+  // stream and batch allocates a few hundred bytes there: each thread's first one faulted in a
+  // whole 2 MiB page, ~4 MiB of the peak RSS of `logical` on a large Parquet file
+  // (bench/endtoend.sh). The readers' own pool (jemalloc) never asks for huge pages. Best
+  // effort: an older kernel without the option changes nothing.
+  (void)prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
   CLI::App app{
       "odf-hash: compute and check Open Data Fabric hashes (physical sha3-256 and "
       "logical arrow0-sha3-256)",
