@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <system_error>
 #include <thread>
 
@@ -143,6 +144,25 @@ class ReadAhead {
   std::thread reader_;
 };
 
+using Bytes = std::span<const uint8_t>;
+
+// SHA3-256 of the chunks `next` returns (Result<Bytes>), up to the first empty one; progress
+// after each, with `total` (0: unknown). What every physical hash here runs.
+template <typename Next>
+Result<PhysicalDigest> hash_chunks(const std::string& name, uint64_t total,
+                                   const ProgressFn& progress, Next next) {
+  Sha3_256 hasher;
+  uint64_t done = 0;
+  for (;;) {
+    ODF_HASH_ASSIGN_OR_RETURN(Bytes chunk, next());
+    if (chunk.empty()) break;
+    hasher.update(chunk.data(), chunk.size());
+    done += chunk.size();
+    if (progress && !progress(done, total)) return Status::io_error(name + ": cancelled");
+  }
+  return PhysicalDigest{Multihash::sha3_256(hasher.finalize()), done};
+}
+
 }  // namespace
 
 Result<PhysicalDigest> physical_hash_fd(int fd, const std::string& name_for_errors,
@@ -156,8 +176,6 @@ Result<PhysicalDigest> physical_hash_fd(int fd, const std::string& name_for_erro
     (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   }
 
-  Sha3_256 hasher;
-  uint64_t done = 0;
   auto read_error = [&](int err) {
     if (err == EISDIR) return Status::io_error(name_for_errors + ": is a directory");
     return Status::io_error(errno_message(name_for_errors, err));
@@ -170,49 +188,28 @@ Result<PhysicalDigest> physical_hash_fd(int fd, const std::string& name_for_erro
     }
   }
   if (ahead) {
-    for (;;) {
+    return hash_chunks(name_for_errors, total, progress, [&]() -> Result<Bytes> {
       ReadAhead::Chunk chunk = ahead->next();
       if (chunk.error != 0) return read_error(chunk.error);
-      if (chunk.size == 0) break;
-      hasher.update(chunk.data, chunk.size);
-      done += chunk.size;
-      if (progress && !progress(done, total)) {
-        return Status::io_error(name_for_errors + ": cancelled");
-      }
-    }
-    return PhysicalDigest{Multihash::sha3_256(hasher.finalize()), done};
+      return Bytes(chunk.data, chunk.size);
+    });
   }
   std::unique_ptr<uint8_t[]> buffer(new uint8_t[kReadBufferSize]);
-  for (;;) {
-    ssize_t n = ::read(fd, buffer.get(), kReadBufferSize);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return read_error(errno);
+  return hash_chunks(name_for_errors, total, progress, [&]() -> Result<Bytes> {
+    for (;;) {
+      const ssize_t n = ::read(fd, buffer.get(), kReadBufferSize);
+      if (n >= 0) return Bytes(buffer.get(), static_cast<size_t>(n));
+      if (errno != EINTR) return read_error(errno);
     }
-    if (n == 0) break;
-    hasher.update(buffer.get(), static_cast<size_t>(n));
-    done += static_cast<uint64_t>(n);
-    if (progress && !progress(done, total)) {
-      return Status::io_error(name_for_errors + ": cancelled");
-    }
-  }
-  return PhysicalDigest{Multihash::sha3_256(hasher.finalize()), done};
+  });
 }
 
 Result<PhysicalDigest> physical_hash_object(ObjectReader& object, const ProgressFn& progress) {
   std::unique_ptr<uint8_t[]> buffer(new uint8_t[kReadBufferSize]);
-  Sha3_256 hasher;
-  uint64_t done = 0;
-  for (;;) {
+  return hash_chunks(object.name(), object.size(), progress, [&]() -> Result<Bytes> {
     ODF_HASH_ASSIGN_OR_RETURN(size_t n, object.read(buffer.get(), kReadBufferSize));
-    if (n == 0) break;
-    hasher.update(buffer.get(), n);
-    done += n;
-    if (progress && !progress(done, object.size())) {
-      return Status::io_error(object.name() + ": cancelled");
-    }
-  }
-  return PhysicalDigest{Multihash::sha3_256(hasher.finalize()), done};
+    return Bytes(buffer.get(), n);
+  });
 }
 
 Result<PhysicalDigest> physical_hash_file(const std::string& path, const ProgressFn& progress) {
