@@ -161,13 +161,7 @@ TEST(ListStaging, MatchesSlowReference) {
       cols.push_back(col);
     }
     auto table = arrow::RecordBatch::Make(arrow::schema(fields), n, cols);
-    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
-    for (int64_t pos = 0; pos < n || batches.empty();) {
-      const int64_t len = std::min(n - pos, g.below(n + 1));
-      batches.push_back(table->Slice(pos, len));
-      pos += len;
-      if (n == 0) break;
-    }
+    const auto batches = random_batches(table, g);
     slow::Record ref;
     const std::string expected = ref.digest(batches);
     for (auto multi_lane :

@@ -7,6 +7,7 @@
 #include <arrow/json/from_string.h>
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -124,6 +125,23 @@ struct Bytes {
     return *this;
   }
 };
+
+// `table` cut at random points: each batch takes g.below(rows + 1) of the rows left, so empty
+// batches come too; at least one batch. The split the randomized tests hash in pieces
+// against one reference digest of the whole (the logical hash ignores batch boundaries).
+template <typename Gen>
+std::vector<std::shared_ptr<arrow::RecordBatch>> random_batches(
+    const std::shared_ptr<arrow::RecordBatch>& table, Gen& g) {
+  const int64_t n = table->num_rows();
+  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+  for (int64_t pos = 0; pos < n || batches.empty();) {
+    const int64_t len = std::min(n - pos, g.below(n + 1));
+    batches.push_back(table->Slice(pos, len));
+    pos += len;
+    if (n == 0) break;
+  }
+  return batches;
+}
 
 inline std::string openssl_sha3_hex(const std::vector<uint8_t>& data) {
   unsigned char out[32];
