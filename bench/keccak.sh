@@ -3,8 +3,8 @@
 #   - Sha3_256x8 at the AVX-512 level against Sha3_256x4 at the AVX2 level, both over 1 MiB
 #     lanes (the goal: x8 >= 1.8x the x4 rate per core on AVX-512 machines);
 #   - the single stream: Sha3_256 (what physical hashes and single columns run: OpenSSL, or
-#     our AVX-512 single state where a start-up measurement finds it faster) and the AVX-512
-#     single state itself, against OpenSSL's SHA3-256.
+#     our BMI2 or AVX-512 single state where a measurement at first use finds it faster) and
+#     our two single-state kernels themselves, against OpenSSL's SHA3-256.
 # A CPU without AVX-512 prints that instead of the x8 row.
 #
 # Knobs (environment): see bench/lib.sh (BENCH_RUNS: repetitions, BENCH_QUICK).

@@ -12,7 +12,7 @@
 // Arrow bytes of the batches (arrow::util::TotalBufferSize), the bytes fed to SHA3 (every
 // column's ColumnDigest::hashed_bytes), MB/s and the logical hash.
 // --sha3 instead times odf_hash::Sha3_256 over one buffer: the single-stream ceiling (median
-// and best of the runs, and what Sha3_256 runs here: OpenSSL or our AVX-512 single state).
+// and best of the runs, and what Sha3_256 runs here: OpenSSL or one of our single-state kernels).
 #include <arrow/api.h>
 #include <arrow/c/bridge.h>
 #include <arrow/io/file.h>

@@ -1,5 +1,5 @@
 // SHA3-256 absorption rates: OpenSSL single stream (the peer), Sha3_256 (what the library runs
-// for one stream: OpenSSL or our AVX-512 single state, whichever is faster here), our
+// for one stream: OpenSSL or our BMI2 / AVX-512 single state, whichever is faster here), our
 // single-state Keccak, Sha3_256x4 on 4 x 1 MiB and Sha3_256x8 on 8 x 1 MiB, each at every
 // dispatch level. Levels this CPU lacks report an error row ("not supported").
 //

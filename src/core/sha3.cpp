@@ -31,60 +31,85 @@ const EVP_MD* sha3_256_md() {
   return md;
 }
 
-// Whether our AVX-512 single-state permutation beats OpenSSL's Keccak on this CPU, measured
-// once. OpenSSL's x86-64 Keccak is scalar code running at the speed of our BMI2 kernel (within
-// a few percent: bench/keccak.sh), and timing the two raw kernels avoids charging OpenSSL's
-// per-call EVP overhead to it on short timings: 7 alternating timings of 16 blocks each
-// (about 80 microseconds), compared by the median of their ratios so that one interruption
-// cannot decide; the AVX-512 kernel must be 15% faster. Where cross-lane shuffles are fast it
-// is; on an idle AMD Zen 4, which runs 512-bit shuffles in two passes, it is 20% slower (6.5
-// cycles per byte against 5.2), and close when the core's other hardware thread is busy (the
-// scalar code shares its ALUs, the latency-bound vector code hardly notices).
-bool avx512_single_beats_openssl() {
+// How fast our single-state kernels absorb against OpenSSL's SHA3-256 on this CPU, measured
+// once per process: OpenSSL's time over the kernel's (above 1: ours is faster; 0: the CPU
+// lacks the kernel). OpenSSL's x86-64 Keccak is scalar code. On AMD Zen 3 and 4 it runs at
+// the speed of our BMI2 kernel and faster than our AVX-512 one (Zen 4 runs 512-bit permutes
+// in two passes), so OpenSSL is kept there; on an Intel Xeon with AVX-512 (Sapphire Rapids
+// class) our BMI2 and AVX-512 kernels both run 10-25% faster than it. Timings are 9
+// alternating rounds of 16 blocks per implementation (about 100 microseconds in all),
+// compared by the median of their ratios, so that one interruption cannot decide.
+struct SingleStreamSpeeds {
+  double bmi2 = 0;
+  double avx512 = 0;
+};
+
+SingleStreamSpeeds measure_single_stream() {
+  SingleStreamSpeeds speeds;
 #if defined(ODF_HASH_HAVE_X86_KERNELS)
-  static const bool yes = [] {
-    if (!keccak_level_supported(KeccakLevel::kAvx512) ||
-        !keccak_level_supported(KeccakLevel::kBmi2)) {
-      return false;
-    }
-    constexpr size_t kBlocks = 16;
-    constexpr int kReps = 7;
-    alignas(64) uint8_t data[kBlocks * kSha3_256Rate];
-    for (size_t i = 0; i < sizeof data; ++i) data[i] = static_cast<uint8_t>(i * 131 + 7);
-    uint64_t ours[keccak::kStateWords] = {}, scalar[keccak::kStateWords] = {};
-    using Clock = std::chrono::steady_clock;
-    double ratio[kReps];  // the scalar kernel's time over the AVX-512 one's
-    for (int rep = 0; rep < kReps; ++rep) {
-      const auto t0 = Clock::now();
-      keccak::absorb_avx512(ours, data, kBlocks);
-      const auto t1 = Clock::now();
-      keccak::absorb_bmi2(scalar, data, kBlocks);
-      const auto t2 = Clock::now();
-      const auto avx512 = std::max<Clock::rep>((t1 - t0).count(), 1);
-      ratio[rep] = static_cast<double>((t2 - t1).count()) / static_cast<double>(avx512);
-    }
-    std::nth_element(ratio, ratio + kReps / 2, ratio + kReps);
-    return ratio[kReps / 2] >= 1.15;
-  }();
-  return yes;
-#else
-  return false;
+  if (!keccak_level_supported(KeccakLevel::kBmi2)) return speeds;
+  const bool avx512 = keccak_level_supported(KeccakLevel::kAvx512);
+  constexpr size_t kBlocks = 16;
+  constexpr int kReps = 9;
+  alignas(64) uint8_t data[kBlocks * kSha3_256Rate];
+  for (size_t i = 0; i < sizeof data; ++i) data[i] = static_cast<uint8_t>(i * 131 + 7);
+  uint64_t state[keccak::kStateWords] = {};
+  Sha3_256OpenSsl openssl;
+  using Clock = std::chrono::steady_clock;
+  const auto nanos = [](Clock::time_point from, Clock::time_point to) {
+    return static_cast<double>(std::max<Clock::rep>((to - from).count(), 1));
+  };
+  double bmi2_ratio[kReps], avx512_ratio[kReps];
+  for (int rep = 0; rep < kReps; ++rep) {
+    const auto t0 = Clock::now();
+    openssl.update(data, sizeof data);
+    const auto t1 = Clock::now();
+    keccak::absorb_bmi2(state, data, kBlocks);
+    const auto t2 = Clock::now();
+    if (avx512) keccak::absorb_avx512(state, data, kBlocks);
+    const auto t3 = Clock::now();
+    bmi2_ratio[rep] = nanos(t0, t1) / nanos(t1, t2);
+    avx512_ratio[rep] = nanos(t0, t1) / nanos(t2, t3);
+  }
+  std::nth_element(bmi2_ratio, bmi2_ratio + kReps / 2, bmi2_ratio + kReps);
+  speeds.bmi2 = bmi2_ratio[kReps / 2];
+  if (avx512) {
+    std::nth_element(avx512_ratio, avx512_ratio + kReps / 2, avx512_ratio + kReps);
+    speeds.avx512 = avx512_ratio[kReps / 2];
+  }
 #endif
+  return speeds;
 }
+
+const SingleStreamSpeeds& single_stream_speeds() {
+  static const SingleStreamSpeeds speeds = measure_single_stream();
+  return speeds;
+}
+
+// Margins a kernel must win by before it replaces the one it is compared with, so that two
+// of about the same speed do not trade places from one process to the next.
+constexpr double kOwnOverOpenSsl = 1.08;
+constexpr double kAvx512OverBmi2 = 1.05;
 
 }  // namespace
 
 bool keccak::avx512_single_is_faster() noexcept {
-  return avx512_single_beats_openssl();
+  const SingleStreamSpeeds& speeds = single_stream_speeds();
+  return speeds.avx512 >= speeds.bmi2 * kAvx512OverBmi2;
 }
 
 namespace {
 
-// The Keccak level Sha3_256 runs when made now, or nullopt for OpenSSL.
+// The Keccak level Sha3_256 runs when made now, or nullopt for OpenSSL: the faster of our
+// single-state kernels that the current level allows (multi_lane_level, which
+// ODF_HASH_KECCAK_LEVEL can lower) where it beats OpenSSL by the margin.
 std::optional<KeccakLevel> own_level_now() {
   const KeccakLevel single = keccak::single_level_for(multi_lane_level());
-  if (single == KeccakLevel::kAvx512 && avx512_single_beats_openssl()) return single;
-  return std::nullopt;
+  if (single == KeccakLevel::kPortable) return std::nullopt;
+  const SingleStreamSpeeds& speeds = single_stream_speeds();
+  const bool avx512 = single == KeccakLevel::kAvx512 && keccak::avx512_single_is_faster();
+  if ((avx512 ? speeds.avx512 : speeds.bmi2) < kOwnOverOpenSsl) return std::nullopt;
+  return avx512 ? KeccakLevel::kAvx512 : KeccakLevel::kBmi2;
 }
 
 }  // namespace
