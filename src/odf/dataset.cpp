@@ -1,6 +1,9 @@
 #include "odf_hash/dataset.h"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string_view>
 #include <utility>
 
 #include "entry.h"
@@ -96,6 +99,80 @@ Result<DatasetDir> DatasetDir::open(const std::string& url_or_path, const StoreO
   return open(std::shared_ptr<const ObjectStore>(std::move(store)));
 }
 
+namespace {
+
+constexpr std::string_view kHeadKey = "refs/head";
+// refs/head holds about 70 characters; the chain walk reads at most 4 KiB of it.
+constexpr uint64_t kMaxKeptHeadBytes = 4096;
+
+// Bytes already read, served as an object.
+class BytesReader final : public ObjectReader {
+ public:
+  BytesReader(std::string name, std::shared_ptr<const std::vector<uint8_t>> bytes)
+      : name_(std::move(name)), bytes_(std::move(bytes)) {}
+  const std::string& name() const noexcept override { return name_; }
+  uint64_t size() const noexcept override { return bytes_->size(); }
+  Result<size_t> read(uint8_t* out, size_t n) override {
+    const size_t got = copy_at(position_, out, n);
+    position_ += got;
+    return got;
+  }
+  Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
+    return copy_at(offset, out, n);
+  }
+
+ private:
+  size_t copy_at(uint64_t offset, uint8_t* out, size_t n) const {
+    if (offset >= bytes_->size()) return 0;
+    const size_t got = std::min<uint64_t>(n, bytes_->size() - offset);
+    std::memcpy(out, bytes_->data() + offset, got);
+    return got;
+  }
+
+  std::string name_;
+  std::shared_ptr<const std::vector<uint8_t>> bytes_;
+  uint64_t position_ = 0;
+};
+
+// A store that cannot list, with the refs/head that DatasetDir::open read to probe it: that
+// key is served from those bytes, so a verification over HTTP asks for it once (the probe
+// and the chain walk see the same head); every other request goes to the store.
+class ProbedHeadStore final : public ObjectStore {
+ public:
+  ProbedHeadStore(std::shared_ptr<const ObjectStore> store, ObjectInfo info, std::string name,
+                  std::vector<uint8_t> bytes)
+      : store_(std::move(store)),
+        info_(std::move(info)),
+        name_(std::move(name)),
+        bytes_(std::make_shared<const std::vector<uint8_t>>(std::move(bytes))) {
+    info_.size = bytes_->size();
+  }
+  std::string location(std::string_view key) const override { return store_->location(key); }
+  bool can_list() const noexcept override { return store_->can_list(); }
+  Result<std::vector<ObjectEntry>> list(std::string_view prefix) const override {
+    return store_->list(prefix);
+  }
+  Result<ObjectInfo> stat(std::string_view key) const override {
+    if (key == kHeadKey) return info_;
+    return store_->stat(key);
+  }
+  Result<OpenedObject> open(std::string_view key, const OpenOptions& options) const override {
+    if (key != kHeadKey) return store_->open(key, options);
+    OpenedObject out;
+    out.info = info_;
+    if (info_.size <= options.max_size) out.reader = std::make_unique<BytesReader>(name_, bytes_);
+    return out;
+  }
+
+ private:
+  std::shared_ptr<const ObjectStore> store_;
+  ObjectInfo info_;
+  std::string name_;
+  std::shared_ptr<const std::vector<uint8_t>> bytes_;
+};
+
+}  // namespace
+
 Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store) {
   if (store == nullptr) return Status::invalid_argument("DatasetDir::open: null store");
   DatasetDir dir;
@@ -105,12 +182,20 @@ Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store) {
   if (!dir.listed_) {
     // The first request to a store that cannot list: one that fails for any other reason
     // than a missing object means the dataset cannot be reached (an error, not a problem).
-    // A GET, as the chain walk's (a HEAD may be refused where a GET is served).
+    // A GET, as the chain walk's (a HEAD may be refused where a GET is served). What it
+    // read is kept for the chain walk, which starts from the same refs/head.
     OpenOptions small;
-    small.max_size = 1 << 20;
-    auto head = dir.store_->open("refs/head", small);
+    small.max_size = kMaxKeptHeadBytes;
+    auto head = dir.store_->open(kHeadKey, small);
     if (!head.is_ok() && head.status().code() != StatusCode::kNotFound) {
       return head.status().with_context("cannot reach the dataset");
+    }
+    if (head.is_ok() && head->info.kind == ObjectKind::kFile && head->reader) {
+      auto bytes = read_all(*head->reader);
+      if (bytes.is_ok()) {
+        dir.store_ = std::make_shared<ProbedHeadStore>(dir.store_, head->info, head->reader->name(),
+                                                       std::move(*bytes));
+      }
     }
   }
   if (dir.listed_) {

@@ -156,6 +156,18 @@ def test_http_valid_examples_text(run, http):
     assert r.out.count("result       VALID\n") == 2
 
 
+def test_http_verify_asks_for_refs_head_once(run, tree):
+    # Opening the dataset probes it by reading refs/head; the chain walk starts from those
+    # bytes instead of asking again. Blocks are each asked for once too.
+    root, _ = tree
+    with http_server(root) as server:
+        r = run("verify", f"{server.url}/root")
+        assert r.rc == 0, r
+        assert server.counts["/root/refs/head"] == 1, server.counts
+        blocks = [k for k in server.counts if k.startswith("/root/blocks/")]
+        assert blocks and all(server.counts[k] == 1 for k in blocks), server.counts
+
+
 def test_http_files_hash_to_their_names(run, http):
     names = sorted(p.name for p in (DATASETS / "root" / "data").iterdir())
     urls = [f"{http.url}/root/data/{n}" for n in names]
