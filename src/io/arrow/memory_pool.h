@@ -4,10 +4,11 @@
 // streaming read that frees every batch after hashing peaked 45% higher with it (90 MB
 // against 62 MB of RSS on a 150 MB Parquet file) at the same speed. The readers free and
 // reallocate the same sizes batch after batch. Arrow's bundled jemalloc serves them with the
-// lowest peak: on the 1 GiB file of bench/endtoend.sh (column groups, four threads) 67 MiB of
-// RSS against 75 MiB with glibc's malloc, whose per-thread arenas each keep what their thread
-// freed, at the same CPU time; so jemalloc where the libarrow has it, glibc's malloc otherwise
-// and under AddressSanitizer (which then sees every reader buffer).
+// lowest peak: on the 1 GiB file of bench/endtoend.sh (column groups, four threads, as the
+// readers were when this was chosen) 67 MiB of RSS against 75 MiB with glibc's malloc, whose
+// per-thread arenas each keep what their thread freed, at the same CPU time; so jemalloc where
+// the libarrow has it, glibc's malloc otherwise and under AddressSanitizer (which then sees
+// every reader buffer). Today's peak, after later work, is in bench/RESULTS.md.
 //
 // Files are untrusted: Arrow and Parquet C++ size some buffers from their metadata before
 // reading (a Parquet page's declared size, an IPC buffer's uncompressed length), so a few
