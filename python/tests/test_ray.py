@@ -1,7 +1,10 @@
 """odf_hash.ray on a real local Ray instance (two CPUs, no dashboard; one session for the
 module, Ray's start-up being slow): the reports equal the local odf_hash.verify on every
-example dataset and broken copy."""
+example dataset and broken copy, also when a worker is killed mid-run."""
+import os
 import shutil
+import signal
+import sys
 import tempfile
 
 import pytest
@@ -10,6 +13,7 @@ ray = pytest.importorskip("ray", reason="ray is not installed (scripts/bootstrap
 
 import odf_hash  # noqa: E402
 import odf_hash.ray  # noqa: E402
+from odf_hash import _engine  # noqa: E402
 from datasets import make_variants  # noqa: E402
 
 
@@ -35,3 +39,46 @@ def test_ray_reports_equal_local(session, tmp_path_factory, capsys):
     odf_hash.ray.verify(variants["root"], progress=True)
     err = capsys.readouterr().err
     assert "5/5" in err  # tqdm's bar, or the plain line without tqdm
+
+
+def _kill_first_batch(marker: str):
+    """A stand-in for odf_hash._engine.check_batch whose first call, in whichever worker,
+    kills that worker's process (SIGKILL: no clean-up, as when a node dies); every later call
+    checks the batch. The marker file, created exclusively, says a worker was killed."""
+    original = _engine.check_batch
+
+    def check_batch(tasks):
+        try:
+            fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return original(tasks)
+        os.write(fd, str(os.getpid()).encode())
+        os.close(fd)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    return check_batch
+
+
+def test_a_worker_killed_mid_run_changes_nothing(session, tmp_path_factory, monkeypatch):
+    # The stand-in is defined here, in a module Ray's workers cannot import: it travels by
+    # value, the odf_hash function it calls by reference.
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    variants = make_variants(tmp_path_factory.mktemp("ray-kill"))
+    ds = variants["root-truncated-checkpoint-deleted-data"]
+    marker = tmp_path_factory.mktemp("ray-kill-marker") / "killed"
+    monkeypatch.setattr(_engine, "check_batch", _kill_first_batch(str(marker)))
+    report = odf_hash.ray.verify(ds, max_retries=2, progress=False)
+    assert marker.exists(), "no worker was killed"
+    assert int(marker.read_text()) != os.getpid()  # a worker died, not this process
+    assert report == odf_hash.verify(ds)
+
+
+def test_a_killed_worker_without_retries_is_an_error(session, tmp_path_factory, monkeypatch):
+    # With no retry left, the lost batch is an error from Ray, never a report without it.
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    variants = make_variants(tmp_path_factory.mktemp("ray-kill-once"))
+    marker = tmp_path_factory.mktemp("ray-kill-once-marker") / "killed"
+    monkeypatch.setattr(_engine, "check_batch", _kill_first_batch(str(marker)))
+    with pytest.raises(ray.exceptions.RayError):
+        odf_hash.ray.verify(variants["root"], max_retries=0, progress=False)
+    assert marker.exists(), "no worker was killed"
