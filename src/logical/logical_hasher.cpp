@@ -1,7 +1,9 @@
 // LogicalHasher (the reference's RecordDigestV0) and ArrayHasher (ArrayDigestV0).
 #include <algorithm>
+#include <condition_variable>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,10 @@ constexpr double kLaneChunkBytes = 32 * 1024;
 // Lane groups smaller than this hash their columns one at a time instead.
 constexpr size_t kMinLanes = 2;
 constexpr size_t kMaxLanes = 8;
+// With several threads, a group's rows of a batch are hashed in up to this many segments of
+// at least this many estimated bytes (LogicalHasher::Impl::run_groups).
+constexpr int64_t kMaxSegments = 4;
+constexpr double kMinSegmentBytes = 256 * 1024;
 
 }  // namespace
 
@@ -144,40 +150,114 @@ struct LogicalHasher::Impl {
     return merged;
   }
 
-  // Hashes this batch's slots of the columns of `g` (on whichever thread runs it).
-  void hash_group(ColumnGroup& g, int64_t len) {
-    if (g.lanes == nullptr) {
-      const size_t k = g.leaves[0];
-      const OwnedValidity v = leaf_validity(k, len);
-      leaf_status[k] =
-          logical::hash_slots(sinks[k], *leaves[k], *slices[k].array, slices[k].pos, len, v.v);
-      return;
-    }
-    // Lanes advance together in chunks of rows, drained after each chunk.
+  // What hashing a group's rows of this batch needs: each leaf's validity (its struct
+  // ancestors' combined with its own) and, for a lane group, the rows between two drains.
+  struct GroupBatch {
     OwnedValidity valid[kMaxLanes];
     DigestSink* lane_sinks[kMaxLanes] = {};
+    int64_t chunk_rows = 0;
+  };
+
+  void prepare_group(const ColumnGroup& g, int64_t len, GroupBatch& b) {
     double widest = 0;
     for (size_t l = 0; l < g.leaves.size(); ++l) {
       const size_t k = g.leaves[l];
-      valid[l] = leaf_validity(k, len);
-      lane_sinks[l] = &sinks[k];
+      b.valid[l] = leaf_validity(k, len);
+      b.lane_sinks[l] = &sinks[k];
       widest = std::max(widest, slices[k].cost);
     }
-    int64_t rows = len;
-    if (widest > kLaneChunkBytes) {
-      rows = static_cast<int64_t>(kLaneChunkBytes / widest * static_cast<double>(len));
-      rows = rows >= 64 ? rows / 64 * 64 : std::max<int64_t>(1, rows);
+    // Lanes advance together in chunks of rows, drained after each chunk.
+    b.chunk_rows = std::max<int64_t>(len, 1);
+    if (g.lanes != nullptr && widest > kLaneChunkBytes) {
+      const auto rows = static_cast<int64_t>(kLaneChunkBytes / widest * static_cast<double>(len));
+      b.chunk_rows = rows >= 64 ? rows / 64 * 64 : std::max<int64_t>(1, rows);
     }
-    for (int64_t r = 0; r < len; r += rows) {
-      const int64_t n = std::min(rows, len - r);
+  }
+
+  // Hashes rows [from, to) of this batch's slots of the columns of `g`, on whichever thread
+  // runs it; the rows of a group are hashed in order.
+  void hash_rows(const ColumnGroup& g, const GroupBatch& b, int64_t from, int64_t to) {
+    if (g.lanes == nullptr) {
+      const size_t k = g.leaves[0];
+      if (!leaf_status[k].is_ok()) return;
+      const Validity v = from == 0 ? b.valid[0].v : sub_validity(b.valid[0].v, from);
+      leaf_status[k] = logical::hash_slots(sinks[k], *leaves[k], *slices[k].array,
+                                           slices[k].pos + from, to - from, v);
+      return;
+    }
+    for (int64_t r = from; r < to; r += b.chunk_rows) {
+      const int64_t n = std::min(b.chunk_rows, to - r);
       for (size_t l = 0; l < g.leaves.size(); ++l) {
         const size_t k = g.leaves[l];
         if (!leaf_status[k].is_ok()) continue;
         leaf_status[k] = logical::hash_slots(sinks[k], *leaves[k], *slices[k].array,
-                                             slices[k].pos + r, n, sub_validity(valid[l].v, r));
+                                             slices[k].pos + r, n, sub_validity(b.valid[l].v, r));
       }
-      logical::drain_lanes(*g.lanes, lane_sinks);
+      logical::drain_lanes(*g.lanes, b.lane_sinks);
     }
+  }
+
+  // The groups of this batch on the pool's threads. A group's rows are cut into up to
+  // kMaxSegments segments (of at least kMinSegmentBytes), hashed in order, one at a time,
+  // by whichever thread is free: the group with the most segments left first (then the
+  // costlier). Whole groups on threads leave a thread idle whenever the groups do not divide
+  // evenly among them: 20 columns in lane groups of 8, 8 and 4 on two threads took the time
+  // of two groups (1.5x one thread); sharing the rows of the last group brings that to 1.5.
+  void run_groups(int64_t len) {
+    const size_t n = groups.size();
+    std::vector<GroupBatch> work(n);
+    struct Progress {
+      int64_t next = 0;  // first row not yet claimed
+      int64_t step = 0;  // rows per segment
+      bool busy = false;
+    };
+    std::vector<Progress> progress(n);
+    for (size_t i = 0; i < n; ++i) {
+      prepare_group(groups[i], len, work[i]);
+      const auto wanted = static_cast<int64_t>(groups[i].cost / kMinSegmentBytes);
+      const int64_t segments = std::clamp<int64_t>(wanted, 1, kMaxSegments);
+      // Segments of whole chunks for a lane group (so that the drains fall where one thread
+      // would put them), of multiples of 64 rows for a single column.
+      const int64_t unit = groups[i].lanes != nullptr ? work[i].chunk_rows : 64;
+      const int64_t units = (len + unit - 1) / unit;
+      progress[i].step = (units + segments - 1) / segments * unit;
+    }
+    std::mutex mu;
+    std::condition_variable freed;
+    // Segments not yet claimed.
+    auto left = [&](size_t i) {
+      return (len - progress[i].next + progress[i].step - 1) / progress[i].step;
+    };
+    auto before = [&](size_t a, size_t b) {
+      return left(a) != left(b) ? left(a) > left(b) : groups[a].cost > groups[b].cost;
+    };
+    pool->run(pool->threads(), [&](size_t) {
+      std::unique_lock lock(mu);
+      for (;;) {
+        size_t pick = n;
+        bool unclaimed = false;
+        for (size_t i = 0; i < n; ++i) {
+          if (progress[i].next >= len) continue;
+          unclaimed = true;
+          if (!progress[i].busy && (pick == n || before(i, pick))) pick = i;
+        }
+        if (!unclaimed) return;
+        if (pick == n) {  // every group with rows left is being hashed: wait for one
+          freed.wait(lock);
+          continue;
+        }
+        Progress& p = progress[pick];
+        const int64_t from = p.next;
+        const int64_t to = std::min(len, from + p.step);
+        p.next = to;
+        p.busy = true;
+        lock.unlock();
+        hash_rows(groups[pick], work[pick], from, to);
+        lock.lock();
+        p.busy = false;
+        freed.notify_all();
+      }
+    });
   }
 
   // Lane groups of up to max_lanes(level) columns of similar volume (by this first batch),
@@ -236,15 +316,14 @@ struct LogicalHasher::Impl {
       for (size_t k : g.leaves) g.cost += slices[k].cost;
     }
     for (Status& st : leaf_status) st = Status::ok();
-    if (pool == nullptr) {
-      for (ColumnGroup& g : groups) hash_group(g, batch.length);
+    if (pool == nullptr || batch.length == 0) {
+      for (ColumnGroup& g : groups) {
+        GroupBatch b;
+        prepare_group(g, batch.length, b);
+        hash_rows(g, b, 0, batch.length);
+      }
     } else {
-      // Largest groups first: threads claim them in this order.
-      std::vector<size_t> order(groups.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::stable_sort(order.begin(), order.end(),
-                       [&](size_t a, size_t b) { return groups[a].cost > groups[b].cost; });
-      pool->run(order.size(), [&](size_t i) { hash_group(groups[order[i]], batch.length); });
+      run_groups(batch.length);
     }
     // The first failing column in leaf order, as the serial walk would report it.
     for (const Status& st : leaf_status) ODF_HASH_RETURN_IF_ERROR(st);
