@@ -7,6 +7,7 @@
 
 #include "array_check.h"
 #include "binary_values.h"
+#include "fixed_compact.h"
 #include "staging.h"
 
 namespace odf_hash::logical {
@@ -136,6 +137,9 @@ void hash_fixed(DigestSink& sink, const uint8_t* data, int64_t width, int64_t le
     sink.put(data, static_cast<size_t>(len * width));
     return;
   }
+#if defined(ODF_HASH_HAVE_X86_KERNELS)
+  const bool vbmi2 = (width == 2 || width == 4 || width == 8) && fixed_compact_vbmi2_enabled();
+#endif
   for (int64_t i = 0; i < len; i += 64) {
     const int64_t k = len - i < 64 ? len - i : 64;
     const uint64_t valid = load_bits(v.bits, v.offset + i, k);
@@ -144,6 +148,13 @@ void hash_fixed(DigestSink& sink, const uint8_t* data, int64_t width, int64_t le
       sink.put(chunk, static_cast<size_t>(k * width));
       continue;
     }
+#if defined(ODF_HASH_HAVE_X86_KERNELS)
+    if (vbmi2) {
+      uint8_t* out = sink.reserve(static_cast<size_t>(k * width) + 64);
+      sink.commit(compact_fixed_vbmi2(out, chunk, valid, k, static_cast<int>(width)));
+      continue;
+    }
+#endif
     switch (width) {
       case 1: put_fixed_masked<1>(sink, chunk, valid, k); break;
       case 2: put_fixed_masked<2>(sink, chunk, valid, k); break;
