@@ -7,6 +7,7 @@
 
 #include "array_check.h"
 #include "binary_values.h"
+#include "bool_bytes.h"
 #include "fixed_compact.h"
 #include "staging.h"
 
@@ -180,12 +181,22 @@ constexpr std::array<uint64_t, 256> kSpread = make_spread();
 // table look-up pair.
 void hash_bool(DigestSink& sink, const uint8_t* values, int64_t first, int64_t len,
                const Validity& v) {
+#if defined(ODF_HASH_HAVE_X86_KERNELS)
+  const bool avx512 = bool_bytes_avx512_enabled();
+#endif
   for (int64_t i = 0; i < len; i += 64) {
     const int64_t k = len - i < 64 ? len - i : 64;
     const uint64_t bits = load_bits(values, first + i, k);
     const uint64_t valid = v.present() ? load_bits(v.bits, v.offset + i, k) : low_mask(k);
     const uint64_t set = valid & bits;
     uint8_t* out = sink.reserve(64);  // whole 8-byte groups; only k bytes are committed
+#if defined(ODF_HASH_HAVE_X86_KERNELS)
+    if (avx512) {
+      bool_bytes_avx512(out, valid, bits);
+      sink.commit(static_cast<size_t>(k));
+      continue;
+    }
+#endif
     for (int64_t b = 0; b < k; b += 8) {
       uint64_t w = kSpread[(valid >> b) & 0xff] + kSpread[(set >> b) & 0xff];
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
