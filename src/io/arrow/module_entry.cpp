@@ -2,7 +2,7 @@
 #include "../arrow_module.h"
 #include "module_api.h"
 #if ODF_HASH_HAVE_S3
-#include "s3_store.h"
+#include "s3_module.h"
 #endif
 
 #ifndef ODF_HASH_ARROW_MODULE_ABI
@@ -17,7 +17,8 @@ odf_hash_arrow_module_api() {
         &odf_hash::io_internal::open_parquet_fields_stream,
         &odf_hash::io_internal::parquet_field_weights,
 #if ODF_HASH_HAVE_S3
-        &odf_hash::remote::open_s3_store, &odf_hash::remote::shutdown_s3,
+        &odf_hash::io_internal::open_s3_store_through_module,
+        &odf_hash::io_internal::shutdown_s3_through_module,
 #else
         nullptr, nullptr,
 #endif
