@@ -1,7 +1,6 @@
-// Inside the Arrow module (../arrow_module.h): an S3 bucket prefix as a read-only
-// ObjectStore, through Arrow C++'s S3 file system (libarrow_s3), reached by src/remote's
-// open_store through the module's table, so that only s3:// URLs load Arrow. Guarantees in
-// open_store.h.
+// Inside the S3 module (s3_module.h): an S3 bucket prefix as a read-only ObjectStore, through
+// Arrow C++'s S3 file system (libarrow_s3), reached by src/remote's open_store through the
+// Arrow module's table, so that only s3:// URLs load it. Guarantees in open_store.h.
 #pragma once
 
 #include <memory>
