@@ -23,7 +23,8 @@ def installed_files():
 def test_wheel_contents():
     files = installed_files()
     for expected in ("odf_hash/__init__.py", "odf_hash/py.typed", "odf_hash/_odf_hash.pyi",
-                     "odf_hash/libodf_hash_arrow.so", "odf_hash/bin/odf-hash"):
+                     "odf_hash/libodf_hash_arrow.so", "odf_hash/libodf_hash_s3.so",
+                     "odf_hash/bin/odf-hash"):
         assert expected in files, f"{expected} not in the installed wheel"
     assert any(f.startswith("odf_hash/_odf_hash.") and f.endswith(".so") for f in files)
     wheel = importlib.metadata.distribution("odf-hash").read_text("WHEEL")
@@ -55,13 +56,14 @@ def test_no_build_machine_paths():
         needed, runpath = dynamic_section(path)
         for entry in runpath:
             assert entry.startswith("$ORIGIN"), f"{path.name} searches {entry}"
-        if path.name != "libodf_hash_arrow.so":
-            # Only the module loads Arrow (src/io/arrow_module.h): the extension and the tool
-            # start without it.
+        if path.name not in ("libodf_hash_arrow.so", "libodf_hash_s3.so"):
+            # Only the modules load Arrow (src/io/arrow_module.h, src/io/arrow/s3_module.h):
+            # the extension and the tool start without it.
             assert not any(n.startswith(("libarrow", "libparquet")) for n in needed), \
                 f"{path.name} links {needed}"
-    _, module_runpath = dynamic_section(PACKAGE / "libodf_hash_arrow.so")
-    assert module_runpath == ["$ORIGIN/../pyarrow"]
+    for module in ("libodf_hash_arrow.so", "libodf_hash_s3.so"):
+        _, module_runpath = dynamic_section(PACKAGE / module)
+        assert module_runpath == ["$ORIGIN/../pyarrow"], module
 
 
 def test_module_loads_pyarrows_libarrow(tmp_path):

@@ -83,6 +83,25 @@ def test_logical_loads_the_module(odf_hash_bin):
     assert rc == 0
     assert "libodf_hash_arrow.so" in libs, libs
     assert any(n.startswith("libarrow.so") for n in libs), libs
+    # Arrow's S3 file system is a module of its own, for s3:// URLs only.
+    assert not any(n.startswith(("libarrow_s3", "libodf_hash_s3")) for n in libs), libs
+
+
+def test_an_s3_url_loads_the_s3_module(odf_hash_bin):
+    # An endpoint on 127.0.0.1 nobody listens on: the S3 module is loaded (from the Arrow
+    # module's directory), the connection fails, and that is an error (exit 2).
+    if not (pathlib.Path(odf_hash_bin).parent / "libodf_hash_s3.so").exists():
+        pytest.skip("this build has no S3 module (no Arrow S3 support found)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {"AWS_ENDPOINT_URL": f"http://127.0.0.1:{port}", "AWS_ACCESS_KEY_ID": "x",
+           "AWS_SECRET_ACCESS_KEY": "x", "AWS_EC2_METADATA_DISABLED": "true",
+           "AWS_REGION": "us-east-1"}
+    rc, libs = loaded_libraries(odf_hash_bin, "physical", "s3://bucket/ds/data/f", env=env)
+    assert rc == 2
+    assert "libodf_hash_s3.so" in libs, libs
+    assert any(n.startswith("libarrow_s3") for n in libs), libs
 
 
 def test_byte_commands_work_without_the_module(run, tmp_path):
