@@ -101,22 +101,45 @@ Status need_buffer(const TypeNode& node, const ArrowArray& a, int64_t i, const c
   return Status::ok();
 }
 
+// Whether o[0..n) never decreases. Blocks of 16 with no branch inside, which GCC vectorizes
+// for 32-bit offsets even at -O2: with an early exit per slot, the check took ~5% of the
+// time of hashing a column of short strings (now ~2%). Callers find the slot that decreases
+// the slow way.
+template <typename T>
+bool nondecreasing(const T* o, int64_t n) {
+  constexpr int64_t kBlock = 16;
+  int64_t k = 1;
+  for (; k + kBlock <= n; k += kBlock) {
+    unsigned bad = 0;
+    for (int64_t j = 0; j < kBlock; ++j) bad |= static_cast<unsigned>(o[k + j] < o[k + j - 1]);
+    if (bad != 0) return false;
+  }
+  for (; k < n; ++k) {
+    if (o[k] < o[k - 1]) return false;
+  }
+  return true;
+}
+
 // Checks offsets [first, first + len] of a (large) offsets buffer and returns the range they
 // span in the child or data buffer.
 Status check_offsets(const TypeNode& node, const void* offsets, bool large, int64_t first,
                      int64_t len, int64_t& begin, int64_t& end) {
   begin = read_offset(offsets, large, first);
   if (begin < 0) return malformed(node, "negative offset " + std::to_string(begin));
-  int64_t prev = begin;
-  for (int64_t k = 1; k <= len; ++k) {
-    const int64_t v = read_offset(offsets, large, first + k);
-    if (v < prev) {
-      return malformed(node, "offsets decrease at slot " + std::to_string(first + k - 1) + " (" +
-                                 std::to_string(prev) + " then " + std::to_string(v) + ")");
+  const bool ordered = large ? nondecreasing(static_cast<const int64_t*>(offsets) + first, len + 1)
+                             : nondecreasing(static_cast<const int32_t*>(offsets) + first, len + 1);
+  if (!ordered) {
+    int64_t prev = begin;
+    for (int64_t k = 1; k <= len; ++k) {
+      const int64_t v = read_offset(offsets, large, first + k);
+      if (v < prev) {
+        return malformed(node, "offsets decrease at slot " + std::to_string(first + k - 1) + " (" +
+                                   std::to_string(prev) + " then " + std::to_string(v) + ")");
+      }
+      prev = v;
     }
-    prev = v;
   }
-  end = prev;
+  end = read_offset(offsets, large, first + len);
   if (end > kMaxIndex) return malformed(node, "offset too large");
   return Status::ok();
 }

@@ -157,6 +157,39 @@ TEST(LogicalErrors, MalformedArrays) {
   };
   expect_malformed(strs, with_offsets({0, 2, 1, 6}), "decrease");
   expect_malformed(strs, with_offsets({-1, 2, 3, 6}), "negative offset");
+
+  // Offsets are checked 16 at a time: a decrease anywhere in a long column (first block,
+  // inside a later block, its last slot, the tail after the blocks) is found and named.
+  for (const bool large : {false, true}) {
+    constexpr int kSlots = 100;
+    std::string json = "[";
+    for (int i = 0; i < kSlots; ++i) json += std::string(i ? "," : "") + "\"ab\"";
+    auto col = from_json(large ? arrow::large_utf8() : arrow::utf8(), json + "]");
+    auto batch = one_column(col);
+    for (const int slot : {0, 1, 15, 16, 37, 63, 64, 97, 98}) {
+      // Offset slot + 1 drops below offset slot: slot `slot` has a negative length.
+      static std::vector<int64_t> wide;
+      static std::vector<int32_t> narrow;
+      wide.assign(kSlots + 1, 0);
+      narrow.assign(kSlots + 1, 0);
+      for (int i = 0; i <= kSlots; ++i) {
+        wide[i] = narrow[i] = 2 * i;
+      }
+      wide[slot + 1] = narrow[slot + 1] = 2 * slot - 1 < 0 ? 0 : 2 * slot - 1;
+      if (slot == 0) wide[0] = narrow[0] = 1;  // 1 then 0
+      static const void* bufs[3];
+      const std::string expected = "offsets decrease at slot " + std::to_string(slot) + " ";
+      expect_malformed(
+          batch,
+          [large](ArrowArray& b) {
+            bufs[0] = nullptr;
+            bufs[1] = large ? static_cast<const void*>(wide.data()) : narrow.data();
+            bufs[2] = b.children[0]->buffers[2];
+            b.children[0]->buffers = bufs;
+          },
+          expected);
+    }
+  }
   auto lists = one_column(from_json(arrow::list(arrow::int8()), "[[1], [2, 3], []]"));
   static int32_t list_offsets[4] = {0, 1, 3, 9};
   static const void* list_bufs[2] = {nullptr, list_offsets};
