@@ -18,6 +18,8 @@
 namespace odf_hash::logical::staging {
 
 inline constexpr int64_t kRun = 64;  // slots per validity word
+// How far ahead of the bytes being staged stage_short_run prefetches.
+inline constexpr uintptr_t kPrefetchDistance = 4096;
 
 inline uint64_t low_mask(int64_t k) {
   return k >= 64 ? ~uint64_t{0} : (uint64_t{1} << k) - 1;
@@ -93,6 +95,14 @@ template <size_t kCopy, int kShift, typename Offset>
 void stage_short_run(DigestSink& sink, const Offset* o, const uint8_t* data, int64_t end,
                      uint64_t valid, int64_t k) {
   const int64_t total = static_cast<int64_t>(o[k] - o[0]) << kShift;
+  // Asks now for the bytes kPrefetchDistance past this run's: values are read once, from
+  // memory, and the copies of a run otherwise wait on it (1-2% of the time of short strings
+  // and short lists here). A prefetch past the end of the data does not fault.
+  const uintptr_t next = reinterpret_cast<uintptr_t>(data) +
+                         (static_cast<uintptr_t>(o[0]) << kShift) + kPrefetchDistance;
+  for (uintptr_t p = next; p < next + static_cast<uintptr_t>(total); p += 64) {
+    __builtin_prefetch(reinterpret_cast<const void*>(p));
+  }
   uint8_t* out = sink.reserve(static_cast<size_t>(8 * k + total) + kCopy + 8);
   // Offsets never decrease, so the slots that can be copied wide are a prefix.
   int64_t wide = k;
@@ -122,7 +132,12 @@ void stage_counted_run(DigestSink& sink, const Offset* o, const uint8_t* data, i
   // The OR of the counts bounds the largest one (null slots included: they have counts too,
   // usually 0). Compared before any shift, which could overflow.
   uint64_t any = 0;
-  for (int64_t j = 0; j < k; ++j) any |= static_cast<uint64_t>(o[j + 1] - o[j]);
+  if (k == kRun) {
+    // A constant trip count, which GCC vectorizes at -O2.
+    for (int64_t j = 0; j < kRun; ++j) any |= static_cast<uint64_t>(o[j + 1] - o[j]);
+  } else {
+    for (int64_t j = 0; j < k; ++j) any |= static_cast<uint64_t>(o[j + 1] - o[j]);
+  }
   if (any < (uint64_t{16} >> kShift))
     return stage_short_run<16, kShift>(sink, o, data, end, valid, k);
   if (any < (uint64_t{32} >> kShift))
