@@ -76,6 +76,7 @@ const char* problem_kind_name(ProblemKind kind) {
     case ProblemKind::kBlockMissing: return "block-missing";
     case ProblemKind::kBlockUnreadable: return "block-unreadable";
     case ProblemKind::kBlockHashMismatch: return "block-hash-mismatch";
+    case ProblemKind::kBlockReencoded: return "block-reencoded";
     case ProblemKind::kBlockMalformed: return "block-malformed";
     case ProblemKind::kSequenceMismatch: return "sequence-mismatch";
     case ProblemKind::kChainNotSeeded: return "chain-not-seeded";

@@ -7,17 +7,28 @@
 // A transfer that breaks resumes from the next byte (Range, If-Range on the validator of
 // the first response). read_at is a blocking range GET on a handle of the shared pool,
 // written straight into the caller's buffer.
+//
+// Servers that announce no size or serve no ranges (a kamu node answers data files with a
+// chunked body, no Content-Length, and ignores Range): a sequential read bounded by the size
+// the caller expects (a recorded size) streams as usual, the body must end exactly there.
+// Random access needs the size and ranges, so an object whose size nobody knows is read
+// whole into anonymous temporary storage when opened (spool_file.h), and an object whose
+// server ignores Range is read whole there on the first read_at that finds out; both at
+// most spool_limit() bytes, with a message naming the limit beyond it.
 #include "http_store.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <utility>
 
 #include "odf_hash/open_store.h"
+#include "spool_file.h"
 
 namespace odf_hash::remote {
 
@@ -136,10 +147,10 @@ class HttpObjectReader final : public ObjectReader {
       info->size = size_;
       if (received_ > size_) overflow_ = true;  // bytes that came with the headers
     } else {
-      stop();
-      return Status::io_error(name_ +
-                              ": the server does not announce the object's size "
-                              "(no Content-Length)");
+      // Neither the server nor the caller knows the size, which random access (Parquet)
+      // needs: the body is read whole into temporary storage now.
+      ODF_HASH_RETURN_IF_ERROR(spool_stream());
+      info->size = size_;
     }
     *readable = true;
     return Status::ok();
@@ -150,6 +161,11 @@ class HttpObjectReader final : public ObjectReader {
 
   Result<size_t> read(uint8_t* out, size_t n) override {
     if (n == 0) return size_t{0};
+    if (spooled_at_open_) {
+      ODF_HASH_ASSIGN_OR_RETURN(size_t got, spool_->read_at(pos_, out, n));
+      pos_ += got;
+      return got;
+    }
     for (;;) {
       const size_t buffered = buf_.size() - buf_off_;
       if (buffered > 0) {
@@ -178,6 +194,14 @@ class HttpObjectReader final : public ObjectReader {
       if (easy_ == nullptr || done_) {
         // The transfer ended before the object did: resume it, or give up.
         const CURLcode code = result_;
+        if (code == CURLE_OK && headers_.chunked) {
+          // A chunked body that ended with its last chunk is whole: the object is shorter
+          // than expected, and asking again would give the same bytes.
+          return Status::io_error(name_ + ": the transfer ended after " + std::to_string(pos_) +
+                                  " of the object's " + std::to_string(size_) +
+                                  " bytes: the server's chunked body (no Content-Length) ends "
+                                  "there, the object is shorter");
+        }
         const bool transient = code == CURLE_OK || is_transient(code);
         const std::string reason =
             code == CURLE_OK ? "the server closed the body early" : curl().easy_strerror(code);
@@ -196,6 +220,7 @@ class HttpObjectReader final : public ObjectReader {
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
     if (offset >= size_ || n == 0) return size_t{0};
     n = static_cast<size_t>(std::min<uint64_t>(n, size_ - offset));
+    if (spool_ready_.load(std::memory_order_acquire)) return spool_->read_at(offset, out, n);
     size_t got = 0;
     Status last;
     for (unsigned attempt = 1; got < n; ++attempt) {
@@ -216,6 +241,12 @@ class HttpObjectReader final : public ObjectReader {
       const CURLcode code = curl().easy_perform(easy);
       client_->release(easy);
       got += sink.got;
+      if (sink.ignores_range) {
+        // No random access from this server: the object is read whole, once, and every
+        // range is served from that copy.
+        ODF_HASH_RETURN_IF_ERROR(spool_whole());
+        return spool_->read_at(offset, out, n);
+      }
       if (!sink.fault.is_ok()) return sink.fault;
       if (sink.headers.too_many_header_bytes) {
         return Status::io_error(name_ + ": response headers over 256 KiB");
@@ -247,8 +278,9 @@ class HttpObjectReader final : public ObjectReader {
     ResponseHeaders headers;
     size_t got = 0;
     bool checked = false;
-    bool full = false;  // a 200 to a range from 0: stopped once `wanted` bytes were there
-    Status fault;       // a response that cannot be right: not retried
+    bool full = false;           // a 200 to a range from 0: stopped once `wanted` bytes were there
+    bool ignores_range = false;  // a 200 (the whole object) to a range from elsewhere
+    Status fault;                // a response that cannot be right: not retried
 
     static size_t on_body(char* data, size_t size, size_t nitems, void* user) {
       auto* s = static_cast<RangeSink*>(user);
@@ -270,9 +302,7 @@ class HttpObjectReader final : public ObjectReader {
                                std::to_string(*s->headers.content_length) + " bytes)");
           return 0;
         } else if (s->offset != 0) {
-          s->fault =
-              Status::io_error("the server ignores Range requests (answered " +
-                               std::to_string(s->headers.status) + "), which random access needs");
+          s->ignores_range = true;
           return 0;
         }
       }
@@ -299,6 +329,16 @@ class HttpObjectReader final : public ObjectReader {
   size_t take_body(const char* data, size_t n) {
     last_progress_ = Clock::now();
     if (!headers_.complete || !is_success(headers_.status)) return 0;  // stop at an error
+    if (spooling_) {
+      if (received_ + n > size_) {
+        overflow_ = true;
+        return 0;
+      }
+      spool_fault_ = spool_->append(reinterpret_cast<const uint8_t*>(data), n);
+      if (!spool_fault_.is_ok()) return 0;
+      received_ += n;
+      return n;
+    }
     if (!read_whole_ && buf_.size() - buf_off_ >= kMaxBuffered) {
       paused_ = true;
       return CURL_WRITEFUNC_PAUSE;  // libcurl hands the same bytes again after unpause
@@ -362,6 +402,150 @@ class HttpObjectReader final : public ObjectReader {
       }
       curl().multi_poll(multi_, nullptr, 0, 100, nullptr);
     }
+    return Status::ok();
+  }
+
+  std::string spool_limit_note(uint64_t limit) const {
+    return std::to_string(limit) +
+           " bytes, the most odf-hash reads whole into temporary storage "
+           "(ODF_HASH_HTTP_SPOOL_LIMIT)";
+  }
+
+  // Reads the current transfer's whole body (from its first byte, the headers read) into a
+  // new spool; then size_ is its length and read()/read_at() serve the spool. A transfer
+  // that breaks starts again from the first byte (such a server has no ranges to resume).
+  Status spool_stream() {
+    ODF_HASH_ASSIGN_OR_RETURN(spool_, SpoolFile::create(name_));
+    const uint64_t limit = spool_limit();
+    for (;;) {
+      size_ = limit;  // take_body's bound while spooling
+      spooling_ = true;
+      spool_fault_ = Status::ok();
+      if (buf_.size() > buf_off_) {  // bytes that came with the headers
+        const size_t n = buf_.size() - buf_off_;
+        if (n > limit) overflow_ = true;
+        if (!overflow_) ODF_HASH_RETURN_IF_ERROR(spool_->append(buf_.data() + buf_off_, n));
+      }
+      buf_.clear();
+      buf_off_ = 0;
+      if (paused_) unpause();
+      Status driven = drive([this] { return overflow_ || !spool_fault_.is_ok(); });
+      spooling_ = false;
+      if (!driven.is_ok()) return driven;
+      if (!spool_fault_.is_ok()) {
+        stop();
+        return spool_fault_;
+      }
+      if (overflow_) {
+        stop();
+        return Status::io_error(name_ +
+                                ": the server does not announce the object's size (no "
+                                "Content-Length), and its body goes on past " +
+                                spool_limit_note(limit));
+      }
+      if (done_ && result_ == CURLE_OK) break;
+      if (!is_transient(result_) || attempts_ >= client_->options().max_attempts) {
+        const std::string error = transfer_error(name_, result_, errbuf_);
+        stop();
+        return Status::io_error(error + attempts_note(attempts_));
+      }
+      ODF_HASH_RETURN_IF_ERROR(spool_->clear());
+      ODF_HASH_RETURN_IF_ERROR(connect_with_retries(0));
+    }
+    stop();
+    size_ = spool_->size();
+    spooled_at_open_ = true;
+    spool_ready_.store(true, std::memory_order_release);
+    return Status::ok();
+  }
+
+  // The body of a GET of the whole object, written to a spool.
+  struct WholeSink {
+    SpoolFile* file;
+    uint64_t size;  // the object's size when opened
+    ResponseHeaders headers;
+    bool checked = false;
+    Status fault;
+
+    static size_t on_body(char* data, size_t size, size_t nitems, void* user) {
+      auto* s = static_cast<WholeSink*>(user);
+      const size_t n = size * nitems;
+      if (!is_success(s->headers.status)) return 0;
+      if (!s->checked) {
+        s->checked = true;
+        const bool ranged = s->headers.status == 206;
+        if (ranged || (s->headers.content_length && *s->headers.content_length != s->size)) {
+          s->fault = Status::io_error(
+              "the object changed while being read (its whole body is "
+              "now of another size)");
+          return 0;
+        }
+      }
+      if (s->file->size() + n > s->size) {
+        s->fault = Status::io_error(
+            "the object changed while being read (its whole body is now "
+            "longer than " +
+            std::to_string(s->size) + " bytes)");
+        return 0;
+      }
+      s->fault = s->file->append(reinterpret_cast<const uint8_t*>(data), n);
+      return s->fault.is_ok() ? n : 0;
+    }
+  };
+
+  // For read_at on a server that ignores Range: the whole object (size_ bytes, a fresh GET
+  // on a pooled handle) into a spool, once; concurrent callers wait for the first.
+  Status spool_whole() {
+    std::lock_guard<std::mutex> lock(spool_mu_);
+    if (spool_ready_.load(std::memory_order_acquire)) return Status::ok();
+    const uint64_t limit = spool_limit();
+    if (size_ > limit) {
+      return Status::io_error(name_ +
+                              ": the server ignores Range requests, which random access needs, "
+                              "and the object's " +
+                              std::to_string(size_) + " bytes are more than " +
+                              spool_limit_note(limit));
+    }
+    ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<SpoolFile> file, SpoolFile::create(name_));
+    Status last;
+    for (unsigned attempt = 1;; ++attempt) {
+      if (attempt > client_->options().max_attempts) {
+        return Status::io_error(last.message() + attempts_note(attempt - 1));
+      }
+      CurlClient::backoff(attempt);
+      ODF_HASH_RETURN_IF_ERROR(file->clear());
+      WholeSink sink{file.get(), size_, {}, false, Status::ok()};
+      char errbuf[CURL_ERROR_SIZE];
+      CURL* easy = client_->acquire(url_, &sink.headers, errbuf, /*stall_guard=*/true);
+      if (easy == nullptr) return Status::io_error(name_ + ": cannot start a request");
+      curl().easy_setopt(easy, CURLOPT_WRITEFUNCTION, &WholeSink::on_body);
+      curl().easy_setopt(easy, CURLOPT_WRITEDATA, &sink);
+      const CURLcode code = curl().easy_perform(easy);
+      client_->release(easy);
+      if (!sink.fault.is_ok()) return Status::io_error(name_ + ": " + sink.fault.message());
+      if (sink.headers.too_many_header_bytes) {
+        return Status::io_error(name_ + ": response headers over 256 KiB");
+      }
+      const long status = sink.headers.status;
+      if (!sink.headers.complete && code == CURLE_OK) return status_error(name_, status);
+      if (sink.headers.complete && !is_success(status)) {
+        last = status_error(name_, status);
+        if (is_transient_status(status)) continue;
+        return last;
+      }
+      if (code == CURLE_OK) {
+        if (file->size() != size_) {
+          return Status::io_error(name_ +
+                                  ": the object changed while being read (its whole body is now " +
+                                  std::to_string(file->size()) + " bytes)");
+        }
+        break;
+      }
+      last = Status::io_error(transfer_error(name_, code, errbuf));
+      if (!is_transient(code)) return last;
+    }
+    spool_ = std::move(file);
+    spool_ready_.store(true, std::memory_order_release);
     return Status::ok();
   }
 
@@ -480,6 +664,14 @@ class HttpObjectReader final : public ObjectReader {
   Clock::time_point last_progress_;
   std::vector<uint8_t> buf_;  // received, not yet read: buf_[buf_off_..]
   size_t buf_off_ = 0;
+
+  // The whole object in temporary storage (see the top of this file).
+  std::unique_ptr<SpoolFile> spool_;  // set once, before spool_ready_
+  std::atomic<bool> spool_ready_{false};
+  std::mutex spool_mu_;           // one spool_whole() at a time
+  bool spooled_at_open_ = false;  // read() serves the spool too
+  bool spooling_ = false;         // take_body writes to spool_
+  Status spool_fault_;
 };
 
 class HttpStore final : public ObjectStore {
