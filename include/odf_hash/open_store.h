@@ -7,6 +7,9 @@
 //   http://host/path, https://host/path   any HTTP server, read-only, with the object layout of
 //                                         the ODF Simple Transfer Protocol: {url}/refs/head,
 //                                         {url}/blocks/{hash}, {url}/data/{hash}, ...
+//   ipfs://CID/path, ipns://NAME/path     IPFS, through an HTTP gateway as kamu reads it:
+//                                         GATEWAY/ipfs/CID/path, GATEWAY/ipns/NAME/path
+//                                         (StoreOptions::ipfs_gateway), then as http://
 //
 // HTTP servers cannot list folders (ObjectStore::can_list() is false): objects are found by
 // their expected keys. S3 prefixes are listed. Nothing is ever written, whatever the store.
@@ -60,11 +63,24 @@ struct StoreOptions {
   double read_timeout_s = 30;
   unsigned max_attempts = 4;  // 1 means no retry
 
+  // IPFS (ipfs://, ipns://): the HTTP gateway's URL ("http://127.0.0.1:8080"); empty:
+  // resolve_ipfs_gateway.
+  std::string ipfs_gateway;
+
   // Local folders: follow symbolic links leaving the folder (local_store.h).
   bool follow_symlinks = false;
 };
 
-// Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://").
+// kamu's default gateway (protocol.ipfs.httpGateway): a local IPFS daemon.
+inline constexpr const char* kDefaultIpfsGateway = "http://localhost:8080";
+
+// The gateway an ipfs:// URL is read through: `option` when not empty, else
+// $ODF_HASH_IPFS_GATEWAY, else kamu's $KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY, else
+// kDefaultIpfsGateway.
+std::string resolve_ipfs_gateway(const std::string& option);
+
+// Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://",
+// "ipfs://", "ipns://").
 bool is_store_url(std::string_view text);
 
 // `text` (a URL, a path, or a message quoting URLs) with the user information of every URL

@@ -4,11 +4,12 @@
 //
 //   task:   {"version", "id", "dataset", "follow_symlinks", "endpoint_url", "region",
 //            "no_sign_request", "connect_timeout", "read_timeout", "max_attempts",
-//            "role" ("data" / "checkpoint"), "file", "known_missing", "block",
+//            "ipfs_gateway", "role" ("data" / "checkpoint"), "file", "known_missing", "block",
 //            "sequence_number", "size", "physical", "logical" (or null), "derivative",
 //            "integrity_only"}
-//            (the store options, endpoint_url to max_attempts, may be absent: defaults;
-//            "dataset" and "endpoint_url" are written without user information)
+//            (the store options, endpoint_url to ipfs_gateway, may be absent: defaults;
+//            "dataset", "endpoint_url" and "ipfs_gateway" are written without user
+//            information)
 //   result: {"version", "task", "role", "file", "block", "sequence_number", "outcome",
 //            "actual_physical" (or null), "logical" (or null), "problem" (or null)}
 //   plan:   {"version", "path", "head" (or null), "kind" (or null), "blocks",

@@ -268,7 +268,8 @@ std::string store_key(const FileTask& t) {
   for (const std::string& part :
        {o.endpoint_url, o.region, std::string(o.no_sign_request ? "1" : "0"),
         std::to_string(o.connect_timeout_s), std::to_string(o.read_timeout_s),
-        std::to_string(o.max_attempts), std::string(o.follow_symlinks ? "1" : "0")}) {
+        std::to_string(o.max_attempts), std::string(o.follow_symlinks ? "1" : "0"),
+        o.ipfs_gateway}) {
     key += '\0';
     key += part;
   }

@@ -4,7 +4,7 @@
 namespace odf_hash::cli {
 
 void add_store_flags(CLI::App* app, StoreOptions& options) {
-  const std::string group = "Remote stores (s3://, http://, https://)";
+  const std::string group = "Remote stores (s3://, http://, https://, ipfs://, ipns://)";
   app->add_option("--endpoint-url", options.endpoint_url,
                   "S3: send requests to this endpoint (http(s)://host[:port]); default "
                   "$AWS_ENDPOINT_URL_S3, $AWS_ENDPOINT_URL, else AWS")
@@ -34,6 +34,12 @@ void add_store_flags(CLI::App* app, StoreOptions& options) {
       ->type_name("N")
       ->check(CLI::Range(1u, 20u))
       ->group(group);
+  app->add_option("--ipfs-gateway", options.ipfs_gateway,
+                  "IPFS: the HTTP gateway ipfs://CID/path and ipns://NAME/path are read through "
+                  "(as GATEWAY/ipfs/CID/path); default $ODF_HASH_IPFS_GATEWAY, kamu's "
+                  "$KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY, else http://localhost:8080")
+      ->type_name("URL")
+      ->group(group);
 }
 
 const char* store_help_footer() {
@@ -42,8 +48,10 @@ const char* store_help_footer() {
          "--no-sign-request), http://host/path or https://host/path (objects at\n"
          "{url}/refs/head, {url}/blocks/{hash}, ... as the ODF Simple Transfer Protocol\n"
          "lays them out; an HTTP server cannot be listed, so unreferenced files are not\n"
-         "looked for). Objects are streamed and hashed as they arrive, never stored;\n"
-         "nothing is ever written.";
+         "looked for), ipfs://CID/path or ipns://NAME/path (through an HTTP gateway:\n"
+         "--ipfs-gateway). Objects are streamed and hashed as they arrive; one whose size\n"
+         "the server does not announce, or without Range support, is read whole into\n"
+         "temporary storage when random access needs it. Nothing is ever written.";
 }
 
 }  // namespace odf_hash::cli
