@@ -246,9 +246,11 @@ TEST_F(MergeErrors, TaskStoreOptionsAndNoCredentials) {
   t.store.read_timeout_s = 7;
   t.store.max_attempts = 2;
   t.store.follow_symlinks = true;
+  t.store.ipfs_gateway = "http://gw:pa55@127.0.0.1:8080";
   const std::string text = file_task_json(t);
   EXPECT_EQ(text.find("s3cr3t"), std::string::npos) << text;
   EXPECT_EQ(text.find("reader"), std::string::npos) << text;
+  EXPECT_EQ(text.find("pa55"), std::string::npos) << text;
   auto back = parse_file_task_json(text);
   ASSERT_TRUE(back.is_ok()) << back.status().to_string();
   EXPECT_EQ(back->dataset, "https://***@127.0.0.1:1/ds");
@@ -259,10 +261,11 @@ TEST_F(MergeErrors, TaskStoreOptionsAndNoCredentials) {
   EXPECT_EQ(back->store.read_timeout_s, 7);
   EXPECT_EQ(back->store.max_attempts, 2u);
   EXPECT_TRUE(back->store.follow_symlinks);
+  EXPECT_EQ(back->store.ipfs_gateway, "http://***@127.0.0.1:8080");
 
   nlohmann::json j = nlohmann::json::parse(file_task_json(plan_.tasks[0]));
   for (const char* key : {"endpoint_url", "region", "no_sign_request", "connect_timeout",
-                          "read_timeout", "max_attempts"}) {
+                          "read_timeout", "max_attempts", "ipfs_gateway"}) {
     j.erase(key);
   }
   auto defaults = parse_file_task_json(j.dump());
@@ -271,6 +274,7 @@ TEST_F(MergeErrors, TaskStoreOptionsAndNoCredentials) {
   EXPECT_EQ(defaults->store.max_attempts, d.max_attempts);
   EXPECT_EQ(defaults->store.read_timeout_s, d.read_timeout_s);
   EXPECT_TRUE(defaults->store.endpoint_url.empty());
+  EXPECT_TRUE(defaults->store.ipfs_gateway.empty());
 
   auto error_of = [&](const char* key, nlohmann::json value) {
     nlohmann::json bad = nlohmann::json::parse(text);
