@@ -20,6 +20,7 @@
     chunked-short as chunked, the body the first half of the object (a well-ended body)
     chunked-long  as chunked, 100 more bytes after the object
     no-ranges     Content-Length, but Range ignored (200 with everything)
+    chunked-all   as chunked, for every object (refs/head and blocks too)
 - moto_s3: moto's S3 server (moto[server]) in this process, and a boto3 client for it.
 """
 import contextlib
@@ -32,8 +33,8 @@ import time
 import urllib.parse
 
 FAULTS = ("ok", "cut", "cut-once", "503x2", "stall", "long-length", "endless",
-          "redirect-loop", "403", "404", "chunked", "chunked-short", "chunked-long", "no-ranges")
-CHUNKED = ("chunked", "chunked-short", "chunked-long", "no-ranges")
+          "redirect-loop", "403", "404", "chunked", "chunked-short", "chunked-long", "no-ranges", "chunked-all")
+CHUNKED = ("chunked", "chunked-short", "chunked-long", "no-ranges", "chunked-all")
 STALL_SECONDS = 20  # the longest a stalled response holds its connection
 
 
@@ -69,7 +70,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         folders = pathlib.PurePosixPath(rel).parts[:-1]
         faulty = fault != "ok" and "data" in folders
         if fault in CHUNKED:
-            faulty = "data" in folders or "checkpoints" in folders
+            faulty = "data" in folders or "checkpoints" in folders or fault == "chunked-all"
         with server.lock:
             count = server.counts.get(path, 0) + 1
             server.counts[path] = count
@@ -143,7 +144,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def _send_chunked(self, data, fault, head):
         body = {"chunked": data, "chunked-short": data[:len(data) // 2],
-                "chunked-long": data + bytes(100), "no-ranges": data}[fault]
+                "chunked-long": data + bytes(100), "no-ranges": data, "chunked-all": data}[fault]
         self.send_response(200)
         if fault == "no-ranges":
             self.send_header("Content-Length", str(len(body)))

@@ -388,6 +388,16 @@ def test_http_chunked_without_length_or_ranges_reports_equal_local_ones(run, tre
         if name == "derivative-reencoded":
             assert "logical-match" in outcomes, remote
     assert {"physical-hash-mismatch", "file-missing", "logical-hash-mismatch"} <= kinds
+    # refs/head and blocks without Content-Length too (bounded, read whole).
+    for name in ("root", "derivative", "derivative-reencoded", "root-bad-head"):
+        _, local = verify_json(run, root / name)
+        r, remote = verify_json(run, *FAST, f"{http.url}/chunked-all/{name}")
+        assert r.rc == (0 if local["summary"]["valid"] else 1), r
+        lo = without_listing(normalised(local["datasets"][0], str(root / name)))
+        re_ = normalised(remote["datasets"][0], f"{http.url}/chunked-all/{name}")
+        for p in lo["problems"] + re_["problems"]:
+            p["message"] = p["message"].split(": <DATASET>")[0]
+        assert re_ == lo, name
 
 
 def test_http_without_range_support_logical_fallback_reads_whole(run, tree):

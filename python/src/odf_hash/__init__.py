@@ -18,13 +18,17 @@ Hashing releases the GIL: hash several tables from several threads at once.
 Remote locations: wherever a path is taken (:func:`verify`, :func:`plan`,
 :func:`physical`, :func:`logical_file`, :func:`slice`, :func:`compare`), a URL may be given,
 as to the ``odf-hash`` command: ``s3://bucket/prefix`` (the AWS credential chain:
-environment, ``~/.aws``, instance metadata) or ``http(s)://host/path`` (the ODF Simple
+environment, ``~/.aws``, instance metadata), ``http(s)://host/path`` (the ODF Simple
 Transfer Protocol's layout; a server cannot be listed, so unreferenced files are not looked
-for). Objects are streamed and hashed as they arrive; nothing is written. Keyword arguments,
+for; a kamu node works too), or ``ipfs://CID/path`` / ``ipns://NAME/path`` (through an IPFS
+HTTP gateway, as kamu reads them). Objects are streamed and hashed as they arrive; nothing
+is written. Keyword arguments,
 named as the command's options: ``endpoint_url`` (S3; default ``$AWS_ENDPOINT_URL_S3``,
 ``$AWS_ENDPOINT_URL``), ``region`` (S3), ``no_sign_request`` (S3, anonymous),
 ``connect_timeout`` and ``read_timeout`` (seconds, default 10 and 30), ``max_attempts``
-(per request, default 4). The user information of a URL (``https://user:pass@host``) never
+(per request, default 4), ``ipfs_gateway`` (IPFS: the gateway's URL; default
+``$ODF_HASH_IPFS_GATEWAY``, kamu's ``$KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY``, else
+``http://localhost:8080``). The user information of a URL (``https://user:pass@host``) never
 appears in a message, a report or a :class:`Task`.
 """
 from __future__ import annotations
@@ -111,6 +115,7 @@ _STORE_DEFAULTS: Dict[str, Any] = {
     "connect_timeout": 10.0,
     "read_timeout": 30.0,
     "max_attempts": 4,
+    "ipfs_gateway": None,
 }
 
 
@@ -120,7 +125,7 @@ def _store(what: str, options: Dict[str, Any]) -> tuple:
     if unknown:
         raise TypeError(f"{what}() got an unexpected keyword argument {unknown[0]!r}")
     o = {**_STORE_DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
-    for key in ("endpoint_url", "region"):
+    for key in ("endpoint_url", "region", "ipfs_gateway"):
         if o[key] is None:
             o[key] = ""
         elif not isinstance(o[key], str):
@@ -133,7 +138,7 @@ def _store(what: str, options: Dict[str, Any]) -> tuple:
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 20:
         raise InvalidInputError(f"{what}: max_attempts must be an integer from 1 to 20, not {n!r}")
     return (o["endpoint_url"], o["region"], bool(o["no_sign_request"]), float(o["connect_timeout"]),
-            float(o["read_timeout"]), n)
+            float(o["read_timeout"]), n, o["ipfs_gateway"])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -513,6 +518,7 @@ class Task:
     connect_timeout: float = 10.0
     read_timeout: float = 30.0
     max_attempts: int = 4
+    ipfs_gateway: str = ""
 
     def to_dict(self) -> Dict[str, Any]:
         return {"version": _PLAN_VERSION, **dataclasses.asdict(self)}
