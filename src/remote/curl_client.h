@@ -77,6 +77,11 @@ class CurlClient {
   std::vector<CURL*> pool_;
 };
 
+// Whether an HTTP status is a success (2xx).
+inline bool is_success(long status) {
+  return status >= 200 && status < 300;
+}
+
 // Whether a failed transfer may succeed when tried again: timeouts, resets, a connection
 // that closed early, a refused connection.
 bool is_transient(CURLcode code);

@@ -27,6 +27,7 @@
 #include <mutex>
 #include <utility>
 
+#include "http_sinks.h"
 #include "odf_hash/open_store.h"
 #include "spool_file.h"
 
@@ -55,10 +56,6 @@ std::string encode_key(std::string_view key) {
     }
   }
   return out;
-}
-
-bool is_success(long status) {
-  return status >= 200 && status < 300;
 }
 
 std::string attempts_note(unsigned attempts) {
@@ -269,59 +266,6 @@ class HttpObjectReader final : public ObjectReader {
   }
 
  private:
-  // The body of one range read, written into the caller's buffer.
-  struct RangeSink {
-    uint8_t* out;
-    size_t wanted;
-    uint64_t offset;  // the object offset of out[0]
-    uint64_t size;    // the object's size when opened
-    ResponseHeaders headers;
-    size_t got = 0;
-    bool checked = false;
-    bool full = false;           // a 200 to a range from 0: stopped once `wanted` bytes were there
-    bool ignores_range = false;  // a 200 (the whole object) to a range from elsewhere
-    Status fault;                // a response that cannot be right: not retried
-
-    static size_t on_body(char* data, size_t size, size_t nitems, void* user) {
-      auto* s = static_cast<RangeSink*>(user);
-      const size_t n = size * nitems;
-      if (!is_success(s->headers.status)) return 0;  // an error page: its status says it all
-      if (!s->checked) {
-        s->checked = true;
-        if (s->headers.status == 206) {
-          const auto& cr = s->headers.content_range;
-          if (!cr || cr->start != s->offset || (cr->total && *cr->total != s->size)) {
-            s->fault = Status::io_error(
-                "the object changed while being read (a range answered with another "
-                "Content-Range)");
-            return 0;
-          }
-        } else if (s->headers.content_length && *s->headers.content_length != s->size) {
-          s->fault =
-              Status::io_error("the object changed while being read (its whole body is now " +
-                               std::to_string(*s->headers.content_length) + " bytes)");
-          return 0;
-        } else if (s->offset != 0) {
-          s->ignores_range = true;
-          return 0;
-        }
-      }
-      const size_t room = s->wanted - s->got;
-      const size_t take = std::min(room, n);
-      std::memcpy(s->out + s->got, data, take);
-      s->got += take;
-      if (take < n) {
-        if (s->headers.status == 206) {
-          s->fault = Status::io_error("a range response is longer than the range asked");
-        } else {
-          s->full = true;
-        }
-        return 0;
-      }
-      return n;
-    }
-  };
-
   static size_t on_body(char* data, size_t size, size_t nitems, void* user) {
     return static_cast<HttpObjectReader*>(user)->take_body(data, size * nitems);
   }
@@ -458,40 +402,6 @@ class HttpObjectReader final : public ObjectReader {
     spool_ready_.store(true, std::memory_order_release);
     return Status::ok();
   }
-
-  // The body of a GET of the whole object, written to a spool.
-  struct WholeSink {
-    SpoolFile* file;
-    uint64_t size;  // the object's size when opened
-    ResponseHeaders headers;
-    bool checked = false;
-    Status fault;
-
-    static size_t on_body(char* data, size_t size, size_t nitems, void* user) {
-      auto* s = static_cast<WholeSink*>(user);
-      const size_t n = size * nitems;
-      if (!is_success(s->headers.status)) return 0;
-      if (!s->checked) {
-        s->checked = true;
-        const bool ranged = s->headers.status == 206;
-        if (ranged || (s->headers.content_length && *s->headers.content_length != s->size)) {
-          s->fault = Status::io_error(
-              "the object changed while being read (its whole body is "
-              "now of another size)");
-          return 0;
-        }
-      }
-      if (s->file->size() + n > s->size) {
-        s->fault = Status::io_error(
-            "the object changed while being read (its whole body is now "
-            "longer than " +
-            std::to_string(s->size) + " bytes)");
-        return 0;
-      }
-      s->fault = s->file->append(reinterpret_cast<const uint8_t*>(data), n);
-      return s->fault.is_ok() ? n : 0;
-    }
-  };
 
   // For read_at on a server that ignores Range: the whole object (size_ bytes, a fresh GET
   // on a pooled handle) into a spool, once; concurrent callers wait for the first.
