@@ -169,6 +169,11 @@ def test_kamu_node_serves_data_chunked_without_length_or_ranges(node):
     assert status == 200 and body == data.read_bytes()  # Range ignored
     status, headers, _ = get(url, method="HEAD")
     assert status == 200 and "content-length" not in headers
+    # Checkpoints alike.
+    checkpoint = sorted((node.folders["deriv"] / "checkpoints").iterdir())[0]
+    status, headers, body = get(f"{node.url}/deriv/checkpoints/{checkpoint.name}")
+    assert status == 200 and body == checkpoint.read_bytes()
+    assert "content-length" not in headers and headers.get("transfer-encoding") == "chunked"
     # Blocks and refs have a Content-Length.
     head = (node.folders["rootds"] / "refs" / "head").read_text().strip()
     status, headers, body = get(f"{node.url}/rootds/blocks/{head}")
