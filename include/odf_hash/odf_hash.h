@@ -21,7 +21,7 @@
  *     where said) or URLs: "s3://bucket/key" (credentials, region and endpoint from the AWS
  *     environment: AWS_ACCESS_KEY_ID..., AWS_REGION, AWS_ENDPOINT_URL), "http(s)://..." and
  *     "ipfs://CID/..." / "ipns://NAME/..." (through the IPFS HTTP gateway that
- *     ODF_HASH_IPFS_GATEWAY, else KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY names, else
+ *     ODF_HASH_IPFS_GATEWAY, else KAMU_CONFIG__protocol__ipfs__httpGateway names, else
  *     http://localhost:8080);
  *     a URL's user information is never repeated in a message (it shows as "***").
  *   - Thread safety: every function is reentrant; distinct objects may be used from distinct

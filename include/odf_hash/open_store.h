@@ -75,7 +75,7 @@ struct StoreOptions {
 inline constexpr const char* kDefaultIpfsGateway = "http://localhost:8080";
 
 // The gateway an ipfs:// URL is read through: `option` when not empty, else
-// $ODF_HASH_IPFS_GATEWAY, else kamu's $KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY, else
+// $ODF_HASH_IPFS_GATEWAY, else kamu's $KAMU_CONFIG__protocol__ipfs__httpGateway, else
 // kDefaultIpfsGateway.
 std::string resolve_ipfs_gateway(const std::string& option);
 

@@ -70,7 +70,7 @@ Result<std::string> gateway_url_of(const std::string& url, const StoreOptions& o
 
 std::string resolve_ipfs_gateway(const std::string& option) {
   if (!option.empty()) return option;
-  for (const char* var : {"ODF_HASH_IPFS_GATEWAY", "KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY"}) {
+  for (const char* var : {"ODF_HASH_IPFS_GATEWAY", "KAMU_CONFIG__protocol__ipfs__httpGateway"}) {
     const char* v = std::getenv(var);
     if (v != nullptr && *v != '\0') return v;
   }

@@ -6,7 +6,9 @@ proxy by scripts/build-kubo.sh, once, into a cache outside the repository (the t
 saying why, when Go is not installed). The node runs offline (no bootstrap peers, no
 network), with a repository made here; the example datasets and a tampered copy are added
 to it by the test. Expected verdicts: the local folder's report (checked against hashlib in
-test_verify.py) and hashlib. The daemon is always stopped.
+test_verify.py) and hashlib; and kamu itself (when ../shared/tools/kamu is there) reads a
+dataset it wrote through the same gateway with the same setting. The daemon is always
+stopped.
 """
 import json
 import os
@@ -26,6 +28,8 @@ from conftest import physical_hash
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
 DATASETS = SOURCE / "examples" / "datasets"
 BUILD_KUBO = SOURCE / "scripts" / "build-kubo.sh"
+KAMU = pathlib.Path(os.environ.get("ODF_KAMU", SOURCE.parent / "shared" / "tools" / "kamu" / "kamu"))
+KAMU_GATEWAY_VAR = "KAMU_CONFIG__protocol__ipfs__httpGateway"  # kamu's config, from the env
 FAST = ["--read-timeout", "5", "--connect-timeout", "2", "--max-attempts", "2"]
 
 
@@ -45,8 +49,8 @@ def ipfs_bin():
 
 
 class Gateway:
-    def __init__(self, url, cids, root):
-        self.url, self.cids, self.root = url, cids, root
+    def __init__(self, url, cids, root, ipfs):
+        self.url, self.cids, self.root, self.ipfs = url, cids, root, ipfs
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +101,7 @@ def gateway(ipfs_bin, tmp_path_factory):
             assert proc.poll() is None, (base / "daemon.log").read_text()[-2000:]
             assert time.monotonic() < deadline, "the IPFS gateway did not answer in 60 s"
             time.sleep(0.2)
-        yield Gateway(url, cids, root)
+        yield Gateway(url, cids, root, ipfs)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
@@ -143,10 +147,10 @@ def test_ipfs_tampered_copy_invalid(run, gateway):
 
 
 @pytest.mark.parametrize("var", ["ODF_HASH_IPFS_GATEWAY",
-                                 "KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY"])
+                                 "KAMU_CONFIG__protocol__ipfs__httpGateway"])
 def test_ipfs_gateway_from_environment(run, gateway, var):
     env = {k: v for k, v in os.environ.items()
-           if k not in ("ODF_HASH_IPFS_GATEWAY", "KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY")}
+           if k not in ("ODF_HASH_IPFS_GATEWAY", "KAMU_CONFIG__protocol__ipfs__httpGateway")}
     env[var] = gateway.url + "/"
     r = run("verify", *FAST, f"ipfs://{gateway.cids['root']}", env=env)
     assert r.rc == 0, r
@@ -168,3 +172,40 @@ def test_ipfs_single_files(run, gateway):
     assert r.rc == 0, r
     expected = [physical_hash((DATASETS / "root" / "data" / n).read_bytes()) for n in names]
     assert r.out == "".join(f"{h}  {u}\n" for h, u in zip(expected, urls))
+
+
+@pytest.mark.skipif(not KAMU.exists(), reason=f"kamu is not at {KAMU}")
+def test_ipfs_dataset_kamu_wrote_read_by_kamu_and_by_us(run, gateway, tmp_path):
+    """A root dataset kamu wrote, added to IPFS: kamu pulls ipfs://CID through the gateway
+    its KAMU_CONFIG__protocol__ipfs__httpGateway names, and odf-hash, given only that
+    variable, verifies the same URL VALID."""
+    def kamu(ws, *args, env=None):
+        r = subprocess.run(["timeout", "120", str(KAMU), *args], cwd=ws, capture_output=True,
+                           timeout=130, env=env)
+        assert r.returncode == 0, (args, r.stderr.decode()[-2000:])
+
+    src, ws, copy = tmp_path / "src", tmp_path / "ws", tmp_path / "ws2"
+    for d in (src, ws, copy):
+        d.mkdir()
+    (src / "part1.csv").write_text("id,name\n1,a\n2,b\n")
+    (tmp_path / "ds.yaml").write_text(
+        "kind: DatasetSnapshot\nversion: 1\ncontent:\n  name: csvds\n  kind: Root\n"
+        "  metadata:\n    - kind: SetPollingSource\n      fetch:\n        kind: FilesGlob\n"
+        f"        path: {src}/*.csv\n      read:\n        kind: Csv\n        header: true\n"
+        "      merge:\n        kind: Append\n")
+    kamu(ws, "init")
+    kamu(ws, "add", str(tmp_path / "ds.yaml"))
+    kamu(ws, "pull", "csvds")
+    [folder] = list((ws / ".kamu" / "datasets").iterdir())
+    # The dataset as the Simple Transfer Protocol lays it out (no info/ of the workspace).
+    shutil.copytree(folder, tmp_path / "csvds", ignore=shutil.ignore_patterns("info"))
+    cid = gateway.ipfs("add", "-r", "--cid-version", "1", "-Q", str(tmp_path / "csvds"))
+    env = {k: v for k, v in os.environ.items() if k != "ODF_HASH_IPFS_GATEWAY"}
+    env[KAMU_GATEWAY_VAR] = gateway.url
+    kamu(copy, "init")
+    kamu(copy, "pull", f"ipfs://{cid}", "--as", "fromipfs", env=env)
+    [pulled] = list((copy / ".kamu" / "datasets").iterdir())
+    assert (pulled / "refs" / "head").read_text() == (folder / "refs" / "head").read_text()
+    r = run("verify", *FAST, f"ipfs://{cid}", env=env)
+    assert r.rc == 0, r
+    assert "result       VALID\n" in r.out

@@ -27,7 +27,7 @@ named as the command's options: ``endpoint_url`` (S3; default ``$AWS_ENDPOINT_UR
 ``$AWS_ENDPOINT_URL``), ``region`` (S3), ``no_sign_request`` (S3, anonymous),
 ``connect_timeout`` and ``read_timeout`` (seconds, default 10 and 30), ``max_attempts``
 (per request, default 4), ``ipfs_gateway`` (IPFS: the gateway's URL; default
-``$ODF_HASH_IPFS_GATEWAY``, kamu's ``$KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY``, else
+``$ODF_HASH_IPFS_GATEWAY``, kamu's ``$KAMU_CONFIG__protocol__ipfs__httpGateway``, else
 ``http://localhost:8080``). The user information of a URL (``https://user:pass@host``) never
 appears in a message, a report or a :class:`Task`.
 """

@@ -1,7 +1,7 @@
 // ipfs:// and ipns:// URLs (open_store.h): mapped onto an HTTP gateway as kamu maps them
 // (its dataset factory joins "{scheme}/{cid}{path}" onto protocol.ipfs.httpGateway), the
 // gateway from the option, else $ODF_HASH_IPFS_GATEWAY, else kamu's
-// $KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY, else kamu's default http://localhost:8080.
+// $KAMU_CONFIG__protocol__ipfs__httpGateway, else kamu's default http://localhost:8080.
 // Nothing is requested: a store is opened and asked for its location.
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -40,7 +40,7 @@ class IpfsGateway : public ::testing::Test {
     }
   }
   static constexpr const char* kVars[2] = {"ODF_HASH_IPFS_GATEWAY",
-                                           "KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY"};
+                                           "KAMU_CONFIG__protocol__ipfs__httpGateway"};
   std::vector<std::optional<std::string>> saved_;
 
   static std::string root_of(const std::string& url, const StoreOptions& o = {}) {
@@ -52,7 +52,7 @@ class IpfsGateway : public ::testing::Test {
 
 TEST_F(IpfsGateway, OptionThenOursThenKamusThenDefault) {
   EXPECT_EQ(resolve_ipfs_gateway(""), "http://localhost:8080");
-  setenv("KAMU_CONFIG__PROTOCOL__IPFS__HTTP_GATEWAY", "http://127.0.0.1:3", 1);
+  setenv("KAMU_CONFIG__protocol__ipfs__httpGateway", "http://127.0.0.1:3", 1);
   EXPECT_EQ(resolve_ipfs_gateway(""), "http://127.0.0.1:3");
   setenv("ODF_HASH_IPFS_GATEWAY", "http://127.0.0.1:2", 1);
   EXPECT_EQ(resolve_ipfs_gateway(""), "http://127.0.0.1:2");
