@@ -106,6 +106,8 @@ void ResponseHeaders::add_line(const char* data, size_t size) {
     last_modified = std::string(value);
   } else if (iequals(name, "content-encoding")) {
     content_encoding = std::string(value);
+  } else if (iequals(name, "accept-ranges")) {
+    accepts_ranges = iequals(value, "bytes");
   } else if (iequals(name, "transfer-encoding")) {
     // "chunked" is always the last coding when present (RFC 9112, 6.1).
     chunked = value.size() >= 7 && iequals(value.substr(value.size() - 7), "chunked");

@@ -38,7 +38,8 @@ struct ResponseHeaders {
   std::string etag;
   std::string last_modified;
   std::string content_encoding;
-  bool chunked = false;   // Transfer-Encoding: chunked (the body's end is in the body)
+  bool chunked = false;         // Transfer-Encoding: chunked (the body's end is in the body)
+  bool accepts_ranges = false;  // Accept-Ranges: bytes
   bool complete = false;  // the blank line ending a final (non-1xx, non-3xx) response's headers
   uint64_t header_bytes = 0;
   bool too_many_header_bytes = false;

@@ -11,8 +11,9 @@
 // Servers that announce no size or serve no ranges (a kamu node answers data files with a
 // chunked body, no Content-Length, and ignores Range): a sequential read bounded by the size
 // the caller expects (a recorded size) streams as usual, the body must end exactly there.
-// Random access needs the size and ranges, so an object whose size nobody knows is read
-// whole into anonymous temporary storage when opened (spool_file.h), and an object whose
+// Random access needs the size and ranges, so an object whose size nobody knows is sized by
+// a one-byte range (its Content-Range total) when the server says "Accept-Ranges: bytes",
+// else read whole into anonymous temporary storage when opened (spool_file.h), and an object whose
 // server ignores Range is read whole there on the first read_at that finds out; both at
 // most spool_limit() bytes, with a message naming the limit beyond it.
 #include "http_store.h"
@@ -143,6 +144,11 @@ class HttpObjectReader final : public ObjectReader {
       size_ = max_size;
       info->size = size_;
       if (received_ > size_) overflow_ = true;  // bytes that came with the headers
+    } else if (auto total = headers_.accepts_ranges ? size_from_range() : std::nullopt) {
+      // A server that serves ranges tells the size in a range's Content-Range.
+      size_ = *total;
+      info->size = size_;
+      if (received_ > size_) overflow_ = true;
     } else {
       // Neither the server nor the caller knows the size, which random access (Parquet)
       // needs: the body is read whole into temporary storage now.
@@ -347,6 +353,27 @@ class HttpObjectReader final : public ObjectReader {
       curl().multi_poll(multi_, nullptr, 0, 100, nullptr);
     }
     return Status::ok();
+  }
+
+  // The object's size from the Content-Range of a one-byte range GET, validated as the
+  // stream's (If-Range); nullopt when the answer gives none (then the object is spooled).
+  std::optional<uint64_t> size_from_range() {
+    uint8_t byte = 0;
+    RangeSink sink{&byte, 1, 0, std::numeric_limits<uint64_t>::max()};
+    char errbuf[CURL_ERROR_SIZE];
+    CURL* easy = client_->acquire(url_, &sink.headers, errbuf, /*stall_guard=*/true);
+    if (easy == nullptr) return std::nullopt;
+    CurlList request;
+    request.add(range_header(0, 0));
+    if (!validator_.empty()) request.add("If-Range: " + validator_);
+    curl().easy_setopt(easy, CURLOPT_HTTPHEADER, request.get());
+    curl().easy_setopt(easy, CURLOPT_WRITEFUNCTION, &RangeSink::on_body);
+    curl().easy_setopt(easy, CURLOPT_WRITEDATA, &sink);
+    (void)curl().easy_perform(easy);
+    client_->release(easy);
+    const auto& cr = sink.headers.content_range;
+    if (sink.headers.status != 206 || !cr || cr->start != 0 || !cr->total) return std::nullopt;
+    return cr->total;
   }
 
   std::string spool_limit_note(uint64_t limit) const {

@@ -21,6 +21,8 @@
     chunked-long  as chunked, 100 more bytes after the object
     no-ranges     Content-Length, but Range ignored (200 with everything)
     chunked-all   as chunked, for every object (refs/head and blocks too)
+    chunked-ranges  a whole object chunked, without Content-Length, but "Accept-Ranges:
+                  bytes" and ranges served (206 with Content-Range)
 - moto_s3: moto's S3 server (moto[server]) in this process, and a boto3 client for it.
 """
 import contextlib
@@ -33,7 +35,8 @@ import time
 import urllib.parse
 
 FAULTS = ("ok", "cut", "cut-once", "503x2", "stall", "long-length", "endless",
-          "redirect-loop", "403", "404", "chunked", "chunked-short", "chunked-long", "no-ranges", "chunked-all")
+          "redirect-loop", "403", "404", "chunked", "chunked-short", "chunked-long", "no-ranges", "chunked-all",
+          "chunked-ranges")
 CHUNKED = ("chunked", "chunked-short", "chunked-long", "no-ranges", "chunked-all")
 STALL_SECONDS = 20  # the longest a stalled response holds its connection
 
@@ -83,6 +86,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if not target.is_file():
             return self._send_status(404)
         data = target.read_bytes()
+        if faulty and fault == "chunked-ranges" and "Range" not in self.headers:
+            return self._send_chunked(data, "chunked", head, accept_ranges=True)
         if faulty and fault in CHUNKED:
             with server.lock:
                 server.range_requests += "Range" in self.headers
@@ -142,7 +147,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
 
 
-    def _send_chunked(self, data, fault, head):
+    def _send_chunked(self, data, fault, head, accept_ranges=False):
         body = {"chunked": data, "chunked-short": data[:len(data) // 2],
                 "chunked-long": data + bytes(100), "no-ranges": data, "chunked-all": data}[fault]
         self.send_response(200)
@@ -153,6 +158,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(body)
             return
         self.send_header("Transfer-Encoding", "chunked")
+        if accept_ranges:
+            self.send_header("Accept-Ranges", "bytes")
         self.end_headers()
         if head:
             return

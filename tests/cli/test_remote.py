@@ -400,6 +400,21 @@ def test_http_chunked_without_length_or_ranges_reports_equal_local_ones(run, tre
         assert re_ == lo, name
 
 
+def test_http_chunked_with_ranges_learns_the_size_from_a_range(run, tree):
+    # No Content-Length, but Accept-Ranges: a one-byte range tells the size (Content-Range),
+    # and the Parquet reader reads ranges as usual (nothing read whole).
+    root, _ = tree
+    with http_server(root) as server:
+        r, remote = verify_json(run, *FAST, f"{server.url}/chunked-ranges/derivative-reencoded")
+        assert r.rc == 0, r
+        outcomes = sorted(f["outcome"] for f in remote["datasets"][0]["files"])
+        assert outcomes.count("logical-match") == 1, remote
+        first = next(f["file"] for f in remote["datasets"][0]["files"]
+                     if f["outcome"] == "logical-match")
+        # One whole GET (the physical pass), then the probe and the Parquet reader's ranges.
+        assert server.counts[f"/chunked-ranges/derivative-reencoded/{first}"] >= 3
+
+
 def test_http_without_range_support_logical_fallback_reads_whole(run, tree):
     # Content-Length, but every Range answered with the whole object: the Parquet reader's
     # first range read finds out, and the object is read whole once.
