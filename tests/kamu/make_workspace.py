@@ -13,7 +13,8 @@ OUT_DIR/ws/.kamu/datasets/<dataset id>/ then holds, each named by its alias (inf
 
   csv-append        CSV files polled through FilesGlob, a preprocess SQL step, Append merge;
                     two pulls (the first ingests two files, one block each; the second one)
-  ndjson-ledger     NDJSON files, Ledger merge (a repeated key is dropped), two pulls
+  ndjson-ledger     NDJSON files, Ledger merge (a repeated key is dropped), two pulls, then
+                    `kamu pull --set-watermark`: an AddData with a watermark and no data
   parquet-snapshot  Parquet files (pyarrow), Snapshot merge over three pulls: corrections
                     (op 2/3) and retractions (op 1) appear
   push-changelog    AddPushSource + `kamu ingest`, ChangelogStream merge (ops in the input)
@@ -24,7 +25,9 @@ OUT_DIR/ws/.kamu/datasets/<dataset id>/ then holds, each named by its alias (inf
   reset             three slices, then `kamu reset` to the block of the first one
   aborted-ingest    a push ingest kamu aborted after moving its data file into data/ (its
                     block broke the monotonic system time, `--system-time` in the past): an
-                    unreferenced data file
+                    unreferenced data file. (Malformed input, a CSV value of the wrong type, a
+                    link to a missing object: kamu fails before the dataset's folders and
+                    leaves its files in .kamu/run/ only.)
   versioned-file    GraphQL createVersionedFile + two uploadNewVersion (`kamu system
                     api-server gql-query`): the contents are linked objects in data/
   derivative        a derivative dataset: kamu cannot run transforms here (engines run in
@@ -35,7 +38,10 @@ OUT_DIR/ws/.kamu/datasets/<dataset id>/ then holds, each named by its alias (inf
                     (`kamu pull file:///... --as derivative`), validating the chain
 
 kamu 0.265 writes no checkpoint for root datasets (its DataFusion ingest carries the previous
-one forward; only engines write them): checkpoints come from the derivative only.
+one forward; only engines write them): checkpoints come from the derivative only. The example
+derivative of examples/datasets/ cannot be synced by kamu (`kamu pull file:///...`: "SetDataSchema
+event must be present before adding data"), and a failed sync leaves a dataset folder without
+refs/head that breaks every later kamu command of the workspace, hence the derivative above.
 
 OUT_DIR/manifest.json lists the datasets (alias, id, folder, kind, what each is expected to
 hold), and OUT_DIR/logs/<alias>.yaml is `kamu log <alias> -o yaml` (kamu's recorded hashes).
@@ -344,6 +350,7 @@ def build(out: pathlib.Path, kamu: str) -> dict:
     write_parquet_snapshot(inp / "parquet" / "snap-003.parquet",
                            [("Toronto", 2800000), ("Ottawa", 1017449)])
     k("pull", "parquet-snapshot")
+    k("pull", "ndjson-ledger", "--set-watermark", "2024-02-10T00:00:00Z")
 
     # Push sources.
     k("ingest", "push-changelog", "--stdin", input=(
