@@ -469,6 +469,9 @@ def workspace(cache_root: pathlib.Path, kamu: str | None = None) -> pathlib.Path
                 raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    for stale in cache_root.glob("kamu-workspace-*"):  # other kamu versions or scripts
+        if stale != final:
+            shutil.rmtree(stale, ignore_errors=True)
     return final
 
 

@@ -4,6 +4,7 @@ recorded (`kamu log -o yaml`) is the one odf-hash computes for that file.
 """
 import hashlib
 import json
+import os
 
 import pytest
 
@@ -14,12 +15,12 @@ ALIASES = make_workspace.ALIASES
 UNREFERENCED = {"compacted-hard", "compacted-meta", "reset", "aborted-ingest"}
 
 
-def dataset_params(extra=lambda alias: ()):
+def dataset_params():
     """One param per dataset, expected to fail while a feature its verdict needs is pending."""
     out = []
     for alias in ALIASES:
         features = (("unreferenced",) if alias in UNREFERENCED else ()) + \
-            (("linked",) if alias == "versioned-file" else ()) + tuple(extra(alias))
+            (("linked",) if alias == "versioned-file" else ())
         out.append(param(alias, features=features, id=alias))
     return out
 
@@ -81,7 +82,7 @@ def test_recorded_hashes_equal_ours(run, kamu_workspace, datasets, alias):
     logical = hashes_by_file(run, "logical", data_paths)
     for path, (role, recorded_physical, recorded_logical, size) in zip(paths, files):
         assert physical[path] == recorded_physical, path
-        assert len(open(path, "rb").read()) == size, path
+        assert os.path.getsize(path) == size, path
         if role == "data":
             assert logical[path] == recorded_logical, path
 
@@ -149,7 +150,9 @@ def test_valid_locally(run, kamu_workspace, datasets, alias):
         assert not listed, r  # the linked objects of versioned-file are not unreferenced
     assert not any(s.endswith(path) for s in listed for path in chain), r
 
-@pytest.mark.parametrize("alias", [param(a, features=("strict",), id=a) for a in sorted(UNREFERENCED)])
+
+@pytest.mark.parametrize("alias", [param(a, features=("strict",), id=a)
+                                   for a in sorted(UNREFERENCED)])
 def test_strict_makes_unreferenced_files_problems(run, datasets, alias):
     r = run("verify", "--strict", "--json", datasets[alias]["path"])
     assert r.rc == 1, r
@@ -262,7 +265,6 @@ def test_valid_from_a_kamu_node(run, node, datasets, alias):
     assert sorted(f["file"] for f in report["files"]) == \
         sorted(f["file"] for f in local_report(run, datasets, alias)["files"])
     assert report["head"] == (datasets[alias]["path"] / "refs" / "head").read_text().strip()
-
 
 
 # The node streams linked objects too (chunked, no Content-Length), and no block records
