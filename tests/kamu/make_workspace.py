@@ -47,6 +47,7 @@ OUT_DIR/manifest.json lists the datasets (alias, id, folder, kind, what each is 
 hold), and OUT_DIR/logs/<alias>.yaml is `kamu log <alias> -o yaml` (kamu's recorded hashes).
 """
 import base64
+import copy
 import datetime as dt
 import hashlib
 import importlib.util
@@ -59,6 +60,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import yaml
 
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
 DEFAULT_KAMU = SOURCE.parent / "shared" / "tools" / "kamu" / "kamu"
@@ -117,32 +120,35 @@ class Kamu:
 # Dataset snapshots (kamu's YAML manifests) and the input files they read
 
 
-def fields(*pairs):
-    return "\n".join(f"            - name: {n}\n              type: {t}" for n, t in pairs)
+def snapshot(name: str, source: dict) -> dict:
+    """A root DatasetSnapshot (kamu's manifest) with one source event."""
+    return {"kind": "DatasetSnapshot", "version": 1,
+            "content": {"name": name, "kind": "Root", "metadata": [source]}}
 
 
-def polling_snapshot(name, glob, read_kind, schema, merge, preprocess=None, extra_read=""):
-    pre = ""
+def schema(*pairs) -> dict:
+    return {"fields": [{"name": n, "type": t} for n, t in pairs]}
+
+
+def polling(glob: pathlib.Path, read: dict, merge: dict, preprocess: str | None = None) -> dict:
+    event = {"kind": "SetPollingSource", "fetch": {"kind": "FilesGlob", "path": str(glob)},
+             "read": read}
     if preprocess:
-        pre = ("      preprocess:\n        kind: Sql\n        engine: datafusion\n"
-               f"        query: {json.dumps(preprocess)}\n")
-    read_schema = f"        schema:\n          fields:\n{fields(*schema)}\n" if schema else ""
-    return (f"kind: DatasetSnapshot\nversion: 1\ncontent:\n  name: {name}\n  kind: Root\n"
-            f"  metadata:\n    - kind: SetPollingSource\n      fetch:\n        kind: FilesGlob\n"
-            f"        path: {json.dumps(str(glob))}\n      read:\n        kind: {read_kind}\n"
-            f"{extra_read}{read_schema}{pre}      merge:\n{merge}")
+        event["preprocess"] = {"kind": "Sql", "engine": "datafusion", "query": preprocess}
+    event["merge"] = merge
+    return event
 
 
-def push_snapshot(name, read_kind, schema, merge, extra_read=""):
-    return (f"kind: DatasetSnapshot\nversion: 1\ncontent:\n  name: {name}\n  kind: Root\n"
-            f"  metadata:\n    - kind: AddPushSource\n      sourceName: default\n      read:\n"
-            f"        kind: {read_kind}\n{extra_read}        schema:\n          fields:\n"
-            f"{fields(*schema)}\n      merge:\n{merge}")
+def push(read: dict, merge: dict) -> dict:
+    return {"kind": "AddPushSource", "sourceName": "default", "read": read, "merge": merge}
 
 
-CSV_SCHEMA = [("id", "Int64"), ("name", "String"), ("ts", "Timestamp")]
+CSV_READ = {"kind": "Csv", "header": True,
+            "schema": schema(("id", "Int64"), ("name", "String"), ("ts", "Timestamp"))}
 CSV_PREPROCESS = "SELECT id, upper(name) AS name, ts AS event_time FROM input"
-APPEND = "        kind: Append\n"
+CHANGES = schema(("event_time", "Timestamp"), ("op", "Int32"), ("key", "String"),
+                 ("value", "Int64"))
+APPEND = {"kind": "Append"}
 # The uploads of the versioned-file dataset (each stored as a linked object).
 VERSIONED_FILE_CONTENTS = (b"first version of a small file\n",
                            b"second version, longer than the first one\n")
@@ -172,7 +178,6 @@ def base64usnp(data: bytes) -> str:
 
 def parse_log(text: str) -> list:
     """Blocks of `kamu log -o yaml`, newest first: [(block hash, MetadataBlock content)]."""
-    import yaml
     out = []
     for doc in re.split(r"^---\s*$", text, flags=re.M):
         m = re.search(r"^# Block: (\S+)", doc, flags=re.M)
@@ -291,40 +296,34 @@ def build(out: pathlib.Path, kamu: str) -> dict:
     (inp / "csv").mkdir()
     (inp / "ndjson").mkdir()
     (inp / "parquet").mkdir()
+    csv_glob = inp / "csv" / "part-*.csv"
     snapshots = {
-        "csv-append": polling_snapshot("csv-append", inp / "csv" / "part-*.csv", "Csv",
-                                       CSV_SCHEMA, APPEND, preprocess=CSV_PREPROCESS,
-                                       extra_read="        header: true\n"),
-        "ndjson-ledger": polling_snapshot(
-            "ndjson-ledger", inp / "ndjson" / "part-*.ndjson", "NdJson",
-            [("event_time", "Timestamp"), ("id", "Int64"), ("value", "String")],
-            "        kind: Ledger\n        primaryKey:\n          - id\n"),
-        "parquet-snapshot": polling_snapshot(
-            "parquet-snapshot", inp / "parquet" / "snap-*.parquet", "Parquet", None,
-            "        kind: Snapshot\n        primaryKey:\n          - city\n"),
-        "push-changelog": push_snapshot(
-            "push-changelog", "NdJson",
-            [("event_time", "Timestamp"), ("op", "Int32"), ("key", "String"),
-             ("value", "Int64")],
-            "        kind: ChangelogStream\n        primaryKey:\n          - key\n"),
-        "push-upsert": push_snapshot(
-            "push-upsert", "Csv",
-            [("event_time", "Timestamp"), ("op", "Int32"), ("key", "String"),
-             ("value", "Int64")],
-            "        kind: UpsertStream\n        primaryKey:\n          - key\n",
-            extra_read="        header: true\n"),
-        "aborted-ingest": push_snapshot(
-            "aborted-ingest", "NdJson", [("event_time", "Timestamp"), ("value", "Int64")],
+        "csv-append": polling(csv_glob, CSV_READ, APPEND, CSV_PREPROCESS),
+        "ndjson-ledger": polling(
+            inp / "ndjson" / "part-*.ndjson",
+            {"kind": "NdJson",
+             "schema": schema(("event_time", "Timestamp"), ("id", "Int64"), ("value", "String"))},
+            {"kind": "Ledger", "primaryKey": ["id"]}),
+        "parquet-snapshot": polling(inp / "parquet" / "snap-*.parquet", {"kind": "Parquet"},
+                                    {"kind": "Snapshot", "primaryKey": ["city"]}),
+        "push-changelog": push({"kind": "NdJson", "schema": CHANGES},
+                               {"kind": "ChangelogStream", "primaryKey": ["key"]}),
+        "push-upsert": push({"kind": "Csv", "header": True, "schema": CHANGES},
+                            {"kind": "UpsertStream", "primaryKey": ["key"]}),
+        "aborted-ingest": push(
+            {"kind": "NdJson", "schema": schema(("event_time", "Timestamp"), ("value", "Int64"))},
             APPEND),
+        # Three slices each, to be compacted or reset below.
+        "compacted-hard": polling(csv_glob, CSV_READ, APPEND, CSV_PREPROCESS),
+        "compacted-meta": polling(csv_glob, CSV_READ, APPEND, CSV_PREPROCESS),
+        "reset": polling(csv_glob, CSV_READ, APPEND, CSV_PREPROCESS),
     }
-    for name in ("compacted-hard", "compacted-meta", "reset"):
-        snapshots[name] = polling_snapshot(name, inp / "csv" / "part-*.csv", "Csv", CSV_SCHEMA,
-                                           APPEND, preprocess=CSV_PREPROCESS,
-                                           extra_read="        header: true\n")
     snap_dir = out / "snapshots"
     snap_dir.mkdir()
-    for name, text in snapshots.items():
-        (snap_dir / f"{name}.yaml").write_text(text)
+    for name, source in snapshots.items():
+        # A deep copy: shared dicts would be written as YAML anchors, which kamu cannot read.
+        (snap_dir / f"{name}.yaml").write_text(
+            yaml.safe_dump(copy.deepcopy(snapshot(name, source)), sort_keys=False))
     k("add", *sorted(snap_dir.glob("*.yaml")))
 
     # Pull 1: two CSV files (two blocks), one NDJSON and one Parquet snapshot.
