@@ -43,6 +43,10 @@ derivative of examples/datasets/ cannot be synced by kamu (`kamu pull file:///..
 event must be present before adding data"), and a failed sync leaves a dataset folder without
 refs/head that breaks every later kamu command of the workspace, hence the derivative above.
 
+OUT_DIR/pushed/<alias>/ holds `kamu push <alias> --to file:///...` of derivative and
+versioned-file: plain dataset folders, the latter without its linked objects (kamu's push
+does not copy them).
+
 OUT_DIR/manifest.json lists the datasets (alias, id, folder, kind, what each is expected to
 hold), and OUT_DIR/logs/<alias>.yaml is `kamu log <alias> -o yaml` (kamu's recorded hashes).
 """
@@ -406,6 +410,14 @@ def build(out: pathlib.Path, kamu: str) -> dict:
     write_derivative(src, csv_folder, csv_log, "did:odf:" + ids["csv-append"])
     k("pull", f"file://{src}", "--as", "derivative")
 
+    # Plain dataset folders written by `kamu push` to a file:// repository (what an S3 one
+    # would hold too). kamu pushes the chain's data files and checkpoints, not the linked
+    # objects of a versioned file.
+    pushed = {}
+    for alias in ("derivative", "versioned-file"):
+        pushed[alias] = f"pushed/{alias}"
+        k("push", alias, "--to", f"file://{out / pushed[alias]}")
+
     ids = dataset_ids(ws)
     missing = set(ALIASES) - set(ids)
     if missing:
@@ -426,6 +438,7 @@ def build(out: pathlib.Path, kamu: str) -> dict:
             "checkpoints": alias == "derivative",
         })
     manifest = {"format": FORMAT, "kamu": kamu_version(kamu), "datasets": datasets,
+                "pushed": pushed,
                 "kamu_commands": k.commands, "kamu_seconds": round(k.seconds, 1),
                 "build_seconds": round(time.monotonic() - started, 1)}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")

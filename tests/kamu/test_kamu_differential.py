@@ -35,6 +35,8 @@ DISAGREEMENTS = {
     "derivative-reencoded": ("invalid", "kamu compares the size of derivative data before its "
                              "logical fallback: the same records encoded otherwise fail there"),
     "linked-object-deleted": ("valid", "kamu does not verify linked objects"),
+    "pushed-versioned-file": ("valid", "kamu's push leaves the linked objects behind, and "
+                              "kamu does not verify them"),
     "linked-object-flipped": ("valid", "kamu does not verify linked objects"),
 }
 
@@ -216,8 +218,16 @@ def linked_object_flipped(ds, c):
     flip(linked_object(ds, c, 1))
 
 
-# case: (dataset, breakage, our exit code, our problem kinds, pending features)
+def unchanged(ds, c):
+    pass
+
+
+# case: (dataset, breakage, our exit code, our problem kinds, pending features). A dataset
+# "pushed/<alias>" is the folder `kamu push <alias> --to file:///...` wrote (make_workspace.py).
 CASES = {
+    "pushed-derivative": ("pushed/derivative", unchanged, 0, set(), ()),
+    "pushed-versioned-file": ("pushed/versioned-file", unchanged, 1, {"linked-object-missing"},
+                              ("linked",)),
     "data-flipped": ("csv-append", data_flipped, 1, {"physical-hash-mismatch"}, ()),
     "data-deleted": ("csv-append", data_deleted, 1, {"file-missing"}, ()),
     "data-swapped": ("csv-append", data_swapped, 1, {"size-mismatch"}, ()),
@@ -260,17 +270,28 @@ def kamu_verdict(kamu, workspace, alias, seconds):
     return "invalid", out
 
 
+def dataset_alias(case):
+    """The workspace alias of a case's dataset (a pushed folder is named by its alias)."""
+    return CASES[case][0].removeprefix("pushed/")
+
+
 @pytest.fixture
-def broken(tmp_path, datasets, kamu_workspace):
+def broken(tmp_path, datasets, kamu_workspace, manifest):
     """broken(case) -> (kamu workspace, dataset folder) holding the broken copy alone."""
     def make(case):
-        alias, breaks = CASES[case][:2]
+        source, breaks = CASES[case][:2]
+        alias = dataset_alias(case)
         ds = datasets[alias]
         ws = tmp_path / "ws"
         (ws / ".kamu" / "datasets").mkdir(parents=True)
         shutil.copyfile(kamu_workspace / "ws" / ".kamu" / "version", ws / ".kamu" / "version")
         copy = ws / ".kamu" / "datasets" / ds["id"]
-        shutil.copytree(ds["path"], copy)
+        if source.startswith("pushed/"):
+            shutil.copytree(kamu_workspace / manifest["pushed"][alias], copy)
+            (copy / "info").mkdir(exist_ok=True)  # kamu names datasets by info/alias
+            (copy / "info" / "alias").write_text(alias)
+        else:
+            shutil.copytree(ds["path"], copy)
         breaks(copy, Chain(kamu_workspace, alias))
         return ws, copy
     return make
@@ -301,7 +322,8 @@ def test_disagreements_are_documented():
 @pytest.mark.parametrize("case", [param(case, features=CASES[case][4], id=case)
                                   for case in CASES])
 def test_broken_copy_against_kamu(run, kamu, broken, case):
-    alias, _, exit_code, kinds, _ = CASES[case]
+    _, _, exit_code, kinds, _ = CASES[case]
+    alias = dataset_alias(case)
     ws, copy = broken(case)
     r = run("verify", "--json", copy)
     verdict, message = kamu_verdict(kamu, ws, alias,
