@@ -5,7 +5,7 @@ of its own (only `.kamu/version` and the dataset folder: kamu builds its databas
 folders at its first command, so it reads the broken blocks and `refs/head` too), breaks the
 copy, and asks both:
 - odf-hash: the verdict and the problem kinds we intend (the issue's spec);
-- kamu: its verdict (valid, invalid, or no answer within KAMU_SECONDS), recorded and printed
+- kamu: its verdict (valid, invalid, or no answer in time), recorded and printed
   at the end of the run (conftest.py's terminal summary).
 Where the two verdicts differ, the case must be in DISAGREEMENTS, each explained in
 docs/divergences.md ("Verdicts that differ from kamu verify"); a disagreement not listed
@@ -27,17 +27,17 @@ CYCLE_SECONDS = 10
 
 # case -> (kamu's verdict, why we differ; docs/divergences.md explains each).
 DISAGREEMENTS = {
-    "block-cycle": ("no answer", "kamu, rebuilding its workspace database from the folders, "
-                    "follows prevBlockHash without checking names against contents and loops "
-                    "forever; odf-hash reports the mismatch and the cycle"),
+    "block-cycle": ("no answer", "kamu, building its database from the folders, walks the "
+                    "chain by prevBlockHash without checking blocks against their names, round "
+                    "the cycle without end; odf-hash reports the mismatch and the cycle"),
     "checkpoint-without-data-flipped": ("valid", "kamu checks the checkpoint of a block only "
                                         "when the block adds data"),
     "derivative-reencoded": ("invalid", "kamu compares the size of derivative data before its "
                              "logical fallback: the same records encoded otherwise fail there"),
     "linked-object-deleted": ("valid", "kamu does not verify linked objects"),
+    "linked-object-flipped": ("valid", "kamu does not verify linked objects"),
     "pushed-versioned-file": ("valid", "kamu's push leaves the linked objects behind, and "
                               "kamu does not verify them"),
-    "linked-object-flipped": ("valid", "kamu does not verify linked objects"),
 }
 
 
