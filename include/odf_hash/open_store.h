@@ -64,6 +64,10 @@ struct StoreOptions {
   bool follow_symlinks = false;
 };
 
+// kInvalidArgument naming the option unless the timeouts are finite numbers of seconds from
+// 0.1 to 3600 and max_attempts is from 1 to 20. open_store checks it for every URL.
+Status check_store_options(const StoreOptions& options);
+
 // Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://").
 bool is_store_url(std::string_view text);
 

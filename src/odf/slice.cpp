@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "odf_hash/local_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
 
@@ -30,12 +31,10 @@ Result<DataSlice> slice_of(const std::string& path, const Result<PhysicalDigest>
 }  // namespace
 
 Result<DataSlice> data_slice_of_file(const std::string& path, const SliceOptions& options) {
-  // The two hashes read the file independently; run them side by side.
-  Result<PhysicalDigest> physical = Status::internal("not run");
-  std::thread t([&] { physical = physical_hash_file(path); });
-  Result<LogicalDigest> logical = logical_hash_file(path, options.logical);
-  t.join();
-  return slice_of(path, physical, logical, options);
+  // Opened once, as a regular file (a FIFO or "-" is refused at once, never waited on); the
+  // two hashes then read it side by side.
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_local_file(path));
+  return data_slice_of_object(std::move(object), options);
 }
 
 Result<DataSlice> data_slice_of_object(std::shared_ptr<ObjectReader> object,

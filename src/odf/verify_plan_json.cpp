@@ -124,6 +124,9 @@ Result<FileTask> task_from_json(const json& j, const std::string& where) {
   FileTask t;
   ODF_HASH_ASSIGN_OR_RETURN(t.id, json_u64(j, where, "id"));
   ODF_HASH_ASSIGN_OR_RETURN(t.dataset, json_string(j, where, "dataset"));
+  if (Status nul = refuse_nul(t.dataset); !nul.is_ok()) {
+    return Status::parse_error(where + ".dataset: " + nul.message());
+  }
   ODF_HASH_ASSIGN_OR_RETURN(t.store.follow_symlinks, json_bool(j, where, "follow_symlinks"));
   ODF_HASH_RETURN_IF_ERROR(store_from_json(j, where, t.store));
   ODF_HASH_ASSIGN_OR_RETURN(t.role, role_from(j, where));
