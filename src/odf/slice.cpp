@@ -1,5 +1,7 @@
 #include "odf_hash/slice.h"
 
+#include <optional>
+#include <system_error>
 #include <thread>
 
 #include "odf_hash/local_store.h"
@@ -41,9 +43,14 @@ Result<DataSlice> data_slice_of_object(std::shared_ptr<ObjectReader> object,
                                        const SliceOptions& options) {
   if (object == nullptr) return Status::invalid_argument("data_slice_of_object: null object");
   Result<PhysicalDigest> physical = Status::internal("not run");
-  std::thread t([&] { physical = physical_hash_object(*object); });
+  std::optional<std::thread> t;
+  try {
+    t.emplace([&] { physical = physical_hash_object(*object); });
+  } catch (const std::system_error&) {  // no thread to be had: one hash after the other
+    physical = physical_hash_object(*object);
+  }
   Result<LogicalDigest> logical = logical_hash_object(object, options.logical);
-  t.join();
+  if (t) t->join();
   return slice_of(object->name(), physical, logical, options);
 }
 

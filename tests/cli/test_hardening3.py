@@ -166,3 +166,141 @@ def test_progress_line_escapes_names(odf_hash_bin, tmp_path):
     assert os.waitstatus_to_exitcode(status) == 0, out
     assert b"\x07" not in out and b"]0;T" in out, out[:400]
     assert b"p\\x1b]0;T\\x07q" in out, out[:400]
+
+
+# --- hostile servers (started here on 127.0.0.1, stopped by the tests) -----------------------
+
+import contextlib
+import http.server
+import pathlib
+import shutil
+import ssl
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "datasets"
+
+
+@contextlib.contextmanager
+def _serve(handler_class, tls_context=None):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler_class)
+    server.daemon_threads = True
+    if tls_context is not None:
+        server.socket = tls_context.wrap_socket(server.socket, server_side=True)
+    t = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                         daemon=True)
+    t.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        t.join(timeout=30)
+
+
+class _Drip(http.server.BaseHTTPRequestHandler):
+    """Announces 100,000 bytes and sends one every 0.2 s (a slow-loris server): each byte
+    used to reset the stall clock, so the transfer never timed out. Answers ranges the same."""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        size = 100_000
+        rng = self.headers.get("Range")
+        if rng:
+            a, _, b = rng[6:].partition("-")
+            start, end = int(a), (int(b) if b else size - 1)
+            self.send_response(206)
+            self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+            n = end - start + 1
+        else:
+            self.send_response(200)
+            n = size
+        self.send_header("Content-Length", str(n))
+        self.end_headers()
+        try:
+            for _ in range(min(n, 150)):  # at most 30 s, then the connection is dropped
+                self.wfile.write(b"P")
+                self.wfile.flush()
+                time.sleep(0.2)
+        except OSError:
+            pass
+        self.close_connection = True
+
+    def do_HEAD(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+
+
+@pytest.mark.parametrize("command", ["physical", "logical"])
+def test_a_dripping_server_times_out_at_the_minimum_rate(odf_hash_bin, command):
+    with _serve(_Drip) as port:
+        url = f"http://127.0.0.1:{port}/data/file.parquet"
+        t0 = time.monotonic()
+        p = subprocess.run([odf_hash_bin, command, "--read-timeout", "1", "--max-attempts", "1",
+                            url], capture_output=True, timeout=60)
+        took = time.monotonic() - t0
+    err = p.stderr.decode()
+    assert p.returncode == 2, (p, err)
+    assert took < 15, took
+    assert "below the minimum rate of 1024 bytes/s" in err or "Timeout" in err or \
+        "timed out" in err.lower(), err
+
+
+def _self_signed(tmp_path):
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True,
+                   timeout=60)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    return cert, ctx
+
+
+def _files_handler(root, redirect_to=None):
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def __init__(self, *a, **kw):
+            super().__init__(*a, directory=str(root), **kw)
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            if redirect_to is not None:
+                self.send_response(302)
+                self.send_header("Location", redirect_to + self.path)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            super().do_GET()
+    return Handler
+
+
+def test_https_is_never_left_for_http(odf_hash_bin, tmp_path):
+    """An https:// dataset redirected to http:// was followed silently (the report said https
+    and VALID). Now the redirect is refused; the same dataset served over https is VALID, so
+    the refusal is the downgrade's, not TLS's."""
+    ds = tmp_path / "ds"
+    shutil.copytree(EXAMPLES / "root", ds)
+    cert, ctx = _self_signed(tmp_path)
+    env = {**os.environ, "CURL_CA_BUNDLE": str(cert)}
+    with _serve(_files_handler(ds), ctx) as tls_port:
+        p = subprocess.run([odf_hash_bin, "verify", f"https://127.0.0.1:{tls_port}/"],
+                           capture_output=True, env=env, timeout=120)
+        assert p.returncode == 0, p
+        assert b"result       VALID" in p.stdout
+    with _serve(_files_handler(ds)) as plain_port, \
+            _serve(_files_handler(ds, f"http://127.0.0.1:{plain_port}"), ctx) as tls_port:
+        for args in (["verify"], ["physical"]):
+            target = (f"https://127.0.0.1:{tls_port}/" if args == ["verify"] else
+                      f"https://127.0.0.1:{tls_port}/refs/head")
+            p = subprocess.run([odf_hash_bin, *args, "--max-attempts", "1", target],
+                               capture_output=True, env=env, timeout=120)
+            err = p.stderr.decode()
+            assert p.returncode == 2, (p, err)
+            assert "redirected to a URL that is not https" in err, err
+            assert b"VALID" not in p.stdout
