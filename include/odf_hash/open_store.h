@@ -26,9 +26,11 @@
 //    "access denied" for 401 / 403, and a body that ends before its size (Content-Length,
 //    or the size the caller expects) is a kIoError, never fewer bytes; a body longer than
 //    its size is a kIoError too, never more bytes;
-//  - no byte for `read_timeout_s` (a stalled or slow-loris server) fails the request
-//    (retried as above); connecting is bounded by `connect_timeout_s`; at most 8 HTTP
-//    redirects are followed, to http or https only.
+//  - a body slower than 1 KiB/s on average over any `read_timeout_s` (a stalled server, or
+//    a slow-loris one dripping a byte at a time) fails the request (retried as above); connecting
+//    is bounded by `connect_timeout_s`; at most 8 HTTP redirects are followed, to http or https
+//    only, and never from https to http; $CURL_CA_BUNDLE names the certificates https servers are
+//    checked against.
 // Memory: a streamed object holds at most 1 MiB of received bytes waiting to be read (HTTP)
 // or one 4 MiB chunk (S3); range reads land in the caller's buffer.
 //
@@ -78,6 +80,10 @@ inline constexpr const char* kDefaultIpfsGateway = "http://localhost:8080";
 // $ODF_HASH_IPFS_GATEWAY, else kamu's $KAMU_CONFIG__protocol__ipfs__httpGateway, else
 // kDefaultIpfsGateway.
 std::string resolve_ipfs_gateway(const std::string& option);
+
+// kInvalidArgument naming the option unless the timeouts are finite numbers of seconds from
+// 0.1 to 3600 and max_attempts is from 1 to 20. open_store checks it for every URL.
+Status check_store_options(const StoreOptions& options);
 
 // Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://",
 // "ipfs://", "ipns://").

@@ -128,8 +128,13 @@ struct VerifyProgress {
   uint64_t bytes_total = 0;  // recorded sizes of the files to check
 };
 
+// The most threads verify_dataset hashes files on: a larger VerifyOptions::jobs is taken as
+// this (each thread may hold 8 MiB of a remote object in memory). When the system refuses a
+// thread, verification goes on with the threads it has.
+inline constexpr unsigned kMaxVerifyJobs = 256;
+
 struct VerifyOptions {
-  unsigned jobs = 1;            // threads hashing files (0 means 1)
+  unsigned jobs = 1;            // threads hashing files (0 means 1; at most kMaxVerifyJobs)
   bool integrity_only = false;  // no logical fallback for derivative data
   // How the dataset is opened (open_store.h): S3 endpoint, region, timeouts...; for a local
   // folder, store.follow_symlinks follows links leaving it (local_store.h).

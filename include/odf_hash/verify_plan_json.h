@@ -31,7 +31,7 @@
 
 namespace odf_hash::odf {
 
-inline constexpr int kVerifyPlanJsonVersion = 1;
+inline constexpr int kVerifyPlanJsonVersion = 2;  // 2: results carry task_digest
 
 // One line of JSON each.
 std::string file_task_json(const FileTask& task);

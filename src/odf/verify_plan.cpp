@@ -175,7 +175,7 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
   FileCheckResult r{t.id,
                     FileCheck{t.role, t.block, t.sequence_number, t.file, FileOutcome::kFailed,
                               std::nullopt, std::nullopt},
-                    std::nullopt};
+                    std::nullopt, task_fingerprint(t)};
   auto fail = [&](ProblemKind kind, std::string expected, std::string actual, std::string message) {
     r.check.outcome = FileOutcome::kFailed;
     r.problem = Problem{kind,
@@ -354,6 +354,13 @@ Result<DatasetReport> merge_checks(const VerifyPlan& plan, std::vector<FileCheck
           "merge: the result for task " + std::to_string(r.task) + " is about " +
           file_role_name(r.check.role) + " " + r.check.file + ", but the task checks " +
           file_role_name(t.role) + " " + t.file + ": a result of another plan");
+    }
+    if (r.task_digest != task_fingerprint(t)) {
+      return Status::invalid_argument(
+          "merge: the result for task " + std::to_string(r.task) + " (" + t.file +
+          ") was computed against another task (another dataset, recorded size or hash, or "
+          "options than this plan's: " +
+          redact_url(t.dataset) + ")");
     }
     if ((r.check.outcome == FileOutcome::kFailed) != r.problem.has_value()) {
       return Status::invalid_argument("merge: the result for task " + std::to_string(r.task) +

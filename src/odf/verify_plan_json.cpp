@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "odf_hash/open_store.h"
+#include "odf_hash/sha3.h"
 #include "problem_json.h"
 
 namespace odf_hash::odf {
@@ -128,6 +129,9 @@ Result<FileTask> task_from_json(const json& j, const std::string& where) {
   FileTask t;
   ODF_HASH_ASSIGN_OR_RETURN(t.id, json_u64(j, where, "id"));
   ODF_HASH_ASSIGN_OR_RETURN(t.dataset, json_string(j, where, "dataset"));
+  if (Status nul = refuse_nul(t.dataset); !nul.is_ok()) {
+    return Status::parse_error(where + ".dataset: " + nul.message());
+  }
   ODF_HASH_ASSIGN_OR_RETURN(t.store.follow_symlinks, json_bool(j, where, "follow_symlinks"));
   ODF_HASH_RETURN_IF_ERROR(store_from_json(j, where, t.store));
   ODF_HASH_ASSIGN_OR_RETURN(t.role, role_from(j, where));
@@ -154,6 +158,7 @@ json result_to_json(const FileCheckResult& r) {
   const FileCheck& c = r.check;
   return json{{"version", kVerifyPlanJsonVersion},
               {"task", r.task},
+              {"task_digest", r.task_digest},
               {"role", file_role_name(c.role)},
               {"file", c.file},
               {"block", c.block.to_string()},
@@ -186,6 +191,11 @@ Result<FileCheckResult> result_from_json(const json& j, const std::string& where
   }
   FileCheckResult r{task, FileCheck{role, block, seq, file, outcome, std::nullopt, std::nullopt},
                     std::nullopt};
+  ODF_HASH_ASSIGN_OR_RETURN(r.task_digest, json_string(j, where, "task_digest"));
+  if (r.task_digest.size() != 64 ||
+      r.task_digest.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    return Status::parse_error(where + ".task_digest: expected 64 lower-case hex digits");
+  }
   ODF_HASH_ASSIGN_OR_RETURN(r.check.actual_physical,
                             json_optional_hash(j, where, "actual_physical"));
   ODF_HASH_ASSIGN_OR_RETURN(r.check.logical, json_optional_hash(j, where, "logical"));
@@ -220,6 +230,13 @@ Result<std::vector<Problem>> problems_from(const json& j, const char* key) {
 }
 
 }  // namespace
+
+std::string task_fingerprint(const FileTask& task) {
+  const std::string text = task_to_json(task).dump();
+  Sha3_256 h;
+  h.update(std::string_view(text));
+  return to_hex(h.finalize());
+}
 
 std::string file_task_json(const FileTask& task) {
   return dump(task_to_json(task));

@@ -51,6 +51,11 @@ struct ResponseHeaders {
 // An easy handle, set up for one request: URL, timeouts, redirects (at most 8, http and
 // https only), no compression asked, the shared DNS cache and TLS sessions, and the header
 // callback filling `headers`. The caller sets its write callback and Range.
+// The slowest a body may arrive: kMinBytesPerSecond on average over every window of
+// read_timeout_s, else the attempt fails as a timeout (a server dripping a byte a second
+// would otherwise hold a transfer open forever).
+inline constexpr long kMinBytesPerSecond = 1024;
+
 class CurlClient {
  public:
   explicit CurlClient(HttpOptions options);
@@ -62,8 +67,8 @@ class CurlClient {
 
   // A handle from the pool (or a new one) set up for `url`; give it back with release().
   // `errbuf` (CURL_ERROR_SIZE bytes) receives curl's detail of a failure. `stall_guard`:
-  // let libcurl fail a transfer that receives nothing for read_timeout_s (for transfers
-  // that are never paused; a streamed body keeps its own clock).
+  // let libcurl fail a transfer slower than kMinBytesPerSecond over read_timeout_s (for
+  // transfers that are never paused; a streamed body keeps its own clock, same rule).
   CURL* acquire(const std::string& url, ResponseHeaders* headers, char* errbuf, bool stall_guard);
   void release(CURL* easy);
 
@@ -72,6 +77,7 @@ class CurlClient {
 
  private:
   HttpOptions options_;
+  std::string ca_bundle_;  // $CURL_CA_BUNDLE when set
   CURLSH* share_ = nullptr;
   std::mutex share_locks_[CURL_LOCK_DATA_LAST];
   std::mutex pool_mu_;

@@ -277,7 +277,6 @@ class HttpObjectReader final : public ObjectReader {
   }
 
   size_t take_body(const char* data, size_t n) {
-    last_progress_ = Clock::now();
     if (!headers_.complete || !is_success(headers_.status)) return 0;  // stop at an error
     if (spooling_) {
       if (received_ + n > size_) {
@@ -293,6 +292,7 @@ class HttpObjectReader final : public ObjectReader {
       paused_ = true;
       return CURL_WRITEFUNC_PAUSE;  // libcurl hands the same bytes again after unpause
     }
+    window_bytes_ += n;
     size_t skip = static_cast<size_t>(std::min<uint64_t>(skip_, n));
     skip_ -= skip;
     const size_t take = n - skip;
@@ -311,7 +311,8 @@ class HttpObjectReader final : public ObjectReader {
 
   void unpause() {
     paused_ = false;
-    last_progress_ = Clock::now();
+    window_start_ = Clock::now();
+    window_bytes_ = 0;
     curl().easy_pause(easy_, CURLPAUSE_CONT);  // may deliver (and pause) at once
   }
 
@@ -342,13 +343,28 @@ class HttpObjectReader final : public ObjectReader {
         }
       }
       if (done_ || enough()) break;
-      if (!paused_ && Clock::now() - last_progress_ > stall) {
-        done_ = true;
-        result_ = CURLE_OPERATION_TIMEDOUT;
-        std::snprintf(errbuf_, sizeof errbuf_, "no byte received for %.1f s",
-                      client_->options().read_timeout_s);
-        curl().multi_remove_handle(multi_, easy_);
-        break;
+      // The minimum rate: every window of read_timeout_s (while not paused by us) must bring
+      // kMinBytesPerSecond on average, so a server dripping a byte a second cannot hold a
+      // transfer open forever.
+      if (!paused_ && Clock::now() - window_start_ > stall) {
+        const double timeout = client_->options().read_timeout_s;
+        if (window_bytes_ >= static_cast<uint64_t>(kMinBytesPerSecond * timeout)) {
+          window_start_ = Clock::now();
+          window_bytes_ = 0;
+        } else {
+          done_ = true;
+          result_ = CURLE_OPERATION_TIMEDOUT;
+          if (window_bytes_ == 0) {
+            std::snprintf(errbuf_, sizeof errbuf_, "no byte received for %.1f s", timeout);
+          } else {
+            std::snprintf(errbuf_, sizeof errbuf_,
+                          "%llu bytes received in %.1f s, below the minimum rate of %ld bytes/s",
+                          static_cast<unsigned long long>(window_bytes_), timeout,
+                          kMinBytesPerSecond);
+          }
+          curl().multi_remove_handle(multi_, easy_);
+          break;
+        }
       }
       curl().multi_poll(multi_, nullptr, 0, 100, nullptr);
     }
@@ -513,7 +529,8 @@ class HttpObjectReader final : public ObjectReader {
     curl().easy_setopt(easy_, CURLOPT_WRITEFUNCTION, &HttpObjectReader::on_body);
     curl().easy_setopt(easy_, CURLOPT_WRITEDATA, this);
     curl().multi_add_handle(multi_, easy_);
-    last_progress_ = Clock::now();
+    window_start_ = Clock::now();
+    window_bytes_ = 0;
     *error = drive([this] { return headers_.complete; });
     if (!error->is_ok()) return Outcome::kFatal;
     if (headers_.too_many_header_bytes) {
@@ -595,11 +612,12 @@ class HttpObjectReader final : public ObjectReader {
   bool paused_ = false;
   bool overflow_ = false;
   bool read_whole_ = false;
-  uint64_t transfer_start_ = 0;  // object offset of the transfer's first kept byte
-  uint64_t received_ = 0;        // bytes of the object the transfer delivered
-  uint64_t skip_ = 0;            // leading body bytes to drop (a resume answered in full)
-  Clock::time_point last_progress_;
-  std::vector<uint8_t> buf_;  // received, not yet read: buf_[buf_off_..]
+  uint64_t transfer_start_ = 0;     // object offset of the transfer's first kept byte
+  uint64_t received_ = 0;           // bytes of the object the transfer delivered
+  uint64_t skip_ = 0;               // leading body bytes to drop (a resume answered in full)
+  Clock::time_point window_start_;  // the minimum-rate window (drive)
+  uint64_t window_bytes_ = 0;       // body bytes taken in it
+  std::vector<uint8_t> buf_;        // received, not yet read: buf_[buf_off_..]
   size_t buf_off_ = 0;
 
   // The whole object in temporary storage (see the top of this file).

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <mutex>
 
@@ -103,8 +104,28 @@ std::string redact_url(std::string_view text) {
   return out;
 }
 
+Status check_store_options(const StoreOptions& options) {
+  // A NaN compares false with every bound, so it is refused by name: it would never fire.
+  auto seconds = [](const char* what, double v) {
+    if (std::isfinite(v) && v >= 0.1 && v <= 3600) return Status::ok();
+    return Status::invalid_argument(std::string(what) +
+                                    " must be a number of seconds from 0.1 "
+                                    "to 3600, not " +
+                                    std::to_string(v));
+  };
+  ODF_HASH_RETURN_IF_ERROR(seconds("the connect timeout", options.connect_timeout_s));
+  ODF_HASH_RETURN_IF_ERROR(seconds("the read timeout", options.read_timeout_s));
+  if (options.max_attempts < 1 || options.max_attempts > 20) {
+    return Status::invalid_argument("max_attempts must be from 1 to 20, not " +
+                                    std::to_string(options.max_attempts));
+  }
+  return Status::ok();
+}
+
 Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
                                                 const StoreOptions& options) {
+  ODF_HASH_RETURN_IF_ERROR(refuse_nul(url_or_path));
+  if (is_store_url(url_or_path)) ODF_HASH_RETURN_IF_ERROR(check_store_options(options));
   if (is_s3(url_or_path)) {
     if (redact_url(url_or_path) != url_or_path) {
       return Status::invalid_argument(redact_url(url_or_path) +
@@ -148,6 +169,7 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
 
 Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path,
                                                   const StoreOptions& options) {
+  ODF_HASH_RETURN_IF_ERROR(refuse_nul(url_or_path));
   if (!is_store_url(url_or_path)) return open_local_file(url_or_path);
   const size_t scheme_end = url_or_path.find("://") + 3;
   const size_t slash = url_or_path.rfind('/');

@@ -113,7 +113,7 @@ void print_text(const DatasetReport& r, bool verbose) {
 // "\r<path>: 3/7 files, 1.2/4.5 MiB" at most ten times a second, erased when done.
 class ProgressLine {
  public:
-  explicit ProgressLine(std::string path) : path_(std::move(path)) {}
+  explicit ProgressLine(const std::string& path) : path_(escape_text(path)) {}
   ~ProgressLine() {
     if (shown_) std::fputs("\r\033[K", stderr);
   }
@@ -158,7 +158,7 @@ int run_verify(const VerifyArgs& args) {
     if (!report.is_ok()) {
       ++errors;
       const std::string message = redact_url(report.status().message());
-      std::fprintf(stderr, "odf-hash verify: %s\n", message.c_str());
+      std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(message).c_str());
       if (args.json) datasets.push_back({{"path", shown}, {"error", message}});
       continue;
     }

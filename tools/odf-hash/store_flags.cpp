@@ -1,7 +1,28 @@
 // Remote store options of the CLI (store_flags.h).
 #include "store_flags.h"
 
+#include <cmath>
+
 namespace odf_hash::cli {
+
+namespace {
+
+// CLI::Range compares, and every comparison with NaN is false: "nan" would pass it and then
+// never fire. Seconds must be a finite number in range.
+CLI::Validator seconds_in(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v < lo || v > hi) {
+          return "Value " + text + " is not a number of seconds from " +
+                 CLI::detail::to_string(lo) + " to " + CLI::detail::to_string(hi);
+        }
+        return std::string();
+      },
+      "SECONDS");
+}
+
+}  // namespace
 
 void add_store_flags(CLI::App* app, StoreOptions& options) {
   const std::string group = "Remote stores (s3://, http://, https://, ipfs://, ipns://)";
@@ -21,12 +42,12 @@ void add_store_flags(CLI::App* app, StoreOptions& options) {
   app->add_option("--connect-timeout", options.connect_timeout_s,
                   "Seconds to connect before an attempt fails (default 10)")
       ->type_name("SECONDS")
-      ->check(CLI::Range(0.1, 3600.0))
+      ->check(seconds_in(0.1, 3600.0))
       ->group(group);
   app->add_option("--read-timeout", options.read_timeout_s,
                   "Seconds without a byte before an attempt fails (default 30)")
       ->type_name("SECONDS")
-      ->check(CLI::Range(0.1, 3600.0))
+      ->check(seconds_in(0.1, 3600.0))
       ->group(group);
   app->add_option("--max-attempts", options.max_attempts,
                   "Attempts per request, in all, on timeouts, resets and 5xx answers "

@@ -90,12 +90,24 @@ name that ``odf-hash verify`` prints (e.g. ``ProblemKind.PHYSICAL_HASH_MISMATCH.
 "physical-hash-mismatch"``)."""
 
 
+#: The most threads one call hashes on, and the most files ``verify`` checks at once (the
+#: library's bound, ``kMaxVerifyJobs``): larger values are taken as these.
+_MAX_THREADS = 4096
+_MAX_JOBS = 256
+
+
+def _count(name: str, value: Any, maximum: int) -> int:
+    """A positive integer argument, capped at ``maximum`` (so that 2**32 and more reach the
+    extension as a number it takes, not as nanobind's "incompatible function arguments")."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise InvalidInputError(f"{name} must be a positive integer or None, not {value!r}")
+    return min(value, maximum)
+
+
 def _threads(threads: Optional[int]) -> int:
     if threads is None:
         return 0  # every core
-    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
-        raise InvalidInputError(f"threads must be a positive integer or None, not {threads!r}")
-    return threads
+    return _count("threads", threads, _MAX_THREADS)
 
 
 def _path(path: PathLike, what: str) -> str:
@@ -327,8 +339,8 @@ def slice(path: PathLike, *, offset: int = 0, threads: Optional[int] = None,  # 
     ``path`` and the store options as in :func:`logical_file`. Raises
     :class:`InvalidInputError` for a file without records (ODF records no slice for it), and
     the errors of :func:`logical_file`."""
-    if not isinstance(offset, int) or offset < 0:
-        raise InvalidInputError(f"offset must be a non-negative integer, not {offset!r}")
+    if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset < 2**64:
+        raise InvalidInputError(f"offset must be an integer from 0 to 2**64 - 1, not {offset!r}")
     opts = _store("slice", store)
     return _odf_hash.data_slice(_path(path, "odf_hash.slice"), offset, _threads(threads), opts)
 
@@ -470,15 +482,15 @@ def verify(
     ``dataset`` may be a URL (``s3://bucket/prefix``, ``http(s)://host/path``), with the
     store options as keyword arguments (see the module's documentation): the same report as
     for a local copy. ``jobs`` files are hashed in parallel (default: every core; 16 for a
-    URL, whose transfers wait on the network, as the command does). Raises :class:`Error`
+    URL, whose transfers wait on the network, as the command does; at most 256, a larger
+    value is taken as 256). Raises :class:`Error`
     only when verification cannot run (the folder does not exist, the server cannot be
     reached: :class:`IoError`); findings are in the report."""
     p = _path(dataset, "odf_hash.verify")
     opts = _store("verify", store)
     remote = _odf_hash.is_store_url(p)
     n = (16 if remote else (os.cpu_count() or 1)) if jobs is None else jobs
-    if not isinstance(n, int) or n < 1:
-        raise InvalidInputError(f"jobs must be a positive integer or None, not {jobs!r}")
+    n = _count("jobs", n, _MAX_JOBS)
     json_text, problems = _odf_hash.verify(p, n, bool(integrity_only), opts)
     return Report(json_text, problems)
 

@@ -5,6 +5,7 @@
 // independent expected values; verify_dataset itself runs plan + check + merge, so this test
 // pins the JSON round trip and the order independence. Then the malformed inputs.
 #include <algorithm>
+#include <fstream>
 #include <random>
 
 #include "broken_dataset.h"
@@ -153,6 +154,44 @@ TEST_F(MergeErrors, ResultOfAnotherTask) {
   EXPECT_NE(merge_error(results).find("a result of another plan"), std::string::npos);
 }
 
+// Issue 23: merge(plan(bad_copy), [check(t) for t in plan(good_copy)]) was VALID. Each result
+// is bound to its task by task_digest: the results of another dataset's plan, or results whose
+// task recorded another size or hash, are refused naming the task.
+TEST_F(MergeErrors, ResultsOfAnotherDatasetAreRefused) {
+  const fs::path bad = dir_.string() + "_bad_copy";
+  fs::remove_all(bad);
+  fs::copy(dir_, bad, fs::copy_options::recursive);
+  for (const auto& f : fs::directory_iterator(bad / "data")) {
+    std::ofstream(f.path(), std::ios::binary) << "changed";
+    break;
+  }
+  auto bad_plan = plan_verify(bad.string());
+  ASSERT_TRUE(bad_plan.is_ok());
+  ASSERT_EQ(bad_plan->tasks.size(), plan_.tasks.size());
+  auto r = merge_checks(*bad_plan, results_);
+  fs::remove_all(bad);
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("was computed against another task"), std::string::npos)
+      << r.status().message();
+  // Same dataset, but the task recorded another size or hash than the result was checked
+  // against.
+  for (int field = 0; field < 3; ++field) {
+    VerifyPlan changed = plan_;
+    if (field == 0) changed.tasks[1].size += 1;
+    if (field == 1) changed.tasks[1].physical = changed.tasks[0].physical;
+    if (field == 2) changed.tasks[1].dataset += "/";
+    auto m = merge_checks(changed, results_);
+    ASSERT_FALSE(m.is_ok()) << field;
+    EXPECT_NE(m.status().message().find("task 1 (" + plan_.tasks[1].file + ")"), std::string::npos)
+        << m.status().message();
+  }
+  // A result that lost its binding (an older worker) is refused too.
+  auto results = results_;
+  results[2].task_digest.clear();
+  EXPECT_NE(merge_error(results).find("was computed against another task"), std::string::npos);
+}
+
 TEST_F(MergeErrors, FailedWithoutProblem) {
   auto results = results_;
   results[0].check.outcome = FileOutcome::kFailed;
@@ -181,7 +220,7 @@ TEST_F(MergeErrors, MalformedTasks) {
   EXPECT_EQ(error_of("{"), "task: not valid JSON");
   EXPECT_EQ(error_of("[1, 2]"), "task: expected a JSON object");
   EXPECT_EQ(error_of(""), "task: not valid JSON");
-  EXPECT_EQ(with("version", 2), "task: version 2 is not supported (this odf-hash reads version 1)");
+  EXPECT_EQ(with("version", 3), "task: version 3 is not supported (this odf-hash reads version 2)");
   EXPECT_EQ(with("version", "1"), "task.version: expected an unsigned integer");
   nlohmann::json no_size = good;
   no_size.erase("size");
