@@ -247,12 +247,9 @@ Status collect_object_links(const fb::DataField& field, std::vector<std::string>
 Result<DataSchemaInfo> read_set_data_schema(const fb::SetDataSchema& e) {
   DataSchemaInfo info;
   const fb::DataSchema* schema = e.schema();
-  if (schema == nullptr) {
-    if (e.raw_arrow_schema() == nullptr) {
-      return Status::parse_error("SetDataSchema has neither schema nor rawArrowSchema");
-    }
-    return info;
-  }
+  // Neither form is not something kamu writes; it marks no column either, and does not
+  // affect a hash odf-hash checks: tolerated like the events odf-hash does not read.
+  if (schema == nullptr) return info;
   info.odf_schema = true;
   if (schema->fields() == nullptr) {
     return Status::parse_error("SetDataSchema.schema.fields is missing");
