@@ -181,14 +181,20 @@ TEST_F(MergeErrors, MalformedTasks) {
   EXPECT_EQ(error_of("{"), "task: not valid JSON");
   EXPECT_EQ(error_of("[1, 2]"), "task: expected a JSON object");
   EXPECT_EQ(error_of(""), "task: not valid JSON");
-  EXPECT_EQ(with("version", 2), "task: version 2 is not supported (this odf-hash reads version 1)");
+  EXPECT_EQ(with("version", 1), "task: version 1 is not supported (this odf-hash reads version 2)");
   EXPECT_EQ(with("version", "1"), "task.version: expected an unsigned integer");
   nlohmann::json no_size = good;
   no_size.erase("size");
   EXPECT_EQ(error_of(no_size.dump()), "task.size: missing");
   EXPECT_EQ(with("size", -1), "task.size: expected an unsigned integer");
   EXPECT_EQ(with("size", 1.5), "task.size: expected an unsigned integer");
-  EXPECT_EQ(with("role", "block"), "task.role: expected \"data\" or \"checkpoint\", not \"block\"");
+  EXPECT_EQ(with("role", "block"),
+            "task.role: expected \"data\", \"checkpoint\" or \"linked-object\", not \"block\"");
+  // A linked object's task names its first reference, and only a linked object's does.
+  EXPECT_EQ(with("link", nlohmann::json{{"data_file", "data/x"}, {"column", "c"}, {"row", 0}}),
+            "task.link: given exactly for a linked object");
+  EXPECT_EQ(with("role", "linked-object"), "task.link: given exactly for a linked object");
+  EXPECT_EQ(with("link", 3), "task.link: expected an object or null");
   EXPECT_NE(with("physical", "f1620zz").find("task.physical: "), std::string::npos);
   EXPECT_EQ(with("known_missing", 0), "task.known_missing: expected true or false");
   EXPECT_EQ(with("dataset", ""), "task.dataset: empty");
