@@ -8,7 +8,8 @@
 //    "files": [{"role" ("data" / "checkpoint" / "linked-object"), "file", "block",
 //               "sequence_number", "outcome", "actual_physical"?, "logical"?, "size"?}],
 //    "problems": [{"kind", "message", "block", "sequence_number", "file", "expected",
-//                  "actual", "link" ({"data_file", "column", "row"} or null)}]}
+//                  "actual", "link"?}]}   ("link": {"data_file", "column", "row"}, only
+//                  on linked-object and link problems)
 //   (absent values are null; a linked object's entry names its first reference's block)
 #pragma once
 

@@ -19,7 +19,8 @@
 //            "data_file", "num_objects_naive", "size_naive", "values", "objects":
 //            [[task, count], ...]}]}
 //   problem (in results and plans): as in verify_json.h, {"kind", "message", "block",
-//            "sequence_number", "file", "expected", "actual", "link"} (absent values are null).
+//            "sequence_number", "file", "expected", "actual", "link"?} (absent values are null;
+//            "link" only on linked-object and link problems).
 //
 // The input of the parsers is untrusted (it may come over a network): anything malformed,
 // of the wrong type or out of range (an unknown kind, a hash that does not parse, a task id

@@ -34,11 +34,10 @@ nlohmann::json problem_to_json(const Problem& p) {
   jp["file"] = text_or_null(p.file);
   jp["expected"] = text_or_null(p.expected);
   jp["actual"] = text_or_null(p.actual);
+  // Only on the problems about links: the other problems keep their shape.
   if (p.link) {
     jp["link"] = {
         {"data_file", p.link->data_file}, {"column", p.link->column}, {"row", p.link->row}};
-  } else {
-    jp["link"] = nullptr;
   }
   return jp;
 }
