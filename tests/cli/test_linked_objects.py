@@ -256,3 +256,89 @@ def test_over_s3(run, workspace):
         r, d = verify_json(run, "--endpoint-url", endpoint, "s3://linked/vf")
         assert r.rc == 1
         assert [p["kind"] for p in d["problems"]] == ["linked-object-hash-mismatch"]
+
+
+# --- Shapes kamu does not write (linked_dataset.py) ----------------------------------------
+
+A, B = b"object A", b"the second object"
+
+
+@pytest.mark.parametrize("string_view", [False, True])
+def test_links_in_structs_options_and_views(run, tmp_path, string_view):
+    import linked_dataset
+    rows = [(sha3_name(A), None), (None, sha3_name(B)), (sha3_name(A), sha3_name(B))]
+    ds = tmp_path / "ds"
+    linked_dataset.write(ds, rows, [A, B], summary=(4, 2 * len(A) + 2 * len(B)),
+                         string_view=string_view)
+    r, d = verify_json(run, ds)
+    assert r.rc == 0, r
+    assert d["linked_objects"] == {"checked": 2, "matched": 2}
+    (ds / "data" / sha3_name(B)).unlink()
+    r, d = verify_json(run, ds)
+    assert r.rc == 1
+    (p,) = d["problems"]
+    assert p["kind"] == "linked-object-missing"
+    assert p["link"]["column"] == "maybe" and p["link"]["row"] == 1  # row 0's is null
+
+
+def test_link_in_a_struct_is_named_by_its_path(run, tmp_path):
+    import linked_dataset
+    ds = tmp_path / "ds"
+    data_file = linked_dataset.write(ds, [(sha3_name(A), None)], [])
+    _, d = verify_json(run, ds)
+    (p,) = d["problems"]
+    assert p["kind"] == "linked-object-missing"
+    assert p["link"] == {"data_file": data_file, "column": "s.link", "row": 0}
+
+
+def test_summary_disagreeing_with_the_data(run, tmp_path):
+    import linked_dataset
+    rows = [(sha3_name(A), sha3_name(A))]
+    ds = tmp_path / "count"
+    data_file = linked_dataset.write(ds, rows, [A], summary=(1, len(A)))
+    _, d = verify_json(run, ds)
+    (p,) = d["problems"]
+    assert p["kind"] == "linked-objects-summary-mismatch"
+    assert p["file"] == data_file
+    assert (p["expected"], p["actual"]) == ("1 link values", "2 link values")
+    ds = tmp_path / "size"
+    linked_dataset.write(ds, rows, [A], summary=(2, len(A)))
+    _, d = verify_json(run, ds)
+    (p,) = d["problems"]
+    assert (p["expected"], p["actual"]) == (f"{len(A)} bytes", f"{2 * len(A)} bytes")
+    ds = tmp_path / "right"
+    linked_dataset.write(ds, rows, [A], summary=(2, 2 * len(A)))
+    r, d = verify_json(run, ds)
+    assert r.rc == 0 and d["linked_objects"] == {"checked": 1, "matched": 1}, d
+
+
+def test_malformed_link_values(run, tmp_path):
+    import linked_dataset
+    ds = tmp_path / "ds"
+    rows = [(sha3_name(A), "not a hash"), (sha3_name(A), "f1620" + "00" * 31)]
+    data_file = linked_dataset.write(ds, rows, [A])
+    r, d = verify_json(run, ds)
+    assert r.rc == 1
+    assert [(p["kind"], p["link"]["column"], p["link"]["row"]) for p in d["problems"]] == [
+        ("link-malformed", "maybe", 0), ("link-malformed", "maybe", 1)]
+    assert all(p["file"] == data_file for p in d["problems"])
+    assert d["linked_objects"] == {"checked": 1, "matched": 1}
+
+
+def test_a_rewritten_data_file_still_has_its_links_read(run, tampered):
+    """A data file rewritten with one link changed: its physical hash fails, and the link
+    it now holds is read all the same (here: to an object that does not exist)."""
+    import pyarrow.parquet as pq
+    _, dataset = tampered
+    obj = sha3_name(b"bye")
+    (key,) = data_file_linking(dataset, obj)
+    f = dataset / key
+    t = pq.read_table(f)
+    col = t.schema.get_field_index("content_hash")
+    t = t.set_column(col, t.schema.field(col), [[sha3_name(b"nowhere")] * t.num_rows])
+    pq.write_table(t, f)
+    _, d = verify_json(run, dataset)
+    kinds = sorted(p["kind"] for p in d["problems"])
+    # The data file fails (its size changed), the new link is missing, and "bye" is now
+    # linked by nothing: an unexpected file.
+    assert kinds == ["linked-object-missing", "size-mismatch", "unexpected-file"], d
