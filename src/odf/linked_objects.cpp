@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "entry.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/string_columns.h"
 
 namespace odf_hash::odf::detail {
@@ -15,6 +16,25 @@ namespace {
 
 // At most this many link-malformed problems per data file; the rest are counted in one more.
 constexpr uint64_t kMaxMalformedPerFile = 10;
+
+// Data files at most this large are read whole when the store cannot read ranges of them.
+constexpr uint64_t kWholeReadLimit = 256u << 20;
+
+// The bytes of `key` (of `size` bytes), read sequentially.
+Result<std::vector<uint8_t>> read_whole(const ObjectStore& store, const std::string& key,
+                                        uint64_t size) {
+  EntryOpen entry = open_entry(store, key, "the data file", size);
+  if (entry.fault != EntryFault::kNone) return Status::io_error(entry.message);
+  std::vector<uint8_t> bytes(entry.reader->size());
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ODF_HASH_ASSIGN_OR_RETURN(size_t n,
+                              entry.reader->read(bytes.data() + done, bytes.size() - done));
+    if (n == 0) return Status::io_error(key + ": ended early");
+    done += n;
+  }
+  return bytes;
+}
 
 std::string hash_key(const Multihash& h) {
   auto b = h.to_bytes();
@@ -64,49 +84,68 @@ LinkScan scan_links(const DatasetDir& dir, const std::vector<ChainBlock>& blocks
         scan.problems.push_back(std::move(p));
       };
       // A data file that is missing or unreadable is its data task's problem; its links
-      // cannot be known.
-      EntryOpen entry = f || !dir.listed() ? open_entry(dir.store(), data_file, "the data file",
-                                                        std::numeric_limits<uint64_t>::max())
-                                           : EntryOpen{EntryFault::kMissing, {}, nullptr, ""};
+      // cannot be known. Opened with the recorded size as bound (a server that announces no
+      // size, as a kamu node, is then read up to it); a larger file, which fails its own
+      // check, is opened again without a bound to read its links all the same.
+      EntryOpen entry{EntryFault::kMissing, {}, nullptr, ""};
+      if (f || !dir.listed()) {
+        entry = open_entry(dir.store(), data_file, "the data file", b.new_data->size);
+        if (entry.fault == EntryFault::kTooLarge) {
+          entry = open_entry(dir.store(), data_file, "the data file",
+                             std::numeric_limits<uint64_t>::max());
+        }
+      }
       if (entry.fault != EntryFault::kNone) {
         complete = false;
       } else {
         std::map<uint64_t, uint64_t> count_of;  // task index -> values in this file
         uint64_t malformed = 0;
-        Status st = read_string_columns(
-            std::shared_ptr<ObjectReader>(std::move(entry.reader)), paths,
-            [&](size_t column, uint64_t row, std::string_view value) {
-              ++summary.values;
-              LinkRef ref{data_file, columns[column].display(), row};
-              auto h = Multihash::parse(value);
-              if (!h.is_ok()) {
-                if (++malformed <= kMaxMalformedPerFile) {
-                  problem("row " + std::to_string(row) + " of ObjectLink column \"" + ref.column +
-                              "\" is not a multihash (\"" +
-                              escape_untrusted(std::string(value), 80) +
-                              "\"): " + h.status().message(),
-                          ref);
-                }
-                return Status::ok();
-              }
-              const std::string key = hash_key(*h);
-              auto [it, added] = task_of.emplace(key, scan.tasks.size());
-              if (added) {
-                FileTask t = common;
-                t.id = first_id + scan.tasks.size();
-                t.role = FileRole::kLinkedObject;
-                t.file = "data/" + h->to_string();  // only the canonical name counts
-                t.block = cb.hash;
-                t.sequence_number = b.sequence_number;
-                t.size = 0;
-                t.physical = *h;
-                t.logical.reset();
-                t.link = ref;
-                scan.tasks.push_back(std::move(t));
-              }
-              ++count_of[it->second];
-              return Status::ok();
-            });
+        auto visit = [&](size_t column, uint64_t row, std::string_view value) {
+          ++summary.values;
+          LinkRef ref{data_file, columns[column].display(), row};
+          auto h = Multihash::parse(value);
+          if (!h.is_ok()) {
+            if (++malformed <= kMaxMalformedPerFile) {
+              problem("row " + std::to_string(row) + " of ObjectLink column \"" + ref.column +
+                          "\" is not a multihash (\"" + escape_untrusted(std::string(value), 80) +
+                          "\"): " + h.status().message(),
+                      ref);
+            }
+            return Status::ok();
+          }
+          const std::string key = hash_key(*h);
+          auto [it, added] = task_of.emplace(key, scan.tasks.size());
+          if (added) {
+            FileTask t = common;
+            t.id = first_id + scan.tasks.size();
+            t.role = FileRole::kLinkedObject;
+            t.file = "data/" + h->to_string();  // only the canonical name counts
+            t.block = cb.hash;
+            t.sequence_number = b.sequence_number;
+            t.size = 0;
+            t.physical = *h;
+            t.logical.reset();
+            t.link = ref;
+            scan.tasks.push_back(std::move(t));
+          }
+          ++count_of[it->second];
+          return Status::ok();
+        };
+        std::shared_ptr<ObjectReader> object(std::move(entry.reader));
+        Status st = read_string_columns(object, paths, visit);
+        if (!st.is_ok() && summary.values == 0 && object->size() <= kWholeReadLimit &&
+            is_store_url(dir.path())) {
+          // A server without range requests (a kamu node answers 200 to them): the file is
+          // read whole, once, and parsed from memory.
+          Result<std::vector<uint8_t>> bytes = read_whole(dir.store(), data_file, object->size());
+          if (bytes.is_ok()) {
+            st = read_string_columns(
+                std::make_shared<BytesReader>(
+                    object->name(),
+                    std::make_shared<const std::vector<uint8_t>>(std::move(*bytes))),
+                paths, visit);
+          }
+        }
         if (malformed > kMaxMalformedPerFile) {
           problem(std::to_string(malformed - kMaxMalformedPerFile) +
                       " more ObjectLink values of this data file are not multihashes",
