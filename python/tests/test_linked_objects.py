@@ -90,3 +90,11 @@ def test_problems_name_the_link_and_the_split_agrees(dataset):
     results = [odf_hash.CheckResult.from_json(odf_hash.check(t).to_json()) for t in tasks]
     assert odf_hash.merge(odf_hash.Plan.from_json(plan.to_json()), results) == r
     assert odf_hash.ProblemKind("linked-object-hash-mismatch")
+
+
+def test_dask_local_bag_equals_verify(dataset):
+    dask = pytest.importorskip("dask")
+    import odf_hash.dask
+    _, copy = dataset
+    with dask.config.set(scheduler="threads"):
+        assert odf_hash.dask.verify(copy, progress=False) == odf_hash.verify(copy)
