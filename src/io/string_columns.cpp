@@ -43,7 +43,11 @@ Status string_at(const ArrowArray& a, StringKind kind, int64_t i, std::string_vi
       if (a.n_buffers < 3 || a.buffers[1] == nullptr) break;
       const auto* offsets = static_cast<const int32_t*>(a.buffers[1]);
       const int32_t b = offsets[j], e = offsets[j + 1];
-      if (b < 0 || e < b) break;
+      if (b < 0 || e < b || (e > b && a.buffers[2] == nullptr)) break;
+      if (e == b) {
+        *out = std::string_view();
+        return Status::ok();
+      }
       *out = std::string_view(static_cast<const char*>(a.buffers[2]) + b, size_t(e - b));
       return Status::ok();
     }
@@ -51,7 +55,11 @@ Status string_at(const ArrowArray& a, StringKind kind, int64_t i, std::string_vi
       if (a.n_buffers < 3 || a.buffers[1] == nullptr) break;
       const auto* offsets = static_cast<const int64_t*>(a.buffers[1]);
       const int64_t b = offsets[j], e = offsets[j + 1];
-      if (b < 0 || e < b) break;
+      if (b < 0 || e < b || (e > b && a.buffers[2] == nullptr)) break;
+      if (e == b) {
+        *out = std::string_view();
+        return Status::ok();
+      }
       *out = std::string_view(static_cast<const char*>(a.buffers[2]) + b, size_t(e - b));
       return Status::ok();
     }
@@ -69,7 +77,10 @@ Status string_at(const ArrowArray& a, StringKind kind, int64_t i, std::string_vi
       std::memcpy(&buffer, view + 8, 4);
       std::memcpy(&offset, view + 12, 4);
       // buffers: validity, views, data buffers..., variadic sizes.
-      if (buffer < 0 || offset < 0 || 2 + int64_t{buffer} >= a.n_buffers - 1) break;
+      if (buffer < 0 || offset < 0 || 2 + int64_t{buffer} >= a.n_buffers - 1 ||
+          a.buffers[2 + buffer] == nullptr) {
+        break;
+      }
       *out =
           std::string_view(static_cast<const char*>(a.buffers[2 + buffer]) + offset, size_t(len));
       return Status::ok();

@@ -66,7 +66,7 @@ def _add_data(slice_, extra):
     return fn
 
 
-def write(path: pathlib.Path, rows, objects, summary=None, string_view=False):
+def write(path: pathlib.Path, rows, objects, summary=None, string_view=False, ipc=False):
     """A dataset at `path`: Seed, SetDataSchema(FIELDS), one AddData of `rows` ((link or
     None for a null struct, maybe or None) per row), each of `objects` written as
     data/<its name>. `summary` = (numObjectsNaive, sizeNaive) or None. Returns the data
@@ -80,7 +80,13 @@ def write(path: pathlib.Path, rows, objects, summary=None, string_view=False):
                       pa.struct([pa.field("link", string)])),
         "maybe": pa.array([m for _, m in rows], string),
     })
-    data = gen.parquet_bytes(table)
+    if ipc:
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_file(sink, table.schema) as w:
+            w.write_table(table)
+        data = sink.getvalue().to_pybytes()
+    else:
+        data = gen.parquet_bytes(table)
     (path / "data" / name(data)).write_bytes(data)
     for obj in objects:
         (path / "data" / name(obj)).write_bytes(obj)

@@ -263,13 +263,13 @@ def test_over_s3(run, workspace):
 A, B = b"object A", b"the second object"
 
 
-@pytest.mark.parametrize("string_view", [False, True])
-def test_links_in_structs_options_and_views(run, tmp_path, string_view):
+@pytest.mark.parametrize("string_view,ipc", [(False, False), (True, False), (False, True)])
+def test_links_in_structs_options_and_views(run, tmp_path, string_view, ipc):
     import linked_dataset
     rows = [(sha3_name(A), None), (None, sha3_name(B)), (sha3_name(A), sha3_name(B))]
     ds = tmp_path / "ds"
     linked_dataset.write(ds, rows, [A, B], summary=(4, 2 * len(A) + 2 * len(B)),
-                         string_view=string_view)
+                         string_view=string_view, ipc=ipc)
     r, d = verify_json(run, ds)
     assert r.rc == 0, r
     assert d["linked_objects"] == {"checked": 2, "matched": 2}
