@@ -18,7 +18,10 @@
 //     data/<canonical multihash>, is checked once: it exists, is a regular file, and its
 //     SHA3-256 multihash is its name. Where AddData.extra holds the
 //     "opendatafabric.org/linkedObjects" summary, numObjectsNaive must equal the file's
-//     non-null link values and sizeNaive the sum of their objects' sizes (per value);
+//     non-null link values and sizeNaive the sum of their objects' sizes (per value).
+//     A data file that fails its own check is still read for its links when it parses
+//     (its objects belong to the dataset whatever its bytes); the links are read while
+//     planning (verify_plan.h);
 //  5. files of blocks/, data/ and checkpoints/ that the chain does not reference are
 //     reported as unexpected (".pending-*" files are ignored). A store that cannot list
 //     (HTTP) skips this check, and the report says so (unexpected_checked).
