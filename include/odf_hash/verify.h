@@ -12,7 +12,17 @@
 //     fails; a derivative dataset falls back to the logical hash (reproduced data may be
 //     encoded differently) and the report says so. `integrity_only` skips that fallback;
 //  3. every checkpoint referenced by a block: exists, size, physical hash;
-//  4. files of blocks/, data/ and checkpoints/ that the chain does not reference are
+//  4. linked objects (ODF RFC-017): the ObjectLink columns of the SetDataSchema in effect for
+//     each data file (the newest one at or below the block adding it) are read from the file
+//     (those columns only), each value decoded as a multihash; every linked object,
+//     data/<canonical multihash>, is checked once: it exists, is a regular file, and its
+//     SHA3-256 multihash is its name. Where AddData.extra holds the
+//     "opendatafabric.org/linkedObjects" summary, numObjectsNaive must equal the file's
+//     non-null link values and sizeNaive the sum of their objects' sizes (per value).
+//     A data file that fails its own check is still read for its links when it parses
+//     (its objects belong to the dataset whatever its bytes); the links are read while
+//     planning (verify_plan.h);
+//  5. files of blocks/, data/ and checkpoints/ that the chain does not reference are
 //     reported as unexpected (".pending-*" files are ignored). A store that cannot list
 //     (HTTP) skips this check, and the report says so (unexpected_checked).
 // Every problem is reported; verification never stops at the first. Nothing in the
@@ -45,32 +55,44 @@
 namespace odf_hash::odf {
 
 enum class ProblemKind {
-  kHeadMissing,           // refs/head does not exist
-  kHeadInvalid,           // refs/head does not hold a multihash
-  kBlockMissing,          // a referenced block file does not exist
-  kBlockUnreadable,       // the block file could not be read
-  kBlockHashMismatch,     // the block's bytes do not hash to its name
-  kBlockReencoded,        // ... but they are a valid block fitting the chain: most likely
-                          // re-encoded (a kamu node serves blocks in its newest manifest
-                          // version); still a problem: the hash is what ODF trusts
-  kBlockMalformed,        // the block does not parse (verifier, kind, version, hashes)
-  kSequenceMismatch,      // sequence number is not one less than its successor's
-  kChainNotSeeded,        // the chain ends at a block that is not a Seed with sequence 0
-  kChainCycle,            // prevBlockHash leads back to a block already visited
-  kOffsetMismatch,        // data slice offsets are not contiguous or disagree with prevOffset
-  kFileMissing,           // a referenced data or checkpoint file does not exist
-  kFileUnreadable,        // refs/head, a data or checkpoint file could not be read (permission
-                          // denied, I/O error; a data file also when corrupt for logical)
-  kSizeMismatch,          // file size differs from the recorded size
-  kPhysicalHashMismatch,  // physical hash differs (root data, checkpoints, or no fallback)
-  kLogicalHashMismatch,   // derivative data: physical and logical hashes both differ
-  kUnexpectedFile,        // a file no block of the chain references
-  kNotRegularFile,        // a referenced name is a directory, FIFO, socket or device
-  kLinkOutside,           // a referenced name is a symbolic link leaving the dataset folder
+  kHeadMissing,               // refs/head does not exist
+  kHeadInvalid,               // refs/head does not hold a multihash
+  kBlockMissing,              // a referenced block file does not exist
+  kBlockUnreadable,           // the block file could not be read
+  kBlockHashMismatch,         // the block's bytes do not hash to its name
+  kBlockReencoded,            // ... but they are a valid block fitting the chain: most likely
+                              // re-encoded (a kamu node serves blocks in its newest manifest
+                              // version); still a problem: the hash is what ODF trusts
+  kBlockMalformed,            // the block does not parse (verifier, kind, version, hashes)
+  kSequenceMismatch,          // sequence number is not one less than its successor's
+  kChainNotSeeded,            // the chain ends at a block that is not a Seed with sequence 0
+  kChainCycle,                // prevBlockHash leads back to a block already visited
+  kOffsetMismatch,            // data slice offsets are not contiguous or disagree with prevOffset
+  kFileMissing,               // a referenced data or checkpoint file does not exist
+  kFileUnreadable,            // refs/head, a data or checkpoint file could not be read (permission
+                              // denied, I/O error; a data file also when corrupt for logical)
+  kSizeMismatch,              // file size differs from the recorded size
+  kPhysicalHashMismatch,      // physical hash differs (root data, checkpoints, or no fallback)
+  kLogicalHashMismatch,       // derivative data: physical and logical hashes both differ
+  kUnexpectedFile,            // a file no block of the chain references
+  kNotRegularFile,            // a referenced name is a directory, FIFO, socket or device
+  kLinkOutside,               // a referenced name is a symbolic link leaving the dataset folder
+  kLinkedObjectMissing,       // a linked object (RFC-017) does not exist in data/
+  kLinkedObjectHashMismatch,  // a linked object's bytes do not hash to its name
+  kLinkMalformed,             // an ObjectLink value is not a multihash, or its column unreadable
+  kLinkedObjectsSummaryMismatch,  // AddData's linkedObjects summary disagrees with the file
 };
 
 // Stable kebab-case name, e.g. "physical-hash-mismatch" (used in --json output).
 const char* problem_kind_name(ProblemKind kind);
+
+// Where a linked object is linked from: the first reference found (newest data file first,
+// then column order, then row).
+struct LinkRef {
+  std::string data_file;  // "data/f1620..."
+  std::string column;     // the column's path, "content_hash" or "a.b"
+  uint64_t row = 0;       // row of the data file, from 0
+};
 
 struct Problem {
   ProblemKind kind;
@@ -80,10 +102,12 @@ struct Problem {
   std::string expected;                     // expected value, may be empty
   std::string actual;                       // actual value, may be empty
   std::string message;                      // one human sentence
+  std::optional<LinkRef> link;              // linked-object and link problems
 };
 
-enum class FileRole { kData, kCheckpoint };
-const char* file_role_name(FileRole role);  // "data" / "checkpoint"
+// kLinkedObject: an object of data/ linked from a data file's ObjectLink column (RFC-017).
+enum class FileRole { kData, kCheckpoint, kLinkedObject };
+const char* file_role_name(FileRole role);  // "data" / "checkpoint" / "linked-object"
 
 enum class FileOutcome {
   kPhysicalMatch,  // size and physical hash match
@@ -102,6 +126,8 @@ struct FileCheck {
   // For kLogicalMatch: the physical hash found and the logical hash that matched.
   std::optional<Multihash> actual_physical;
   std::optional<Multihash> logical;
+  // For a linked object that exists: its size in bytes (for the linkedObjects summary).
+  std::optional<uint64_t> size;
 };
 
 struct DatasetReport {
@@ -119,6 +145,9 @@ struct DatasetReport {
 
   bool valid() const noexcept { return problems.empty(); }
   uint64_t logical_fallbacks() const noexcept;
+  // Linked objects checked (files of role kLinkedObject) and those that matched.
+  uint64_t linked_objects() const noexcept;
+  uint64_t linked_objects_matched() const noexcept;
 };
 
 struct VerifyProgress {

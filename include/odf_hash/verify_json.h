@@ -4,10 +4,13 @@
 //
 //   {"path", "kind" ("root" / "derivative" / null), "head" (multihash text or null),
 //    "blocks", "chain_complete", "unexpected_checked", "valid", "logical_fallbacks",
-//    "files": [{"role", "file", "block", "sequence_number", "outcome",
-//               "actual_physical"?, "logical"?}],
+//    "linked_objects": {"checked", "matched"},
+//    "files": [{"role" ("data" / "checkpoint" / "linked-object"), "file", "block",
+//               "sequence_number", "outcome", "actual_physical"?, "logical"?, "size"?}],
 //    "problems": [{"kind", "message", "block", "sequence_number", "file", "expected",
-//                  "actual"}]}   (absent values are null)
+//                  "actual", "link"?}]}   ("link": {"data_file", "column", "row"}, only
+//                  on linked-object and link problems)
+//   (absent values are null; a linked object's entry names its first reference's block)
 #pragma once
 
 #include <string>
