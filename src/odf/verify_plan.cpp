@@ -248,7 +248,11 @@ FileCheckResult check_linked_object(const ObjectStore& store, const FileTask& t,
 
 FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
                            const CheckProgress& progress) {
-  if (t.role == FileRole::kLinkedObject) return check_linked_object(store, t, progress);
+  if (t.role == FileRole::kLinkedObject) {
+    FileCheckResult r = check_linked_object(store, t, progress);
+    r.task_digest = task_fingerprint(t);
+    return r;
+  }
   const bool data = t.role == FileRole::kData;
   FileCheckResult r{t.id,
                     FileCheck{t.role, t.block, t.sequence_number, t.file, FileOutcome::kFailed,
