@@ -38,11 +38,8 @@ PENDING = {
     "unreferenced": "issue 22 item 1: unreferenced files (after compact, reset, an aborted "
                     "ingest; extra files) are listed, not problems, by default",
     "strict": "issue 22 item 1: --strict makes unreferenced files unexpected-file problems",
-    "linked": "issue 22 item 2: linked objects are verified (and are not unreferenced files)",
     "names": "issue 22 item 3: only canonical file names count",
     "workspace": "issue 22 item 4: verify of a kamu workspace verifies each dataset by alias",
-    "http-stream": "issue 22 item 5: a kamu node's streamed answers (chunked, no "
-                   "Content-Length) for derivative data files",
 }
 
 
