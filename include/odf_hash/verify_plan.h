@@ -128,6 +128,27 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
 // Called with the bytes of the file hashed so far (physical hash pass). May be empty.
 using CheckProgress = std::function<void(uint64_t bytes_done)>;
 
+// What a worker lets a task make it do. A task is a message from elsewhere (a scheduler, a
+// queue): without a policy it could make a worker hash any "<dir>/data/<name>" on its disk
+// (the result discloses its size and SHA3-256), follow links out of a folder, or send
+// SigV4-signed requests to any endpoint. The worker side (the engine adapters, from the
+// client's own arguments) says what it allows; a task asking for more is refused.
+struct TaskPolicy {
+  // The datasets a task may name (as plan_verify names them: a folder path as given, or a URL
+  // without user information). Empty: any dataset.
+  std::vector<std::string> datasets;
+  // The S3 endpoint URLs and IPFS gateways a task may name besides none (the defaults).
+  std::vector<std::string> endpoints;
+  // Whether a task may ask to follow symbolic links that leave its dataset folder.
+  bool follow_symlinks = false;
+};
+
+// kInvalidArgument naming the task and what it asks for when `policy` does not allow it.
+Status check_task_allowed(const FileTask& task, const TaskPolicy& policy);
+
+// check_file(task) when check_task_allowed, else its error.
+Result<FileCheckResult> check_file(const FileTask& task, const TaskPolicy& policy);
+
 // Runs one task over `store` (the dataset's store: task.dataset and task.store are not
 // looked at). Every finding is in the result; this cannot fail.
 FileCheckResult check_file(const ObjectStore& store, const FileTask& task,

@@ -346,12 +346,23 @@ std::string plan_verify(const std::string& path, bool integrity_only, const Stor
   return odf_hash::odf::verify_plan_json(value_or_raise(std::move(r)));
 }
 
-std::string check_task(const std::string& task_json) {
+// The worker's policy (odf_hash.Allow): None, or (datasets, endpoints, follow_symlinks).
+using PolicyTuple = std::tuple<std::vector<std::string>, std::vector<std::string>, bool>;
+
+std::string check_task(const std::string& task_json, const std::optional<PolicyTuple>& allow) {
   odf_hash::Result<odf_hash::odf::FileCheckResult> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
     auto task = odf_hash::odf::parse_file_task_json(task_json);
-    r = task.is_ok() ? odf_hash::odf::check_file(*task) : task.status();
+    if (!task.is_ok()) {
+      r = task.status();
+    } else if (allow) {
+      odf_hash::odf::TaskPolicy policy;
+      std::tie(policy.datasets, policy.endpoints, policy.follow_symlinks) = *allow;
+      r = odf_hash::odf::check_file(*task, policy);
+    } else {
+      r = odf_hash::odf::check_file(*task);
+    }
   }
   return odf_hash::odf::check_result_json(value_or_raise(std::move(r)));
 }
@@ -514,7 +525,7 @@ NB_MODULE(_odf_hash, m) {
     nb::gil_scoped_release unlocked;
     odf_hash::shutdown_remote_stores();
   });
-  m.def("check_task", &check_task, "task_json"_a);
+  m.def("check_task", &check_task, "task_json"_a, "allow"_a = nb::none());
   m.def("merge_checks", &merge_checks, "plan_json"_a, "results"_a);
   m.def("normalize_task", &normalize_task, "text"_a);
   m.def("normalize_result", &normalize_result, "text"_a);

@@ -105,7 +105,7 @@ def test_merge_refuses_missing_duplicated_and_foreign_results(variants):
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"version": 2}, "version 2 is not supported"),
+    ({"version": 3}, "version 3 is not supported"),
     ({"size": -1}, r"task.size: expected an unsigned integer"),
     ({"file": "refs/head"}, "is not a file of the data/ folder"),
     ({"file": "data/../../etc/passwd"}, "is not a file of the data/ folder"),

@@ -457,6 +457,50 @@ void check_linked_summaries(const VerifyPlan& plan, DatasetReport& report) {
 
 }  // namespace
 
+Status check_task_allowed(const FileTask& task, const TaskPolicy& policy) {
+  const std::string what = "task " + std::to_string(task.id) + " (" + task.file + ")";
+  auto trimmed = [](std::string s) {
+    s = redact_url(s);
+    while (s.size() > 1 && s.back() == '/') s.pop_back();
+    return s;
+  };
+  if (!policy.datasets.empty()) {
+    const std::string dataset = trimmed(task.dataset);
+    const bool allowed = std::any_of(policy.datasets.begin(), policy.datasets.end(),
+                                     [&](const std::string& d) { return trimmed(d) == dataset; });
+    if (!allowed) {
+      return Status::invalid_argument(what + " names the dataset \"" +
+                                      escape_untrusted(redact_url(task.dataset), 160) +
+                                      "\", which this worker is not allowed to read");
+    }
+  }
+  for (const auto& [name, value] :
+       {std::pair<const char*, const std::string*>{"S3 endpoint", &task.store.endpoint_url},
+        {"IPFS gateway", &task.store.ipfs_gateway}}) {
+    if (value->empty()) continue;
+    const bool allowed =
+        std::any_of(policy.endpoints.begin(), policy.endpoints.end(),
+                    [&](const std::string& e) { return trimmed(e) == trimmed(*value); });
+    if (!allowed) {
+      return Status::invalid_argument(what + " names the " + name + " \"" +
+                                      escape_untrusted(redact_url(*value), 160) +
+                                      "\", which this worker is not allowed to send requests to");
+    }
+  }
+  if (task.store.follow_symlinks && !policy.follow_symlinks) {
+    return Status::invalid_argument(
+        what +
+        " asks to follow symbolic links leaving its dataset, which this worker does not "
+        "allow");
+  }
+  return Status::ok();
+}
+
+Result<FileCheckResult> check_file(const FileTask& task, const TaskPolicy& policy) {
+  ODF_HASH_RETURN_IF_ERROR(check_task_allowed(task, policy));
+  return check_file(task);
+}
+
 Result<DatasetReport> merge_checks(const VerifyPlan& plan, std::vector<FileCheckResult> results) {
   const size_t n = plan.tasks.size();
   std::vector<std::optional<FileCheckResult>> by_task(n);

@@ -38,12 +38,13 @@ import dataclasses
 import enum
 import json
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Union, overload
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union, overload
 
 from . import _odf_hash
 from ._errors import Error, InvalidInputError, IoError, NotFoundError, UnsupportedTypeError
 
 __all__ = [
+    "Allow",
     "CheckResult",
     "ColumnDigest",
     "Comparison",
@@ -695,18 +696,63 @@ def plan(dataset: PathLike, *, integrity_only: bool = False, **store: Any) -> Pl
     return Plan(_odf_hash.plan_verify(p, bool(integrity_only), opts))
 
 
-def check(task: Task) -> CheckResult:
+@dataclasses.dataclass(frozen=True)
+class Allow:
+    """What a worker lets a :class:`Task` make it do (``check(task, allow=...)``). A task is
+    a message: without a policy, a forged one could make a worker hash any
+    ``<dir>/data/<name>`` on its disk (the result discloses its size and SHA3), follow links
+    out of a folder, or send signed S3 requests to any endpoint.
+
+    ``datasets``: the locations a task may name (as :func:`plan` names them; empty: any);
+    ``endpoints``: the S3 endpoint URLs and IPFS gateways a task may name (besides none, the
+    defaults); ``follow_symlinks``: whether a task may ask to follow links leaving its folder.
+    ``Allow.dataset(ds, **store)`` allows one dataset with the store options a client planned
+    it with: what the Dask and Ray adapters give their workers."""
+
+    datasets: Tuple[str, ...] = ()
+    endpoints: Tuple[str, ...] = ()
+    follow_symlinks: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("datasets", "endpoints"):
+            v = getattr(self, name)
+            if isinstance(v, (str, bytes)) or not all(isinstance(x, str) for x in v):
+                raise InvalidInputError(f"Allow.{name} must be a sequence of str, not {v!r}")
+            object.__setattr__(self, name, tuple(v))
+        object.__setattr__(self, "follow_symlinks", bool(self.follow_symlinks))
+
+    @classmethod
+    def dataset(cls, dataset: PathLike, **store: Any) -> "Allow":
+        """Allows the tasks of one dataset, planned with these store options, and nothing
+        else."""
+        p = _path(dataset, "Allow.dataset")
+        endpoints = tuple(store[k] for k in ("endpoint_url", "ipfs_gateway") if store.get(k))
+        return cls(datasets=(p,), endpoints=endpoints)
+
+
+def check(task: Task, *, allow: Optional[Allow] = None) -> CheckResult:
     """Runs one :class:`Task` of a plan: size, physical hash and, for derivative data, the
     logical fallback. The dataset is opened as the task says (its location, a folder or a
     URL, and the store options it was planned with; S3 credentials come from this process's
     AWS credential chain). Every finding is in the result; raises only when the dataset
     cannot be opened at all (:class:`NotFoundError`, :class:`IoError`) or the task is
-    malformed (:class:`InvalidInputError`). Releases the GIL while reading and hashing."""
+    malformed (:class:`InvalidInputError`). Releases the GIL while reading and hashing.
+
+    ``allow`` (an :class:`Allow`): what this worker lets the task make it do; a task naming
+    another dataset, endpoint or gateway, or asking to follow links, raises
+    :class:`InvalidInputError`. Give it wherever tasks come from another process (the Dask
+    and Ray adapters do, from the client's arguments); without it the task is trusted."""
     if isinstance(task, Task):
         text = task.to_json()
     else:
         raise InvalidInputError(f"odf_hash.check: expected an odf_hash.Task, not {type(task).__name__}")
-    return CheckResult._from_dict(json.loads(_odf_hash.check_task(text)))
+    policy = None
+    if allow is not None:
+        if not isinstance(allow, Allow):
+            raise InvalidInputError(
+                f"odf_hash.check: allow must be an odf_hash.Allow or None, not {type(allow).__name__}")
+        policy = (list(allow.datasets), list(allow.endpoints), allow.follow_symlinks)
+    return CheckResult._from_dict(json.loads(_odf_hash.check_task(text, policy)))
 
 
 def merge(plan: Plan, results: Iterable[CheckResult]) -> Report:

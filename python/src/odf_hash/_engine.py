@@ -61,6 +61,9 @@ def split(tasks: Sequence[odf_hash.Task], threads: int,
     return batches
 
 
-def check_batch(tasks: Sequence[odf_hash.Task]) -> List[odf_hash.CheckResult]:
-    """:func:`odf_hash.check` over a batch, in order (what one engine task runs)."""
-    return [odf_hash.check(t) for t in tasks]
+def check_batch(tasks: Sequence[odf_hash.Task],
+                allow: Optional[odf_hash.Allow] = None) -> List[odf_hash.CheckResult]:
+    """:func:`odf_hash.check` over a batch, in order (what one engine task runs), under the
+    policy the client gave (the adapters always give one: :meth:`odf_hash.Allow.dataset` of
+    the dataset and store options the client was asked to verify)."""
+    return [odf_hash.check(t, allow=allow) for t in tasks]

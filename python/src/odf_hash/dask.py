@@ -19,6 +19,7 @@ scheduler Dask is configured with, with ``dask.diagnostics.ProgressBar``.
 """
 from __future__ import annotations
 
+import functools
 import os
 import uuid
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
@@ -98,7 +99,10 @@ def verify(dataset: odf_hash.PathLike, client: Any = None, *, integrity_only: bo
     plan = odf_hash.plan(dataset, integrity_only=integrity_only, **store)
     client = _current_client(client)
     batches = _engine.split(plan.tasks, _threads(client), batch_size)
-    results = _map(_engine.check_batch, batches, client, retries, progress, "odf-hash-check")
+    # The workers run only what this client asked for: tasks are messages, and a forged one
+    # must not steer a worker to another dataset or endpoint (odf_hash.Allow).
+    check = functools.partial(_engine.check_batch, allow=odf_hash.Allow.dataset(plan.path, **store))
+    results = _map(check, batches, client, retries, progress, "odf-hash-check")
     return odf_hash.merge(plan, [r for batch in results for r in batch])
 
 

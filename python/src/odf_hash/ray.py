@@ -73,7 +73,9 @@ def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, max_retr
     cpus = int(ray.cluster_resources().get("CPU", 1) // max(num_cpus, 1e-9))
     batches = _engine.split(plan.tasks, cpus, batch_size)
     remote = ray.remote(num_cpus=num_cpus, max_retries=max_retries)(_engine.check_batch)
-    refs = [remote.remote(b) for b in batches]
+    # The workers run only what this client asked for (odf_hash.Allow): see dask.verify.
+    allow = odf_hash.Allow.dataset(plan.path, **store)
+    refs = [remote.remote(b, allow) for b in batches]
     files = {ref: len(b) for ref, b in zip(refs, batches)}
     bar = _Progress(len(plan), progress)
     try:

@@ -428,3 +428,47 @@ TEST_F(MergeErrors, TaskOfAVanishedDataset) {
 }
 
 }  // namespace
+
+// Issue 23: a forged task must not steer a worker. Under a policy, a task naming another
+// dataset, an endpoint or gateway not allowed, or asking to follow links is refused before
+// anything is opened; the allowed task runs as without a policy.
+TEST_F(MergeErrors, TaskPolicyRefusesWhatTheWorkerDoesNotAllow) {
+  TaskPolicy policy;
+  policy.datasets = {dir_.string() + "/"};
+  const FileTask& good = plan_.tasks[0];
+  auto ran = check_file(good, policy);
+  ASSERT_TRUE(ran.is_ok()) << ran.status().to_string();
+  EXPECT_EQ(ran->task_digest, results_[0].task_digest);
+  EXPECT_EQ(ran->check.outcome, results_[0].check.outcome);
+
+  auto refused = [&](const FileTask& t, const std::string& what) {
+    auto r = check_file(t, policy);
+    ASSERT_FALSE(r.is_ok()) << what;
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(r.status().message().find(what), std::string::npos) << r.status().message();
+    EXPECT_NE(r.status().message().find("task 0 (" + good.file + ")"), std::string::npos);
+  };
+  FileTask t = good;
+  t.dataset = "/etc";
+  refused(t, "names the dataset \"/etc\", which this worker is not allowed to read");
+  t = good;
+  t.store.endpoint_url = "http://127.0.0.1:1";
+  refused(t, "names the S3 endpoint \"http://127.0.0.1:1\", which this worker is not allowed");
+  t = good;
+  t.store.ipfs_gateway = "http://127.0.0.1:2";
+  refused(t, "names the IPFS gateway \"http://127.0.0.1:2\"");
+  t = good;
+  t.store.follow_symlinks = true;
+  refused(t, "asks to follow symbolic links leaving its dataset");
+
+  // What the policy names is allowed; an empty list of datasets allows any.
+  policy.endpoints = {"http://127.0.0.1:1/"};
+  policy.follow_symlinks = true;
+  t = good;
+  t.store.endpoint_url = "http://127.0.0.1:1";
+  t.store.follow_symlinks = true;
+  EXPECT_TRUE(check_task_allowed(t, policy).is_ok());
+  policy.datasets.clear();
+  t.dataset = "/anywhere";
+  EXPECT_TRUE(check_task_allowed(t, policy).is_ok());
+}
