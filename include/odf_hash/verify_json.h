@@ -7,7 +7,15 @@
 //    "files": [{"role", "file", "block", "sequence_number", "outcome",
 //               "actual_physical"?, "logical"?}],
 //    "problems": [{"kind", "message", "block", "sequence_number", "file", "expected",
-//                  "actual"}]}   (absent values are null)
+//                  "actual"}],   (absent values are null)
+//    "unreferenced": {"count", "bytes", "strict",
+//                     "entries": [{"file", "kind" ("file", "directory", "symlink", "fifo",
+//                                  "socket", "char-device", "block-device", "other"),
+//                                  "size", "link_target" (null unless a link),
+//                                  "broken_link", "canonical_name" (or null)}]}}
+//  "unreferenced" lists what the chain does not reference (verify.h, step 4); with "strict"
+//  each entry is also an unexpected-file problem. "unexpected_checked" is false when the
+//  store could not be listed (nothing was looked for).
 #pragma once
 
 #include <string>

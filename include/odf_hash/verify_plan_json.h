@@ -4,16 +4,18 @@
 //
 //   task:   {"version", "id", "dataset", "follow_symlinks", "endpoint_url", "region",
 //            "no_sign_request", "connect_timeout", "read_timeout", "max_attempts",
-//            "role" ("data" / "checkpoint"), "file", "known_missing", "block",
+//            "role" ("data" / "checkpoint"), "file", "known_missing", "misnamed", "block",
 //            "sequence_number", "size", "physical", "logical" (or null), "derivative",
 //            "integrity_only"}
 //            (the store options, endpoint_url to max_attempts, may be absent: defaults;
-//            "dataset" and "endpoint_url" are written without user information)
+//            "dataset" and "endpoint_url" are written without user information; "misnamed",
+//            a file of the same folder holding the hash under another name, may be absent)
 //   result: {"version", "task", "role", "file", "block", "sequence_number", "outcome",
 //            "actual_physical" (or null), "logical" (or null), "problem" (or null)}
 //   plan:   {"version", "path", "head" (or null), "kind" (or null), "blocks",
 //            "chain_complete", "unexpected_checked", "problems": [...], "tasks": [...],
-//            "unexpected": [...]}
+//            "unexpected": [...], "unreferenced": {...} (as in verify_json.h; may be
+//            absent in plans written before it existed: none, not strict)}
 //   problem (in results and plans): as in verify_json.h, {"kind", "message", "block",
 //            "sequence_number", "file", "expected", "actual"} (absent values are null).
 //
