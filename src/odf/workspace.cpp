@@ -200,8 +200,9 @@ Status not_a_dataset_status(const ObjectStore& store, const std::string& shown) 
                              " dataset folder(s) beside other entries: verify them one by one");
   }
   return Status::not_found(head + "it does not look like a dataset nor a kamu workspace (" +
-                           std::to_string(entries.size()) + " entries: " + quoted_names(entries) +
-                           ")");
+                           std::to_string(entries.size()) +
+                           (entries.size() == 1 ? " entry: " : " entries: ") +
+                           quoted_names(entries) + ")");
 }
 
 }  // namespace odf_hash::odf
