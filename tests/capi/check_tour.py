@@ -47,6 +47,7 @@ def main() -> int:
             raw = bytearray(broken_file.read_bytes())
             raw[len(raw) // 2] ^= 0x01
             broken_file.write_bytes(bytes(raw))
+            (dataset / "data" / "stray.txt").write_bytes(b"12345")  # unreferenced
         file = conf / DATA_FILE
         with contextlib.ExitStack() as stack:
             if args.http:
@@ -61,11 +62,13 @@ def main() -> int:
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
     lines = {}
-    problems = []
+    problems, unreferenced = [], []
     for line in p.stdout.splitlines():
         key, _, value = line.partition(": ")
         if key == "problem":
             problems.append(value)
+        elif key == "unreferenced entry":
+            unreferenced.append(value)
         else:
             lines[key] = value
 
@@ -97,8 +100,15 @@ def main() -> int:
         want = [f"physical-hash-mismatch data/{broken_file.name}"]
         if problems != want:
             failures.append(f"problems: got {problems}, want {want}")
+        if not args.http:  # a server cannot be listed: nothing unreferenced there
+            expect("unreferenced", "1 entries, 5 bytes")
+            if unreferenced != ["data/stray.txt file 5"]:
+                failures.append(f"unreferenced: got {unreferenced}")
+            expect("strict adds problems", "1")
         want_rc = 1
     else:
+        expect("unreferenced", "0 entries, 0 bytes")
+        expect("strict adds problems", "0")
         expect("dataset", "VALID")
         if problems:
             failures.append(f"problems on a valid dataset: {problems}")
