@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
   const char* json = odf_hash_report_json(report);
   printf("json names the dataset: %s\n", strstr(json, "\"path\":\"") != NULL ? "yes" : "no");
   /* Entries the chain does not reference are listed, not problems... */
-  printf("unreferenced: %zu entries, %llu bytes\n", odf_hash_report_unreferenced_count(report),
+  printf("unreferenced: %zu (%llu bytes)\n", odf_hash_report_unreferenced_count(report),
          (unsigned long long)odf_hash_report_unreferenced_bytes(report));
   for (size_t i = 0; i < odf_hash_report_unreferenced_count(report); ++i) {
     odf_hash_unreferenced u;

@@ -101,13 +101,13 @@ def main() -> int:
         if problems != want:
             failures.append(f"problems: got {problems}, want {want}")
         if not args.http:  # a server cannot be listed: nothing unreferenced there
-            expect("unreferenced", "1 entries, 5 bytes")
+            expect("unreferenced", "1 (5 bytes)")
             if unreferenced != ["data/stray.txt file 5"]:
                 failures.append(f"unreferenced: got {unreferenced}")
             expect("strict adds problems", "1")
         want_rc = 1
     else:
-        expect("unreferenced", "0 entries, 0 bytes")
+        expect("unreferenced", "0 (0 bytes)")
         expect("strict adds problems", "0")
         expect("dataset", "VALID")
         if problems:
