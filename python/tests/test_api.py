@@ -256,6 +256,19 @@ def test_verify_broken(root, tmp_path):
     planned = odf_hash.plan(ds, strict=True)
     assert planned.strict and planned.unreferenced == [stray]
     assert odf_hash.merge(planned, [odf_hash.check(t) for t in planned]) == s
+    # A data file under the upper-case spelling of its hash is missing; the task names the
+    # other file, so the split report says so too.
+    other = sorted((ds / "data").iterdir())[1]
+    upper = other.with_name("F" + other.name[1:].upper())
+    other.rename(upper)
+    r = odf_hash.verify(ds)
+    missing = [p for p in r if p.kind is odf_hash.ProblemKind.FILE_MISSING]
+    assert [p.file for p in missing] == [f"data/{other.name}"]
+    assert f"data/{upper.name} holds the same hash under another spelling" in missing[0].message
+    planned = odf_hash.plan(ds)
+    assert [t.misnamed for t in planned if t.known_missing] == [f"data/{upper.name}"]
+    tasks = [odf_hash.Task.from_json(t.to_json()) for t in planned]
+    assert odf_hash.merge(planned, [odf_hash.check(t) for t in tasks]) == r
 
 
 def test_verify_workspace(root, tmp_path):

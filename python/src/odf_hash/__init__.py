@@ -577,6 +577,9 @@ class Task:
     block: str  #: the newest block referencing the file
     sequence_number: int
     known_missing: bool = False  #: the plan's listing has no such file
+    #: with ``known_missing``: a file holding the hash under a non-canonical name (named in
+    #: the problem's message, never read)
+    misnamed: str = ""
     derivative: bool = False  #: derivative dataset: data may match logically
     integrity_only: bool = False
     follow_symlinks: bool = False
