@@ -396,7 +396,8 @@ Command add_verify_command(CLI::App& root) {
               "them to N x 8 MiB;\nthe logical fallback of a derivative file reads through "
               "the Parquet reader's bounded\npool (64 MiB + 64 bytes per byte being read).\n"
               "\nExit status: 0 every dataset valid, 1 some invalid, 2 some could not be "
-              "verified\n(unreachable, access denied to the dataset itself, bad URL).");
+              "verified\n(unreachable, access denied to the dataset itself, bad URL, a folder "
+              "that is not a\ndataset, a --dataset alias the workspace does not have).");
   return Command{app, [args] { return run_verify(*args); }};
 }
 
