@@ -48,7 +48,8 @@ struct DatasetFile {
   // store does not follow, with its target in link_target).
   ObjectKind kind = ObjectKind::kFile;
   std::string link_target;
-  bool broken_link = false;  // a link that leads nowhere or loops (kind kSymlink)
+  bool broken_link = false;      // a link that leads nowhere or loops (kind kSymlink)
+  std::optional<uint64_t> size;  // of a kFile, when the listing said it (ObjectEntry::size)
 };
 
 // An entry of the dataset that is not a hash-named file of the three folders: a name that
@@ -58,6 +59,7 @@ struct DatasetEntry {
   ObjectKind kind = ObjectKind::kFile;
   std::string link_target;  // for kSymlink
   bool broken_link = false;
+  std::optional<uint64_t> size;  // of a kFile, when the listing said it (ObjectEntry::size)
 };
 
 // The store of the dataset at `url_or_path` (open_store): the one way every command, verify,

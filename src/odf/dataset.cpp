@@ -83,14 +83,17 @@ Status DatasetDir::list_folder(const std::string& folder, std::vector<DatasetFil
         broken = true;
       }
     }
+    // A size listed for an object (not for a link, whose target's size the listing does not
+    // give) saves a request per unreferenced file.
+    const std::optional<uint64_t> size = e.kind == ObjectKind::kFile ? e.size : std::nullopt;
     auto hash = Multihash::parse(e.name);
     if (!hash.is_ok()) {
-      foreign_.push_back(DatasetEntry{std::move(rel), kind, std::move(link_target), broken});
+      foreign_.push_back(DatasetEntry{std::move(rel), kind, std::move(link_target), broken, size});
       continue;
     }
     const bool canonical = e.name == hash->to_string();
     files.push_back(DatasetFile{std::move(e.name), std::move(rel), *hash, canonical, kind,
-                                std::move(link_target), broken});
+                                std::move(link_target), broken, size});
   }
   return Status::ok();
 }

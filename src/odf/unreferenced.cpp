@@ -56,9 +56,11 @@ Unreferenced find_unreferenced(const DatasetDir& dir, const std::vector<ChainBlo
                                bool chain_complete, bool strict) {
   Unreferenced out;
   auto add = [&](const std::string& rel, ObjectKind kind, const std::string& link_target,
-                 bool broken, std::string canonical) {
+                 bool broken, std::optional<uint64_t> listed_size, std::string canonical) {
     UnreferencedEntry e{rel, kind, 0, link_target, broken, std::move(canonical)};
-    if (kind == ObjectKind::kFile) {
+    if (kind == ObjectKind::kFile && listed_size) {
+      e.size = *listed_size;
+    } else if (kind == ObjectKind::kFile) {
       auto info = dir.store().stat(rel);
       if (info.is_ok() && info->kind == ObjectKind::kFile) e.size = info->size;
     }
@@ -68,7 +70,7 @@ Unreferenced find_unreferenced(const DatasetDir& dir, const std::vector<ChainBlo
     if (e.rel_path.find('/') == std::string::npos) {
       out.problems.push_back(folder_problem(e));
     } else {
-      add(e.rel_path, e.kind, e.link_target, e.broken_link, "");
+      add(e.rel_path, e.kind, e.link_target, e.broken_link, e.size, "");
     }
   }
   if (chain_complete) {
@@ -85,7 +87,7 @@ Unreferenced find_unreferenced(const DatasetDir& dir, const std::vector<ChainBlo
     auto scan = [&](const std::vector<DatasetFile>& files, const std::set<std::string>& refs) {
       for (const auto& f : files) {
         if (f.canonical && refs.count(hash_key(f.hash)) != 0) continue;
-        add(f.rel_path, f.kind, f.link_target, f.broken_link,
+        add(f.rel_path, f.kind, f.link_target, f.broken_link, f.size,
             f.canonical ? "" : f.hash.to_string());
       }
     };

@@ -18,8 +18,8 @@ struct Unreferenced {
 
 // Names that are not hashes are always looked at; hash-named files only when the chain is
 // complete (otherwise every file below the break would look unreferenced). A file counts as
-// referenced only under its canonical name. Sizes of regular files come from the store
-// (one stat each: entries are usually few). `dir` must be listed.
+// referenced only under its canonical name. Sizes of regular files come from the listing
+// where it gives them (object stores), else from one stat each. `dir` must be listed.
 Unreferenced find_unreferenced(const DatasetDir& dir, const std::vector<ChainBlock>& blocks,
                                bool chain_complete, bool strict);
 
