@@ -6,7 +6,9 @@
 //   <multihash> *<path>      coreutils' binary-mode marker (the bytes hashed are the same)
 // The hash may be in any final multibase (parsed by Multihash::parse). The path is the rest
 // of the line, spaces included. A line starting with a backslash has an escaped path
-// ("\\" is a backslash, "\n" a newline), as coreutils writes names holding those bytes.
+// ("\\" is a backslash, "\n" a newline, "\r" a carriage return), as coreutils writes names
+// holding those bytes, and "\xHH" any other control character (odf-hash's addition, so that
+// a name printed on a terminal cannot drive it; coreutils writes those bytes raw).
 // Lines may end in "\n" or "\r\n". Blank lines and lines whose first non-blank character
 // is '#' are ignored. Everything else that does not parse is reported, with its 1-based
 // line number and why, and does not stop the parse.
@@ -51,12 +53,14 @@ CheckList parse_check_list(std::string_view text);
 
 // The line odf-hash writes for one file, without the trailing newline:
 // "<hash.to_string()>  <path>", escaped (leading backslash) when the path holds a
-// newline, a carriage return or a backslash. parse_check_line() reads it back exactly.
+// newline, a carriage return, a backslash or another control character. parse_check_line() reads it
+// back exactly.
 std::string format_check_line(const Multihash& hash, std::string_view path);
 
 // A file name as the coreutils checksum tools print it: unchanged, or, when it holds a
 // newline, a carriage return or a backslash, those escaped ("\\n", "\\r", "\\\\") behind a
-// leading backslash. format_check_line() puts that leading backslash at the start of the line.
+// leading backslash, and other control characters (escape sequences) as "\\xHH".
+// format_check_line() puts that leading backslash at the start of the line.
 std::string escape_check_list_name(std::string_view path);
 
 }  // namespace odf_hash

@@ -7,6 +7,9 @@
 //   http://host/path, https://host/path   any HTTP server, read-only, with the object layout of
 //                                         the ODF Simple Transfer Protocol: {url}/refs/head,
 //                                         {url}/blocks/{hash}, {url}/data/{hash}, ...
+//   ipfs://CID/path, ipns://NAME/path     IPFS, through an HTTP gateway as kamu reads it:
+//                                         GATEWAY/ipfs/CID/path, GATEWAY/ipns/NAME/path
+//                                         (StoreOptions::ipfs_gateway), then as http://
 //
 // HTTP servers cannot list folders (ObjectStore::can_list() is false): objects are found by
 // their expected keys. S3 prefixes are listed. Nothing is ever written, whatever the store.
@@ -23,9 +26,11 @@
 //    "access denied" for 401 / 403, and a body that ends before its size (Content-Length,
 //    or the size the caller expects) is a kIoError, never fewer bytes; a body longer than
 //    its size is a kIoError too, never more bytes;
-//  - no byte for `read_timeout_s` (a stalled or slow-loris server) fails the request
-//    (retried as above); connecting is bounded by `connect_timeout_s`; at most 8 HTTP
-//    redirects are followed, to http or https only.
+//  - a body slower than 1 KiB/s on average over any `read_timeout_s` (a stalled server, or
+//    a slow-loris one dripping a byte at a time) fails the request (retried as above); connecting
+//    is bounded by `connect_timeout_s`; at most 8 HTTP redirects are followed, to http or https
+//    only, and never from https to http; $CURL_CA_BUNDLE names the certificates https servers are
+//    checked against.
 // Memory: a streamed object holds at most 1 MiB of received bytes waiting to be read (HTTP)
 // or one 4 MiB chunk (S3); range reads land in the caller's buffer.
 //
@@ -60,11 +65,28 @@ struct StoreOptions {
   double read_timeout_s = 30;
   unsigned max_attempts = 4;  // 1 means no retry
 
+  // IPFS (ipfs://, ipns://): the HTTP gateway's URL ("http://127.0.0.1:8080"); empty:
+  // resolve_ipfs_gateway.
+  std::string ipfs_gateway;
+
   // Local folders: follow symbolic links leaving the folder (local_store.h).
   bool follow_symlinks = false;
 };
 
-// Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://").
+// kamu's default gateway (protocol.ipfs.httpGateway): a local IPFS daemon.
+inline constexpr const char* kDefaultIpfsGateway = "http://localhost:8080";
+
+// The gateway an ipfs:// URL is read through: `option` when not empty, else
+// $ODF_HASH_IPFS_GATEWAY, else kamu's $KAMU_CONFIG__protocol__ipfs__httpGateway, else
+// kDefaultIpfsGateway.
+std::string resolve_ipfs_gateway(const std::string& option);
+
+// kInvalidArgument naming the option unless the timeouts are finite numbers of seconds from
+// 0.1 to 3600 and max_attempts is from 1 to 20. open_store checks it for every URL.
+Status check_store_options(const StoreOptions& options);
+
+// Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://",
+// "ipfs://", "ipns://").
 bool is_store_url(std::string_view text);
 
 // `text` (a URL, a path, or a message quoting URLs) with the user information of every URL

@@ -141,6 +141,12 @@ class ObjectStore {
 // Whether `key` is a valid store key (see the top of this file).
 bool is_valid_object_key(std::string_view key);
 
+// kInvalidArgument when a path or URL a caller gives holds a NUL byte: the operating system
+// and libcurl read names up to the first NUL, so "/etc/passwd\0.txt" would open /etc/passwd.
+// Every function that takes a path or URL from a caller (Python, the C ABI, task JSON, check
+// lists) checks it first.
+Status refuse_nul(std::string_view path_or_url);
+
 // "prefix/name" (or "name" for an empty prefix).
 std::string join_object_key(std::string_view prefix, std::string_view name);
 

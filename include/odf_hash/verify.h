@@ -63,6 +63,9 @@ enum class ProblemKind {
   kBlockMissing,          // a referenced block file does not exist
   kBlockUnreadable,       // the block file could not be read
   kBlockHashMismatch,     // the block's bytes do not hash to its name
+  kBlockReencoded,        // ... but they are a valid block fitting the chain: most likely
+                          // re-encoded (a kamu node serves blocks in its newest manifest
+                          // version); still a problem: the hash is what ODF trusts
   kBlockMalformed,        // the block does not parse (verifier, kind, version, hashes)
   kSequenceMismatch,      // sequence number is not one less than its successor's
   kChainNotSeeded,        // the chain ends at a block that is not a Seed with sequence 0
@@ -166,8 +169,13 @@ struct VerifyProgress {
   uint64_t bytes_total = 0;  // recorded sizes of the files to check
 };
 
+// The most threads verify_dataset hashes files on: a larger VerifyOptions::jobs is taken as
+// this (each thread may hold 8 MiB of a remote object in memory). When the system refuses a
+// thread, verification goes on with the threads it has.
+inline constexpr unsigned kMaxVerifyJobs = 256;
+
 struct VerifyOptions {
-  unsigned jobs = 1;            // threads hashing files (0 means 1)
+  unsigned jobs = 1;            // threads hashing files (0 means 1; at most kMaxVerifyJobs)
   bool integrity_only = false;  // no logical fallback for derivative data
   // Unreferenced entries are unexpected-file problems too (by default they are only listed
   // in DatasetReport::unreferenced and the dataset can be valid).

@@ -75,7 +75,16 @@ struct FileCheckResult {
   uint64_t task = 0;               // FileTask::id
   FileCheck check;                 // the report's entry for the file
   std::optional<Problem> problem;  // set when check.outcome is kFailed
+  // task_fingerprint() of the task it was computed against: binds the result to the dataset,
+  // file, recorded size and hashes and options of that task, so that merge_checks refuses a
+  // result computed for another dataset or another plan.
+  std::string task_digest;
 };
+
+// A digest of everything a task says (its JSON form: dataset, store options, file, block,
+// recorded size and hashes, ...), 64 hex digits of SHA3-256. Two tasks with the same
+// fingerprint ask for the same check.
+std::string task_fingerprint(const FileTask& task);
 
 struct VerifyPlan {
   // The report without the file checks: path, head, kind, blocks, chain_complete,
@@ -119,7 +128,8 @@ Result<FileCheckResult> check_file(const FileTask& task);
 // The report verify_dataset gives: the plan with one result per task, in any order. An
 // error (kInvalidArgument, naming the task) when a task has no result or two, when a result
 // names no task of the plan, or when a result's file, role or block differs from its task's
-// (a result of another plan).
+// (a result of another plan), or when a result's task_digest is not its task's fingerprint
+// (computed against another dataset, or another recorded size or hash).
 Result<DatasetReport> merge_checks(const VerifyPlan& plan, std::vector<FileCheckResult> results);
 
 }  // namespace odf_hash::odf

@@ -4,12 +4,13 @@
 //
 //   task:   {"version", "id", "dataset", "follow_symlinks", "endpoint_url", "region",
 //            "no_sign_request", "connect_timeout", "read_timeout", "max_attempts",
-//            "role" ("data" / "checkpoint"), "file", "known_missing", "misnamed", "block",
-//            "sequence_number", "size", "physical", "logical" (or null), "derivative",
-//            "integrity_only"}
-//            (the store options, endpoint_url to max_attempts, may be absent: defaults;
-//            "dataset" and "endpoint_url" are written without user information; "misnamed",
-//            a file of the same folder holding the hash under another name, may be absent)
+//            "ipfs_gateway", "role" ("data" / "checkpoint"), "file", "known_missing",
+//            "misnamed", "block", "sequence_number", "size", "physical", "logical" (or null),
+//            "derivative", "integrity_only"}
+//            (the store options, endpoint_url to ipfs_gateway, may be absent: defaults;
+//            "dataset", "endpoint_url" and "ipfs_gateway" are written without user
+//            information; "misnamed", a file of the same folder holding the hash under
+//            another name, may be absent)
 //   result: {"version", "task", "role", "file", "block", "sequence_number", "outcome",
 //            "actual_physical" (or null), "logical" (or null), "problem" (or null)}
 //   plan:   {"version", "path", "head" (or null), "kind" (or null), "blocks",
@@ -32,7 +33,7 @@
 
 namespace odf_hash::odf {
 
-inline constexpr int kVerifyPlanJsonVersion = 1;
+inline constexpr int kVerifyPlanJsonVersion = 2;  // 2: results carry task_digest
 
 // One line of JSON each.
 std::string file_task_json(const FileTask& task);

@@ -118,3 +118,44 @@ def test_no_leak_of_python_objects():
             odf_hash.logical(failing_reader(i % 5))
     gc.collect()
     assert pa.total_allocated_bytes() <= before
+
+
+def test_nul_in_a_path_is_refused_everywhere(tmp_path):
+    """'/etc/passwd\\x00.txt' used to hash /etc/passwd: the C++ side read the name up to the
+    NUL. Every function taking a path or URL refuses it, and so does a task's JSON."""
+    from datasets import EXAMPLES
+    good = next((EXAMPLES / "root" / "data").iterdir())
+    bad = str(good) + "\x00.txt"
+    for call in (lambda: odf_hash.physical(bad), lambda: odf_hash.logical_file(bad),
+                 lambda: odf_hash.slice(bad), lambda: odf_hash.compare(bad, str(good)),
+                 lambda: odf_hash.verify(str(EXAMPLES / "root") + "\x00x"),
+                 lambda: odf_hash.plan(str(EXAMPLES / "root") + "\x00x"),
+                 lambda: odf_hash.physical("http://127.0.0.1:9/x\x00y")):
+        with pytest.raises(odf_hash.InvalidInputError, match="NUL byte"):
+            call()
+    task = odf_hash.plan(EXAMPLES / "root")[0]
+    d = task.to_json()
+    import json
+    j = json.loads(d)
+    j["dataset"] = j["dataset"] + "\x00/../etc"
+    with pytest.raises(odf_hash.InvalidInputError, match="NUL byte"):
+        odf_hash.Task.from_json(json.dumps(j))
+
+
+def test_huge_jobs_and_threads_are_capped_not_crashing():
+    """verify(ds, jobs=50000) aborted when the kernel refused a thread; 2**32 and more raised
+    nanobind's "incompatible function arguments". Jobs are bounded by the library (256)."""
+    from datasets import EXAMPLES
+    ref = odf_hash.verify(EXAMPLES / "root", jobs=1)
+    for jobs in (50_000, 2**32, 2**70):
+        assert odf_hash.verify(EXAMPLES / "root", jobs=jobs) == ref
+    data = next((EXAMPLES / "root" / "data").iterdir())
+    one = odf_hash.logical_file(data, threads=1)
+    for threads in (2**32, 2**64 + 1):
+        assert odf_hash.logical_file(data, threads=threads) == one
+    for bad in (0, -1, True, 1.5, "2"):
+        with pytest.raises(odf_hash.InvalidInputError, match="jobs must be"):
+            odf_hash.verify(EXAMPLES / "root", jobs=bad)
+    for offset in (2**64, -1):
+        with pytest.raises(odf_hash.InvalidInputError, match="offset must be"):
+            odf_hash.slice(data, offset=offset)

@@ -188,6 +188,30 @@ def test_http_verify_and_credentials_never_shown(variants, tmp_path):
             p["kind"] for p in local["problems"] if p["kind"] != "unexpected-file"]
 
 
+def test_ipfs_through_a_gateway_and_kamu_like_server(variants, tmp_path):
+    """ipfs://CID is read as GATEWAY/ipfs/CID (the gateway here: the static server over a
+    folder laid out that way); tasks carry the gateway. And a server that answers data
+    without Content-Length or Range (as a kamu node does) gives the local report."""
+    name = "root-flipped-data-and-stray-file"
+    cid = "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi"
+    shutil.copytree(variants[name], tmp_path / "ipfs" / cid)
+    local = odf_hash.verify(variants[name]).to_dict()
+    expected = [p["kind"] for p in local["problems"] if p["kind"] != "unexpected-file"]
+    with http_server(tmp_path) as server:
+        remote = odf_hash.verify(f"ipfs://{cid}", ipfs_gateway=server.url)
+        assert remote.path == f"ipfs://{cid}"
+        assert [p["kind"] for p in remote.to_dict()["problems"]] == expected
+        plan = odf_hash.plan(f"ipfs://{cid}", ipfs_gateway=server.url + "/")
+        assert all(t.ipfs_gateway == server.url + "/" for t in plan)
+        assert odf_hash.merge(plan, [odf_hash.check(t) for t in plan]) == remote
+        with pytest.raises(odf_hash.InvalidInputError, match="ipfs_gateway"):
+            odf_hash.verify(f"ipfs://{cid}", ipfs_gateway=8080)
+    root = next(iter(variants.values())).parent
+    with http_server(root) as server:
+        remote = odf_hash.verify(f"{server.url}/chunked/{name}")
+        assert [p["kind"] for p in remote.to_dict()["problems"]] == expected
+
+
 def test_dask_over_s3_equals_local(s3, variants):
     distributed = pytest.importorskip("distributed", reason="distributed is not installed")
     import odf_hash.dask

@@ -9,6 +9,20 @@ bool is_blank(char c) {
   return c == ' ' || c == '\t';
 }
 
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// A control character other than the newline and carriage return that coreutils escapes by
+// name: written as \xHH so that a name cannot drive the terminal it is printed on.
+bool is_other_control(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return (u < 0x20 && c != '\n' && c != '\r') || u == 0x7f;
+}
+
 // Undoes format_check_line's escaping of the path.
 Result<std::string> unescape_path(std::string_view escaped) {
   std::string out;
@@ -29,6 +43,10 @@ Result<std::string> unescape_path(std::string_view escaped) {
       out.push_back('\n');
     } else if (e == 'r') {
       out.push_back('\r');
+    } else if (e == 'x' && i + 2 < escaped.size() && hex_value(escaped[i + 1]) >= 0 &&
+               hex_value(escaped[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex_value(escaped[i + 1]) * 16 + hex_value(escaped[i + 2])));
+      i += 2;
     } else {
       return Status::parse_error("unknown escape '\\" + std::string(1, e) + "' in path at column " +
                                  std::to_string(i + 1));
@@ -101,7 +119,9 @@ CheckList parse_check_list(std::string_view text) {
 }
 
 std::string escape_check_list_name(std::string_view path) {
-  if (path.find_first_of("\\\n\r") == std::string_view::npos) return std::string(path);
+  bool plain = path.find_first_of("\\\n\r") == std::string_view::npos;
+  for (size_t i = 0; plain && i < path.size(); ++i) plain = !is_other_control(path[i]);
+  if (plain) return std::string(path);
   std::string out = "\\";
   out.reserve(path.size() + 8);
   for (char c : path) {
@@ -111,6 +131,12 @@ std::string escape_check_list_name(std::string_view path) {
       out += "\\n";
     } else if (c == '\r') {
       out += "\\r";
+    } else if (is_other_control(c)) {
+      static const char kHex[] = "0123456789abcdef";
+      const auto u = static_cast<unsigned char>(c);
+      out += "\\x";
+      out.push_back(kHex[u >> 4]);
+      out.push_back(kHex[u & 15]);
     } else {
       out.push_back(c);
     }

@@ -377,6 +377,7 @@ class LocalFolderStore final : public ObjectStore {
 
 Result<std::shared_ptr<ObjectStore>> open_local_folder(const std::string& path,
                                                        const LocalFolderOptions& options) {
+  ODF_HASH_RETURN_IF_ERROR(refuse_nul(path));
   int raw;
   do {
     raw = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -391,6 +392,20 @@ Result<std::shared_ptr<ObjectStore>> open_local_folder(const std::string& path,
 }
 
 Result<std::unique_ptr<ObjectReader>> open_local_file(const std::string& path) {
+  ODF_HASH_RETURN_IF_ERROR(refuse_nul(path));
+  if (path == "-") {
+    return Status::invalid_argument(
+        "-: standard input is a stream, not a regular file (Parquet and Arrow IPC files are "
+        "read at random offsets): give the file's path");
+  }
+  // A FIFO or device is refused without being opened: even a non-blocking open of a FIFO
+  // wakes a writer waiting on it. (The fstat below covers a name swapped in between.)
+  struct stat before {};
+  if (::stat(path.c_str(), &before) == 0 && !S_ISREG(before.st_mode) && !S_ISDIR(before.st_mode)) {
+    return Status::invalid_argument(path + ": is a " + object_kind_name(kind_of(before.st_mode)) +
+                                    ", not a regular file (Parquet and Arrow IPC files are read "
+                                    "at random offsets)");
+  }
   int raw;
   do {
     raw = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -414,6 +429,7 @@ Result<std::unique_ptr<ObjectReader>> open_local_file(const std::string& path) {
 }
 
 Result<ObjectKind> local_path_kind(const std::string& path) {
+  ODF_HASH_RETURN_IF_ERROR(refuse_nul(path));
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     const int err = errno;

@@ -1,4 +1,5 @@
 #include "odf_hash/physical.h"
+#include "odf_hash/store.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -213,6 +214,7 @@ Result<PhysicalDigest> physical_hash_object(ObjectReader& object, const Progress
 }
 
 Result<PhysicalDigest> physical_hash_file(const std::string& path, const ProgressFn& progress) {
+  ODF_HASH_RETURN_IF_ERROR(refuse_nul(path));
   if (path == "-") return physical_hash_fd(STDIN_FILENO, path, progress);
   int fd;
   do {

@@ -33,6 +33,14 @@ bool is_valid_object_key(std::string_view key) {
   }
 }
 
+Status refuse_nul(std::string_view path_or_url) {
+  const size_t nul = path_or_url.find('\0');
+  if (nul == std::string_view::npos) return Status::ok();
+  return Status::invalid_argument("\"" + escape_untrusted(path_or_url, 160) +
+                                  "\": a path or URL holding a NUL byte (at byte " +
+                                  std::to_string(nul) + ") is refused");
+}
+
 std::string join_object_key(std::string_view prefix, std::string_view name) {
   if (prefix.empty()) return std::string(name);
   std::string key(prefix);

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "odf_hash/local_store.h"
@@ -34,11 +35,6 @@ std::vector<std::string> differing_columns(const LogicalDigest& a, const Logical
   return out;
 }
 
-Result<ComparedFile> physical_side(const std::string& path) {
-  ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest d, physical_hash_file(path));
-  return ComparedFile{path, d.hash, d.size, std::nullopt};
-}
-
 Result<FileComparison> decide(FileComparison out, Result<LogicalDigest> la,
                               Result<LogicalDigest> lb) {
   ODF_HASH_RETURN_IF_ERROR(la.status());
@@ -67,52 +63,13 @@ const char* compare_verdict_name(CompareVerdict verdict) {
 
 // Regular files are compared as objects (compare_objects): each opened once, its bytes and
 // then its records read from the same descriptor. A stream ("-", a pipe, a FIFO, a device)
-// can only be hashed as it flows: equal bytes are "identical", otherwise its records would
-// be needed and it cannot be read again, which is the error.
+// is refused at once, as `logical` refuses it: its records could not be read without reading
+// it again, and waiting on it (a FIFO with no writer) would block.
 Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
                                      const LogicalHashOptions& logical) {
-  // The regular file at `path`, or (stream set) why it cannot be read at offsets.
-  auto open_side = [](const std::string& path,
-                      std::optional<Status>& stream) -> Result<std::unique_ptr<ObjectReader>> {
-    if (path == "-") {
-      stream = Status::invalid_argument(
-          "-: standard input is a stream, not a regular file (Parquet and Arrow IPC files are "
-          "read at random offsets)");
-      return *stream;
-    }
-    // Not opened unless regular: opening a FIFO, even to refuse it, would wake its writer.
-    auto kind = local_path_kind(path);
-    if (kind.is_ok() && *kind != ObjectKind::kFile && *kind != ObjectKind::kDirectory) {
-      stream = Status::invalid_argument(path + ": is a " + object_kind_name(*kind) +
-                                        ", not a regular file (Parquet and Arrow IPC files "
-                                        "are read at random offsets)");
-      return *stream;
-    }
-    auto opened = open_local_file(path);
-    if (!opened.is_ok() && opened.status().code() == StatusCode::kInvalidArgument) {
-      stream = opened.status();
-    }
-    return opened;
-  };
-  std::optional<Status> stream_a, stream_b;
-  auto a = open_side(original, stream_a);
-  if (!a.is_ok() && !stream_a) return a.status();
-  auto b = open_side(reproduced, stream_b);
-  if (!b.is_ok() && !stream_b) return b.status();
-  if (a.is_ok() && b.is_ok()) {
-    return compare_objects(std::move(a).value(), std::move(b).value(), logical);
-  }
-  auto physical = [](const std::string& path,
-                     Result<std::unique_ptr<ObjectReader>>& object) -> Result<ComparedFile> {
-    if (!object.is_ok()) return physical_side(path);
-    ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest d, physical_hash_object(**object));
-    return ComparedFile{path, d.hash, d.size, std::nullopt};
-  };
-  ODF_HASH_ASSIGN_OR_RETURN(ComparedFile pa, physical(original, a));
-  ODF_HASH_ASSIGN_OR_RETURN(ComparedFile pb, physical(reproduced, b));
-  FileComparison out{std::move(pa), std::move(pb), CompareVerdict::kIdentical, {}};
-  if (out.original.physical == out.reproduced.physical) return out;
-  return stream_a ? *stream_a : *stream_b;
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_local_file(original));
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_local_file(reproduced));
+  return compare_objects(std::move(a), std::move(b), logical);
 }
 
 Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
@@ -130,9 +87,14 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
   if (out.original.physical == out.reproduced.physical) return out;
 
   Result<LogicalDigest> lb = Status::internal("not run");
-  std::thread other([&] { lb = logical_hash_object(reproduced, logical); });
+  std::optional<std::thread> other;
+  try {
+    other.emplace([&] { lb = logical_hash_object(reproduced, logical); });
+  } catch (const std::system_error&) {  // no thread to be had: one file after the other
+    lb = logical_hash_object(reproduced, logical);
+  }
   Result<LogicalDigest> la = logical_hash_object(original, logical);
-  other.join();
+  if (other) other->join();
   return decide(std::move(out), std::move(la), std::move(lb));
 }
 

@@ -1,7 +1,10 @@
 #include "odf_hash/slice.h"
 
+#include <optional>
+#include <system_error>
 #include <thread>
 
+#include "odf_hash/local_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
 
@@ -30,21 +33,24 @@ Result<DataSlice> slice_of(const std::string& path, const Result<PhysicalDigest>
 }  // namespace
 
 Result<DataSlice> data_slice_of_file(const std::string& path, const SliceOptions& options) {
-  // The two hashes read the file independently; run them side by side.
-  Result<PhysicalDigest> physical = Status::internal("not run");
-  std::thread t([&] { physical = physical_hash_file(path); });
-  Result<LogicalDigest> logical = logical_hash_file(path, options.logical);
-  t.join();
-  return slice_of(path, physical, logical, options);
+  // Opened once, as a regular file (a FIFO or "-" is refused at once, never waited on); the
+  // two hashes then read it side by side.
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_local_file(path));
+  return data_slice_of_object(std::move(object), options);
 }
 
 Result<DataSlice> data_slice_of_object(std::shared_ptr<ObjectReader> object,
                                        const SliceOptions& options) {
   if (object == nullptr) return Status::invalid_argument("data_slice_of_object: null object");
   Result<PhysicalDigest> physical = Status::internal("not run");
-  std::thread t([&] { physical = physical_hash_object(*object); });
+  std::optional<std::thread> t;
+  try {
+    t.emplace([&] { physical = physical_hash_object(*object); });
+  } catch (const std::system_error&) {  // no thread to be had: one hash after the other
+    physical = physical_hash_object(*object);
+  }
   Result<LogicalDigest> logical = logical_hash_object(object, options.logical);
-  t.join();
+  if (t) t->join();
   return slice_of(object->name(), physical, logical, options);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "odf_hash/verify_plan.h"
@@ -53,14 +54,21 @@ std::vector<FileCheckResult> run_tasks(const ObjectStore& store, const std::vect
       progress.file_done();
     }
   };
-  jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(tasks.size())));
-  if (jobs <= 1) {
-    worker();
-  } else {
-    std::vector<std::thread> threads;
-    for (unsigned j = 0; j < jobs; ++j) threads.emplace_back(worker);
-    for (auto& t : threads) t.join();
+  jobs =
+      std::max(1u, std::min<unsigned>({jobs, kMaxVerifyJobs, static_cast<unsigned>(tasks.size())}));
+  // The kernel may refuse a thread (a ulimit, a container's pids limit): go on with those
+  // that started, and this thread works too. (A joinable std::thread destroyed while an
+  // exception unwinds would terminate the process.)
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < jobs; ++j) {
+    try {
+      threads.emplace_back(worker);
+    } catch (const std::system_error&) {
+      break;
+    }
   }
+  worker();
+  for (auto& t : threads) t.join();
   std::vector<FileCheckResult> out;
   out.reserve(results.size());
   for (auto& r : results) out.push_back(std::move(*r));
@@ -76,6 +84,7 @@ const char* problem_kind_name(ProblemKind kind) {
     case ProblemKind::kBlockMissing: return "block-missing";
     case ProblemKind::kBlockUnreadable: return "block-unreadable";
     case ProblemKind::kBlockHashMismatch: return "block-hash-mismatch";
+    case ProblemKind::kBlockReencoded: return "block-reencoded";
     case ProblemKind::kBlockMalformed: return "block-malformed";
     case ProblemKind::kSequenceMismatch: return "sequence-mismatch";
     case ProblemKind::kChainNotSeeded: return "chain-not-seeded";

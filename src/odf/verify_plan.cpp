@@ -125,7 +125,7 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
   FileCheckResult r{t.id,
                     FileCheck{t.role, t.block, t.sequence_number, t.file, FileOutcome::kFailed,
                               std::nullopt, std::nullopt},
-                    std::nullopt};
+                    std::nullopt, task_fingerprint(t)};
   auto fail = [&](ProblemKind kind, std::string expected, std::string actual, std::string message) {
     r.check.outcome = FileOutcome::kFailed;
     r.problem = Problem{kind,
@@ -219,7 +219,8 @@ std::string store_key(const FileTask& t) {
   for (const std::string& part :
        {o.endpoint_url, o.region, std::string(o.no_sign_request ? "1" : "0"),
         std::to_string(o.connect_timeout_s), std::to_string(o.read_timeout_s),
-        std::to_string(o.max_attempts), std::string(o.follow_symlinks ? "1" : "0")}) {
+        std::to_string(o.max_attempts), std::string(o.follow_symlinks ? "1" : "0"),
+        o.ipfs_gateway}) {
     key += '\0';
     key += part;
   }
@@ -304,6 +305,13 @@ Result<DatasetReport> merge_checks(const VerifyPlan& plan, std::vector<FileCheck
           "merge: the result for task " + std::to_string(r.task) + " is about " +
           file_role_name(r.check.role) + " " + r.check.file + ", but the task checks " +
           file_role_name(t.role) + " " + t.file + ": a result of another plan");
+    }
+    if (r.task_digest != task_fingerprint(t)) {
+      return Status::invalid_argument(
+          "merge: the result for task " + std::to_string(r.task) + " (" + t.file +
+          ") was computed against another task (another dataset, recorded size or hash, or "
+          "options than this plan's: " +
+          redact_url(t.dataset) + ")");
     }
     if ((r.check.outcome == FileOutcome::kFailed) != r.problem.has_value()) {
       return Status::invalid_argument("merge: the result for task " + std::to_string(r.task) +

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "odf_hash/open_store.h"
+#include "odf_hash/sha3.h"
 #include "problem_json.h"
 
 namespace odf_hash::odf {
@@ -78,6 +79,9 @@ Status store_from_json(const json& j, const std::string& where, StoreOptions& o)
   if (has("no_sign_request")) {
     ODF_HASH_ASSIGN_OR_RETURN(o.no_sign_request, json_bool(j, where, "no_sign_request"));
   }
+  if (has("ipfs_gateway")) {
+    ODF_HASH_ASSIGN_OR_RETURN(o.ipfs_gateway, json_string(j, where, "ipfs_gateway"));
+  }
   for (auto [key, value] : {std::pair{"connect_timeout", &o.connect_timeout_s},
                             std::pair{"read_timeout", &o.read_timeout_s}}) {
     if (!has(key)) continue;
@@ -106,6 +110,7 @@ json task_to_json(const FileTask& t) {
               {"connect_timeout", t.store.connect_timeout_s},
               {"read_timeout", t.store.read_timeout_s},
               {"max_attempts", t.store.max_attempts},
+              {"ipfs_gateway", redact_url(t.store.ipfs_gateway)},
               {"role", file_role_name(t.role)},
               {"file", t.file},
               {"known_missing", t.known_missing},
@@ -125,6 +130,9 @@ Result<FileTask> task_from_json(const json& j, const std::string& where) {
   FileTask t;
   ODF_HASH_ASSIGN_OR_RETURN(t.id, json_u64(j, where, "id"));
   ODF_HASH_ASSIGN_OR_RETURN(t.dataset, json_string(j, where, "dataset"));
+  if (Status nul = refuse_nul(t.dataset); !nul.is_ok()) {
+    return Status::parse_error(where + ".dataset: " + nul.message());
+  }
   ODF_HASH_ASSIGN_OR_RETURN(t.store.follow_symlinks, json_bool(j, where, "follow_symlinks"));
   ODF_HASH_RETURN_IF_ERROR(store_from_json(j, where, t.store));
   ODF_HASH_ASSIGN_OR_RETURN(t.role, role_from(j, where));
@@ -160,6 +168,7 @@ json result_to_json(const FileCheckResult& r) {
   const FileCheck& c = r.check;
   return json{{"version", kVerifyPlanJsonVersion},
               {"task", r.task},
+              {"task_digest", r.task_digest},
               {"role", file_role_name(c.role)},
               {"file", c.file},
               {"block", c.block.to_string()},
@@ -192,6 +201,11 @@ Result<FileCheckResult> result_from_json(const json& j, const std::string& where
   }
   FileCheckResult r{task, FileCheck{role, block, seq, file, outcome, std::nullopt, std::nullopt},
                     std::nullopt};
+  ODF_HASH_ASSIGN_OR_RETURN(r.task_digest, json_string(j, where, "task_digest"));
+  if (r.task_digest.size() != 64 ||
+      r.task_digest.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    return Status::parse_error(where + ".task_digest: expected 64 lower-case hex digits");
+  }
   ODF_HASH_ASSIGN_OR_RETURN(r.check.actual_physical,
                             json_optional_hash(j, where, "actual_physical"));
   ODF_HASH_ASSIGN_OR_RETURN(r.check.logical, json_optional_hash(j, where, "logical"));
@@ -226,6 +240,13 @@ Result<std::vector<Problem>> problems_from(const json& j, const char* key) {
 }
 
 }  // namespace
+
+std::string task_fingerprint(const FileTask& task) {
+  const std::string text = task_to_json(task).dump();
+  Sha3_256 h;
+  h.update(std::string_view(text));
+  return to_hex(h.finalize());
+}
 
 std::string file_task_json(const FileTask& task) {
   return dump(task_to_json(task));

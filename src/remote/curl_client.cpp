@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <thread>
@@ -24,6 +25,10 @@ bool iequals(std::string_view a, std::string_view b) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
+}
+
+bool is_https(std::string_view url) {
+  return url.size() >= 8 && iequals(url.substr(0, 8), "https://");
 }
 
 std::string_view trim(std::string_view s) {
@@ -106,10 +111,20 @@ void ResponseHeaders::add_line(const char* data, size_t size) {
     last_modified = std::string(value);
   } else if (iequals(name, "content-encoding")) {
     content_encoding = std::string(value);
+  } else if (iequals(name, "accept-ranges")) {
+    accepts_ranges = iequals(value, "bytes");
+  } else if (iequals(name, "transfer-encoding")) {
+    // "chunked" is always the last coding when present (RFC 9112, 6.1).
+    chunked = value.size() >= 7 && iequals(value.substr(value.size() - 7), "chunked");
   }
 }
 
 CurlClient::CurlClient(HttpOptions options) : options_(options) {
+  // As the curl tool does: $CURL_CA_BUNDLE names the certificates that https servers are
+  // checked against (a private CA), instead of the system's.
+  if (const char* ca = std::getenv("CURL_CA_BUNDLE"); ca != nullptr && ca[0] != '\0') {
+    ca_bundle_ = ca;
+  }
   share_ = curl().share_init();
   if (share_ != nullptr) {
     curl().share_setopt(
@@ -154,13 +169,17 @@ CURL* CurlClient::acquire(const std::string& url, ResponseHeaders* headers, char
   curl().easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
   curl().easy_setopt(easy, CURLOPT_MAXREDIRS, kMaxRedirects);
   curl().easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl().easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  // Never leave https for http: refs/head is not content-addressed, so a network attacker
+  // answering a downgraded request could roll a dataset back. A redirect from https to http
+  // then fails as CURLE_UNSUPPORTED_PROTOCOL (transfer_error names it).
+  curl().easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, is_https(url) ? "https" : "http,https");
   curl().easy_setopt(easy, CURLOPT_USERAGENT, "odf-hash/0.1");
+  if (!ca_bundle_.empty()) curl().easy_setopt(easy, CURLOPT_CAINFO, ca_bundle_.c_str());
   curl().easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
   curl().easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(std::ceil(options_.connect_timeout_s * 1000)));
   if (stall_guard) {
-    curl().easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl().easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, kMinBytesPerSecond);
     curl().easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
                        std::max(1L, static_cast<long>(std::ceil(options_.read_timeout_s))));
   }
@@ -209,6 +228,11 @@ std::string transfer_error(const std::string& url, CURLcode code, const char* er
   std::string s = url + ": ";
   if (code == CURLE_TOO_MANY_REDIRECTS) {
     return s + "too many redirects (at most " + std::to_string(kMaxRedirects) + " are followed)";
+  }
+  if (code == CURLE_UNSUPPORTED_PROTOCOL && is_https(url)) {
+    return s +
+           "the server redirected to a URL that is not https; an https:// dataset is never "
+           "read over plain http (or any other scheme)";
   }
   s += curl().easy_strerror(code);
   if (errbuf != nullptr && errbuf[0] != '\0') {

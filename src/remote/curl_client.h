@@ -38,6 +38,8 @@ struct ResponseHeaders {
   std::string etag;
   std::string last_modified;
   std::string content_encoding;
+  bool chunked = false;         // Transfer-Encoding: chunked (the body's end is in the body)
+  bool accepts_ranges = false;  // Accept-Ranges: bytes
   bool complete = false;  // the blank line ending a final (non-1xx, non-3xx) response's headers
   uint64_t header_bytes = 0;
   bool too_many_header_bytes = false;
@@ -49,6 +51,11 @@ struct ResponseHeaders {
 // An easy handle, set up for one request: URL, timeouts, redirects (at most 8, http and
 // https only), no compression asked, the shared DNS cache and TLS sessions, and the header
 // callback filling `headers`. The caller sets its write callback and Range.
+// The slowest a body may arrive: kMinBytesPerSecond on average over every window of
+// read_timeout_s, else the attempt fails as a timeout (a server dripping a byte a second
+// would otherwise hold a transfer open forever).
+inline constexpr long kMinBytesPerSecond = 1024;
+
 class CurlClient {
  public:
   explicit CurlClient(HttpOptions options);
@@ -60,8 +67,8 @@ class CurlClient {
 
   // A handle from the pool (or a new one) set up for `url`; give it back with release().
   // `errbuf` (CURL_ERROR_SIZE bytes) receives curl's detail of a failure. `stall_guard`:
-  // let libcurl fail a transfer that receives nothing for read_timeout_s (for transfers
-  // that are never paused; a streamed body keeps its own clock).
+  // let libcurl fail a transfer slower than kMinBytesPerSecond over read_timeout_s (for
+  // transfers that are never paused; a streamed body keeps its own clock, same rule).
   CURL* acquire(const std::string& url, ResponseHeaders* headers, char* errbuf, bool stall_guard);
   void release(CURL* easy);
 
@@ -70,11 +77,17 @@ class CurlClient {
 
  private:
   HttpOptions options_;
+  std::string ca_bundle_;  // $CURL_CA_BUNDLE when set
   CURLSH* share_ = nullptr;
   std::mutex share_locks_[CURL_LOCK_DATA_LAST];
   std::mutex pool_mu_;
   std::vector<CURL*> pool_;
 };
+
+// Whether an HTTP status is a success (2xx).
+inline bool is_success(long status) {
+  return status >= 200 && status < 300;
+}
 
 // Whether a failed transfer may succeed when tried again: timeouts, resets, a connection
 // that closed early, a refused connection.

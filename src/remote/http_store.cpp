@@ -7,17 +7,30 @@
 // A transfer that breaks resumes from the next byte (Range, If-Range on the validator of
 // the first response). read_at is a blocking range GET on a handle of the shared pool,
 // written straight into the caller's buffer.
+//
+// Servers that announce no size or serve no ranges (a kamu node answers data files with a
+// chunked body, no Content-Length, and ignores Range): a sequential read bounded by the size
+// the caller expects (a recorded size) streams as usual, the body must end exactly there.
+// Random access needs the size and ranges, so an object whose size nobody knows is sized by
+// a one-byte range (its Content-Range total) when the server says "Accept-Ranges: bytes",
+// else read whole into anonymous temporary storage when opened (spool_file.h), and an object whose
+// server ignores Range is read whole there on the first read_at that finds out; both at
+// most spool_limit() bytes, with a message naming the limit beyond it.
 #include "http_store.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <utility>
 
+#include "http_sinks.h"
 #include "odf_hash/open_store.h"
+#include "spool_file.h"
 
 namespace odf_hash::remote {
 
@@ -44,10 +57,6 @@ std::string encode_key(std::string_view key) {
     }
   }
   return out;
-}
-
-bool is_success(long status) {
-  return status >= 200 && status < 300;
 }
 
 std::string attempts_note(unsigned attempts) {
@@ -135,11 +144,16 @@ class HttpObjectReader final : public ObjectReader {
       size_ = max_size;
       info->size = size_;
       if (received_ > size_) overflow_ = true;  // bytes that came with the headers
+    } else if (auto total = headers_.accepts_ranges ? size_from_range() : std::nullopt) {
+      // A server that serves ranges tells the size in a range's Content-Range.
+      size_ = *total;
+      info->size = size_;
+      if (received_ > size_) overflow_ = true;
     } else {
-      stop();
-      return Status::io_error(name_ +
-                              ": the server does not announce the object's size "
-                              "(no Content-Length)");
+      // Neither the server nor the caller knows the size, which random access (Parquet)
+      // needs: the body is read whole into temporary storage now.
+      ODF_HASH_RETURN_IF_ERROR(spool_stream());
+      info->size = size_;
     }
     *readable = true;
     return Status::ok();
@@ -150,6 +164,11 @@ class HttpObjectReader final : public ObjectReader {
 
   Result<size_t> read(uint8_t* out, size_t n) override {
     if (n == 0) return size_t{0};
+    if (spooled_at_open_) {
+      ODF_HASH_ASSIGN_OR_RETURN(size_t got, spool_->read_at(pos_, out, n));
+      pos_ += got;
+      return got;
+    }
     for (;;) {
       const size_t buffered = buf_.size() - buf_off_;
       if (buffered > 0) {
@@ -178,6 +197,14 @@ class HttpObjectReader final : public ObjectReader {
       if (easy_ == nullptr || done_) {
         // The transfer ended before the object did: resume it, or give up.
         const CURLcode code = result_;
+        if (code == CURLE_OK && headers_.chunked) {
+          // A chunked body that ended with its last chunk is whole: the object is shorter
+          // than expected, and asking again would give the same bytes.
+          return Status::io_error(name_ + ": the transfer ended after " + std::to_string(pos_) +
+                                  " of the object's " + std::to_string(size_) +
+                                  " bytes: the server's chunked body (no Content-Length) ends "
+                                  "there, the object is shorter");
+        }
         const bool transient = code == CURLE_OK || is_transient(code);
         const std::string reason =
             code == CURLE_OK ? "the server closed the body early" : curl().easy_strerror(code);
@@ -196,6 +223,7 @@ class HttpObjectReader final : public ObjectReader {
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
     if (offset >= size_ || n == 0) return size_t{0};
     n = static_cast<size_t>(std::min<uint64_t>(n, size_ - offset));
+    if (spool_ready_.load(std::memory_order_acquire)) return spool_->read_at(offset, out, n);
     size_t got = 0;
     Status last;
     for (unsigned attempt = 1; got < n; ++attempt) {
@@ -216,6 +244,12 @@ class HttpObjectReader final : public ObjectReader {
       const CURLcode code = curl().easy_perform(easy);
       client_->release(easy);
       got += sink.got;
+      if (sink.ignores_range) {
+        // No random access from this server: the object is read whole, once, and every
+        // range is served from that copy.
+        ODF_HASH_RETURN_IF_ERROR(spool_whole());
+        return spool_->read_at(offset, out, n);
+      }
       if (!sink.fault.is_ok()) return sink.fault;
       if (sink.headers.too_many_header_bytes) {
         return Status::io_error(name_ + ": response headers over 256 KiB");
@@ -238,71 +272,27 @@ class HttpObjectReader final : public ObjectReader {
   }
 
  private:
-  // The body of one range read, written into the caller's buffer.
-  struct RangeSink {
-    uint8_t* out;
-    size_t wanted;
-    uint64_t offset;  // the object offset of out[0]
-    uint64_t size;    // the object's size when opened
-    ResponseHeaders headers;
-    size_t got = 0;
-    bool checked = false;
-    bool full = false;  // a 200 to a range from 0: stopped once `wanted` bytes were there
-    Status fault;       // a response that cannot be right: not retried
-
-    static size_t on_body(char* data, size_t size, size_t nitems, void* user) {
-      auto* s = static_cast<RangeSink*>(user);
-      const size_t n = size * nitems;
-      if (!is_success(s->headers.status)) return 0;  // an error page: its status says it all
-      if (!s->checked) {
-        s->checked = true;
-        if (s->headers.status == 206) {
-          const auto& cr = s->headers.content_range;
-          if (!cr || cr->start != s->offset || (cr->total && *cr->total != s->size)) {
-            s->fault = Status::io_error(
-                "the object changed while being read (a range answered with another "
-                "Content-Range)");
-            return 0;
-          }
-        } else if (s->headers.content_length && *s->headers.content_length != s->size) {
-          s->fault =
-              Status::io_error("the object changed while being read (its whole body is now " +
-                               std::to_string(*s->headers.content_length) + " bytes)");
-          return 0;
-        } else if (s->offset != 0) {
-          s->fault =
-              Status::io_error("the server ignores Range requests (answered " +
-                               std::to_string(s->headers.status) + "), which random access needs");
-          return 0;
-        }
-      }
-      const size_t room = s->wanted - s->got;
-      const size_t take = std::min(room, n);
-      std::memcpy(s->out + s->got, data, take);
-      s->got += take;
-      if (take < n) {
-        if (s->headers.status == 206) {
-          s->fault = Status::io_error("a range response is longer than the range asked");
-        } else {
-          s->full = true;
-        }
-        return 0;
-      }
-      return n;
-    }
-  };
-
   static size_t on_body(char* data, size_t size, size_t nitems, void* user) {
     return static_cast<HttpObjectReader*>(user)->take_body(data, size * nitems);
   }
 
   size_t take_body(const char* data, size_t n) {
-    last_progress_ = Clock::now();
     if (!headers_.complete || !is_success(headers_.status)) return 0;  // stop at an error
+    if (spooling_) {
+      if (received_ + n > size_) {
+        overflow_ = true;
+        return 0;
+      }
+      spool_fault_ = spool_->append(reinterpret_cast<const uint8_t*>(data), n);
+      if (!spool_fault_.is_ok()) return 0;
+      received_ += n;
+      return n;
+    }
     if (!read_whole_ && buf_.size() - buf_off_ >= kMaxBuffered) {
       paused_ = true;
       return CURL_WRITEFUNC_PAUSE;  // libcurl hands the same bytes again after unpause
     }
+    window_bytes_ += n;
     size_t skip = static_cast<size_t>(std::min<uint64_t>(skip_, n));
     skip_ -= skip;
     const size_t take = n - skip;
@@ -321,7 +311,8 @@ class HttpObjectReader final : public ObjectReader {
 
   void unpause() {
     paused_ = false;
-    last_progress_ = Clock::now();
+    window_start_ = Clock::now();
+    window_bytes_ = 0;
     curl().easy_pause(easy_, CURLPAUSE_CONT);  // may deliver (and pause) at once
   }
 
@@ -352,16 +343,162 @@ class HttpObjectReader final : public ObjectReader {
         }
       }
       if (done_ || enough()) break;
-      if (!paused_ && Clock::now() - last_progress_ > stall) {
-        done_ = true;
-        result_ = CURLE_OPERATION_TIMEDOUT;
-        std::snprintf(errbuf_, sizeof errbuf_, "no byte received for %.1f s",
-                      client_->options().read_timeout_s);
-        curl().multi_remove_handle(multi_, easy_);
-        break;
+      // The minimum rate: every window of read_timeout_s (while not paused by us) must bring
+      // kMinBytesPerSecond on average, so a server dripping a byte a second cannot hold a
+      // transfer open forever.
+      if (!paused_ && Clock::now() - window_start_ > stall) {
+        const double timeout = client_->options().read_timeout_s;
+        if (window_bytes_ >= static_cast<uint64_t>(kMinBytesPerSecond * timeout)) {
+          window_start_ = Clock::now();
+          window_bytes_ = 0;
+        } else {
+          done_ = true;
+          result_ = CURLE_OPERATION_TIMEDOUT;
+          if (window_bytes_ == 0) {
+            std::snprintf(errbuf_, sizeof errbuf_, "no byte received for %.1f s", timeout);
+          } else {
+            std::snprintf(errbuf_, sizeof errbuf_,
+                          "%llu bytes received in %.1f s, below the minimum rate of %ld bytes/s",
+                          static_cast<unsigned long long>(window_bytes_), timeout,
+                          kMinBytesPerSecond);
+          }
+          curl().multi_remove_handle(multi_, easy_);
+          break;
+        }
       }
       curl().multi_poll(multi_, nullptr, 0, 100, nullptr);
     }
+    return Status::ok();
+  }
+
+  // The object's size from the Content-Range of a one-byte range GET, validated as the
+  // stream's (If-Range); nullopt when the answer gives none (then the object is spooled).
+  std::optional<uint64_t> size_from_range() {
+    uint8_t byte = 0;
+    RangeSink sink{&byte, 1, 0, std::numeric_limits<uint64_t>::max()};
+    char errbuf[CURL_ERROR_SIZE];
+    CURL* easy = client_->acquire(url_, &sink.headers, errbuf, /*stall_guard=*/true);
+    if (easy == nullptr) return std::nullopt;
+    CurlList request;
+    request.add(range_header(0, 0));
+    if (!validator_.empty()) request.add("If-Range: " + validator_);
+    curl().easy_setopt(easy, CURLOPT_HTTPHEADER, request.get());
+    curl().easy_setopt(easy, CURLOPT_WRITEFUNCTION, &RangeSink::on_body);
+    curl().easy_setopt(easy, CURLOPT_WRITEDATA, &sink);
+    (void)curl().easy_perform(easy);
+    client_->release(easy);
+    const auto& cr = sink.headers.content_range;
+    if (sink.headers.status != 206 || !cr || cr->start != 0 || !cr->total) return std::nullopt;
+    return cr->total;
+  }
+
+  std::string spool_limit_note(uint64_t limit) const {
+    return std::to_string(limit) +
+           " bytes, the most odf-hash reads whole into temporary storage "
+           "(ODF_HASH_HTTP_SPOOL_LIMIT)";
+  }
+
+  // Reads the current transfer's whole body (from its first byte, the headers read) into a
+  // new spool; then size_ is its length and read()/read_at() serve the spool. A transfer
+  // that breaks starts again from the first byte (such a server has no ranges to resume).
+  Status spool_stream() {
+    ODF_HASH_ASSIGN_OR_RETURN(spool_, SpoolFile::create(name_));
+    const uint64_t limit = spool_limit();
+    for (;;) {
+      size_ = limit;  // take_body's bound while spooling
+      spooling_ = true;
+      spool_fault_ = Status::ok();
+      if (buf_.size() > buf_off_) {  // bytes that came with the headers
+        const size_t n = buf_.size() - buf_off_;
+        if (n > limit) overflow_ = true;
+        if (!overflow_) ODF_HASH_RETURN_IF_ERROR(spool_->append(buf_.data() + buf_off_, n));
+      }
+      buf_.clear();
+      buf_off_ = 0;
+      if (paused_) unpause();
+      Status driven = drive([this] { return overflow_ || !spool_fault_.is_ok(); });
+      spooling_ = false;
+      if (!driven.is_ok()) return driven;
+      if (!spool_fault_.is_ok()) {
+        stop();
+        return spool_fault_;
+      }
+      if (overflow_) {
+        stop();
+        return Status::io_error(name_ +
+                                ": the server does not announce the object's size (no "
+                                "Content-Length), and its body goes on past " +
+                                spool_limit_note(limit));
+      }
+      if (done_ && result_ == CURLE_OK) break;
+      if (!is_transient(result_) || attempts_ >= client_->options().max_attempts) {
+        const std::string error = transfer_error(name_, result_, errbuf_);
+        stop();
+        return Status::io_error(error + attempts_note(attempts_));
+      }
+      ODF_HASH_RETURN_IF_ERROR(spool_->clear());
+      ODF_HASH_RETURN_IF_ERROR(connect_with_retries(0));
+    }
+    stop();
+    size_ = spool_->size();
+    spooled_at_open_ = true;
+    spool_ready_.store(true, std::memory_order_release);
+    return Status::ok();
+  }
+
+  // For read_at on a server that ignores Range: the whole object (size_ bytes, a fresh GET
+  // on a pooled handle) into a spool, once; concurrent callers wait for the first.
+  Status spool_whole() {
+    std::lock_guard<std::mutex> lock(spool_mu_);
+    if (spool_ready_.load(std::memory_order_acquire)) return Status::ok();
+    const uint64_t limit = spool_limit();
+    if (size_ > limit) {
+      return Status::io_error(name_ +
+                              ": the server ignores Range requests, which random access needs, "
+                              "and the object's " +
+                              std::to_string(size_) + " bytes are more than " +
+                              spool_limit_note(limit));
+    }
+    ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<SpoolFile> file, SpoolFile::create(name_));
+    Status last;
+    for (unsigned attempt = 1;; ++attempt) {
+      if (attempt > client_->options().max_attempts) {
+        return Status::io_error(last.message() + attempts_note(attempt - 1));
+      }
+      CurlClient::backoff(attempt);
+      ODF_HASH_RETURN_IF_ERROR(file->clear());
+      WholeSink sink{file.get(), size_, {}, false, Status::ok()};
+      char errbuf[CURL_ERROR_SIZE];
+      CURL* easy = client_->acquire(url_, &sink.headers, errbuf, /*stall_guard=*/true);
+      if (easy == nullptr) return Status::io_error(name_ + ": cannot start a request");
+      curl().easy_setopt(easy, CURLOPT_WRITEFUNCTION, &WholeSink::on_body);
+      curl().easy_setopt(easy, CURLOPT_WRITEDATA, &sink);
+      const CURLcode code = curl().easy_perform(easy);
+      client_->release(easy);
+      if (!sink.fault.is_ok()) return Status::io_error(name_ + ": " + sink.fault.message());
+      if (sink.headers.too_many_header_bytes) {
+        return Status::io_error(name_ + ": response headers over 256 KiB");
+      }
+      const long status = sink.headers.status;
+      if (!sink.headers.complete && code == CURLE_OK) return status_error(name_, status);
+      if (sink.headers.complete && !is_success(status)) {
+        last = status_error(name_, status);
+        if (is_transient_status(status)) continue;
+        return last;
+      }
+      if (code == CURLE_OK) {
+        if (file->size() != size_) {
+          return Status::io_error(name_ +
+                                  ": the object changed while being read (its whole body is now " +
+                                  std::to_string(file->size()) + " bytes)");
+        }
+        break;
+      }
+      last = Status::io_error(transfer_error(name_, code, errbuf));
+      if (!is_transient(code)) return last;
+    }
+    spool_ = std::move(file);
+    spool_ready_.store(true, std::memory_order_release);
     return Status::ok();
   }
 
@@ -392,7 +529,8 @@ class HttpObjectReader final : public ObjectReader {
     curl().easy_setopt(easy_, CURLOPT_WRITEFUNCTION, &HttpObjectReader::on_body);
     curl().easy_setopt(easy_, CURLOPT_WRITEDATA, this);
     curl().multi_add_handle(multi_, easy_);
-    last_progress_ = Clock::now();
+    window_start_ = Clock::now();
+    window_bytes_ = 0;
     *error = drive([this] { return headers_.complete; });
     if (!error->is_ok()) return Outcome::kFatal;
     if (headers_.too_many_header_bytes) {
@@ -474,12 +612,21 @@ class HttpObjectReader final : public ObjectReader {
   bool paused_ = false;
   bool overflow_ = false;
   bool read_whole_ = false;
-  uint64_t transfer_start_ = 0;  // object offset of the transfer's first kept byte
-  uint64_t received_ = 0;        // bytes of the object the transfer delivered
-  uint64_t skip_ = 0;            // leading body bytes to drop (a resume answered in full)
-  Clock::time_point last_progress_;
-  std::vector<uint8_t> buf_;  // received, not yet read: buf_[buf_off_..]
+  uint64_t transfer_start_ = 0;     // object offset of the transfer's first kept byte
+  uint64_t received_ = 0;           // bytes of the object the transfer delivered
+  uint64_t skip_ = 0;               // leading body bytes to drop (a resume answered in full)
+  Clock::time_point window_start_;  // the minimum-rate window (drive)
+  uint64_t window_bytes_ = 0;       // body bytes taken in it
+  std::vector<uint8_t> buf_;        // received, not yet read: buf_[buf_off_..]
   size_t buf_off_ = 0;
+
+  // The whole object in temporary storage (see the top of this file).
+  std::unique_ptr<SpoolFile> spool_;  // set once, before spool_ready_
+  std::atomic<bool> spool_ready_{false};
+  std::mutex spool_mu_;           // one spool_whole() at a time
+  bool spooled_at_open_ = false;  // read() serves the spool too
+  bool spooling_ = false;         // take_body writes to spool_
+  Status spool_fault_;
 };
 
 class HttpStore final : public ObjectStore {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <mutex>
 
@@ -34,11 +35,51 @@ bool is_s3(std::string_view text) {
 bool is_http(std::string_view text) {
   return starts_with_nocase(text, "http://") || starts_with_nocase(text, "https://");
 }
+bool is_ipfs(std::string_view text) {
+  return starts_with_nocase(text, "ipfs://") || starts_with_nocase(text, "ipns://");
+}
+
+// The gateway URL of an ipfs:// or ipns:// URL, as kamu maps it (its dataset factory joins
+// "{scheme}/{cid}{path}" onto protocol.ipfs.httpGateway): ipfs://CID/path ->
+// GATEWAY/ipfs/CID/path. IPNS names are resolved by the gateway (kamu may resolve DNSLink
+// names itself first: docs/divergences.md).
+Result<std::string> gateway_url_of(const std::string& url, const StoreOptions& options) {
+  std::string gateway = resolve_ipfs_gateway(options.ipfs_gateway);
+  if (!is_http(gateway)) {
+    return Status::invalid_argument(redact_url(gateway) +
+                                    ": an IPFS gateway is an http:// or https:// URL");
+  }
+  if (gateway.find_first_of("?#") != std::string::npos) {
+    return Status::invalid_argument(redact_url(gateway) +
+                                    ": an IPFS gateway URL has no query or fragment");
+  }
+  while (!gateway.empty() && gateway.back() == '/') gateway.pop_back();
+  const std::string scheme = url.substr(0, 4);  // "ipfs" / "ipns", any case
+  std::string rest = url.substr(7);             // CID[/path]
+  const size_t slash = rest.find('/');
+  const std::string name = rest.substr(0, slash);
+  if (name.empty() || name.find_first_of("?#@:") != std::string::npos) {
+    return Status::invalid_argument(redact_url(url) + ": not an " + scheme +
+                                    "://NAME/path URL (a CID or an IPNS name)");
+  }
+  std::string lower = scheme;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return gateway + "/" + lower + "/" + rest;
+}
 
 }  // namespace
 
+std::string resolve_ipfs_gateway(const std::string& option) {
+  if (!option.empty()) return option;
+  for (const char* var : {"ODF_HASH_IPFS_GATEWAY", "KAMU_CONFIG__protocol__ipfs__httpGateway"}) {
+    const char* v = std::getenv(var);
+    if (v != nullptr && *v != '\0') return v;
+  }
+  return kDefaultIpfsGateway;
+}
+
 bool is_store_url(std::string_view text) {
-  return is_s3(text) || is_http(text);
+  return is_s3(text) || is_http(text) || is_ipfs(text);
 }
 
 // Each "scheme://" starts an authority that ends at '/', '?', '#', a space, a quote or the
@@ -63,8 +104,28 @@ std::string redact_url(std::string_view text) {
   return out;
 }
 
+Status check_store_options(const StoreOptions& options) {
+  // A NaN compares false with every bound, so it is refused by name: it would never fire.
+  auto seconds = [](const char* what, double v) {
+    if (std::isfinite(v) && v >= 0.1 && v <= 3600) return Status::ok();
+    return Status::invalid_argument(std::string(what) +
+                                    " must be a number of seconds from 0.1 "
+                                    "to 3600, not " +
+                                    std::to_string(v));
+  };
+  ODF_HASH_RETURN_IF_ERROR(seconds("the connect timeout", options.connect_timeout_s));
+  ODF_HASH_RETURN_IF_ERROR(seconds("the read timeout", options.read_timeout_s));
+  if (options.max_attempts < 1 || options.max_attempts > 20) {
+    return Status::invalid_argument("max_attempts must be from 1 to 20, not " +
+                                    std::to_string(options.max_attempts));
+  }
+  return Status::ok();
+}
+
 Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
                                                 const StoreOptions& options) {
+  ODF_HASH_RETURN_IF_ERROR(refuse_nul(url_or_path));
+  if (is_store_url(url_or_path)) ODF_HASH_RETURN_IF_ERROR(check_store_options(options));
   if (is_s3(url_or_path)) {
     if (redact_url(url_or_path) != url_or_path) {
       return Status::invalid_argument(redact_url(url_or_path) +
@@ -90,12 +151,16 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
     std::call_once(at_exit, [] { std::atexit(shutdown_remote_stores); });
     return store;
   }
-  if (is_http(url_or_path)) {
+  if (is_http(url_or_path) || is_ipfs(url_or_path)) {
+    std::string url = url_or_path;
+    if (is_ipfs(url)) {
+      ODF_HASH_ASSIGN_OR_RETURN(url, gateway_url_of(url_or_path, options));
+    }
     remote::HttpOptions http;
     http.connect_timeout_s = options.connect_timeout_s;
     http.read_timeout_s = options.read_timeout_s;
     http.max_attempts = std::max(1u, options.max_attempts);
-    return remote::open_http_store(url_or_path, http);
+    return remote::open_http_store(url, http);
   }
   LocalFolderOptions local;
   local.follow_symlinks = options.follow_symlinks;
@@ -104,6 +169,7 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
 
 Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path,
                                                   const StoreOptions& options) {
+  ODF_HASH_RETURN_IF_ERROR(refuse_nul(url_or_path));
   if (!is_store_url(url_or_path)) return open_local_file(url_or_path);
   const size_t scheme_end = url_or_path.find("://") + 3;
   const size_t slash = url_or_path.rfind('/');

@@ -14,6 +14,15 @@
                   hangs up, or 256 MiB)
     redirect-loop 302 to itself
     403, 404      the status alone
+  and, like a kamu node (measured: kamu 0.265's api-server answers data files chunked,
+  without Content-Length, ETag or Range support), for objects under data/ and checkpoints/:
+    chunked       the whole object in a chunked body, Range ignored (200 with everything)
+    chunked-short as chunked, the body the first half of the object (a well-ended body)
+    chunked-long  as chunked, 100 more bytes after the object
+    no-ranges     Content-Length, but Range ignored (200 with everything)
+    chunked-all   as chunked, for every object (refs/head and blocks too)
+    chunked-ranges  a whole object chunked, without Content-Length, but "Accept-Ranges:
+                  bytes" and ranges served (206 with Content-Range)
 - moto_s3: moto's S3 server (moto[server]) in this process, and a boto3 client for it.
 """
 import contextlib
@@ -26,7 +35,9 @@ import time
 import urllib.parse
 
 FAULTS = ("ok", "cut", "cut-once", "503x2", "stall", "long-length", "endless",
-          "redirect-loop", "403", "404")
+          "redirect-loop", "403", "404", "chunked", "chunked-short", "chunked-long", "no-ranges", "chunked-all",
+          "chunked-ranges")
+CHUNKED = ("chunked", "chunked-short", "chunked-long", "no-ranges", "chunked-all")
 STALL_SECONDS = 20  # the longest a stalled response holds its connection
 
 
@@ -59,7 +70,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         target = (server.root / rel).resolve()
         if server.root not in target.parents and target != server.root:
             return self._send_status(404)
-        faulty = fault != "ok" and "data" in pathlib.PurePosixPath(rel).parts[:-1]
+        folders = pathlib.PurePosixPath(rel).parts[:-1]
+        faulty = fault != "ok" and "data" in folders
+        if fault in CHUNKED:
+            faulty = "data" in folders or "checkpoints" in folders or fault == "chunked-all"
         with server.lock:
             count = server.counts.get(path, 0) + 1
             server.counts[path] = count
@@ -72,6 +86,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if not target.is_file():
             return self._send_status(404)
         data = target.read_bytes()
+        if faulty and fault == "chunked-ranges" and "Range" not in self.headers:
+            return self._send_chunked(data, "chunked", head, accept_ranges=True)
+        if faulty and fault in CHUNKED:
+            with server.lock:
+                server.range_requests += "Range" in self.headers
+            return self._send_chunked(data, fault, head)
         start, end, status = 0, len(data) - 1, 200
         rng = self.headers.get("Range")
         if rng and rng.startswith("bytes="):
@@ -127,6 +147,31 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
 
 
+    def _send_chunked(self, data, fault, head, accept_ranges=False):
+        body = {"chunked": data, "chunked-short": data[:len(data) // 2],
+                "chunked-long": data + bytes(100), "no-ranges": data, "chunked-all": data}[fault]
+        self.send_response(200)
+        if fault == "no-ranges":
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if not head:
+                self.wfile.write(body)
+            return
+        self.send_header("Transfer-Encoding", "chunked")
+        if accept_ranges:
+            self.send_header("Accept-Ranges", "bytes")
+        self.end_headers()
+        if head:
+            return
+        try:
+            for i in range(0, len(body), 1000):  # several chunks, as a streaming server sends
+                piece = body[i:i + 1000]
+                self.wfile.write(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+            self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+
 class DatasetHttpServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
@@ -135,6 +180,7 @@ class DatasetHttpServer(http.server.ThreadingHTTPServer):
         self.root = pathlib.Path(root).resolve()
         self.lock = threading.Lock()
         self.counts = {}
+        self.range_requests = 0  # Range requests to chunked objects (ignored)
         self.stopping = threading.Event()
 
     @property

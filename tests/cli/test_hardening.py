@@ -296,31 +296,25 @@ def test_logical_refuses_a_fifo_without_blocking(run, tmp_path):
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
-def test_compare_streams_by_their_bytes(run, tmp_path):
-    """compare reads regular files as objects; a stream (a named FIFO with a writer, standard
-    input) is hashed as it flows, so the same bytes are identical, and different bytes are
-    an error (its records cannot be read again), never a verdict."""
+def test_slice_and_compare_refuse_streams_at_once(run, tmp_path):
+    """slice and compare read records at random offsets, as logical does: a stream (a FIFO
+    with no writer, standard input, a pipe given as /dev/stdin) is refused at once, exit 2,
+    never waited on (issue 23: they used to block on a FIFO)."""
     f = next((DATASETS / "root" / "data").iterdir())
-    payload = f.read_bytes()
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    writer = subprocess.Popen(["sh", "-c", f"cat > '{fifo}'"], stdin=subprocess.PIPE)
-    try:
-        import threading
-        t = threading.Thread(target=lambda: (writer.stdin.write(payload), writer.stdin.close()))
-        t.start()
-        r = run("compare", f, fifo)
-        t.join()
-    finally:
-        writer.wait(timeout=60)
-    assert r.rc == 0, r
-    assert r.out == (f"original    {f}\n  physical  {f.name}\n"
-                     f"reproduced  {fifo}\n  physical  {f.name}\n"
-                     "verdict     identical (same bytes)\n")
-    r = run("compare", "-", f, input=payload)
-    assert r.rc == 0, r
-    assert "verdict     identical (same bytes)\n" in r.out
-    r = run("compare", f, "-", input=payload[:-1])
-    assert r.rc == 2, r
-    assert r.err == ("odf-hash compare: -: standard input is a stream, not a regular file "
-                     "(Parquet and Arrow IPC files are read at random offsets)\n")
+    fifo_msg = (f"{fifo}: is a FIFO (named pipe), not a regular file (Parquet and Arrow IPC "
+                "files are read at random offsets)\n")
+    stdin_msg = ("-: standard input is a stream, not a regular file (Parquet and Arrow IPC "
+                 "files are read at random offsets): give the file's path\n")
+    for args, prefix, msg in [(("compare", f, fifo), "compare", fifo_msg),
+                              (("compare", fifo, f), "compare", fifo_msg),
+                              (("slice", fifo), "slice", fifo_msg),
+                              (("logical", fifo), "", fifo_msg),
+                              (("compare", f, "-"), "compare", stdin_msg),
+                              (("slice", "-"), "slice", stdin_msg),
+                              (("logical", "-"), "", stdin_msg)]:
+        r = run(*args, input=f.read_bytes())
+        assert r.rc == 2, (args, r)
+        assert r.out == "", (args, r)
+        assert r.err == f"odf-hash{' ' + prefix if prefix else ''}: {msg}", (args, r)

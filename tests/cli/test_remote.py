@@ -341,7 +341,6 @@ def test_http_fault_healed_by_retries(run, http, fault):
 @pytest.mark.parametrize("fault,text", [
     ("cut", "the transfer ended after"),
     ("long-length", "the server has no more (HTTP 416)"),
-    ("endless", "does not announce the object's size"),
     ("stall", "Timeout was reached"),
     ("403", "access denied (HTTP 403)"),
     ("404", "not found (HTTP 404)"),
@@ -354,6 +353,128 @@ def test_http_fault_single_object_is_an_error(run, http, fault, text):
     assert r.rc == 2, r
     assert r.out == ""
     assert url in r.err and text in r.err, r
+
+
+def test_http_endless_body_without_size_stops_at_the_spool_limit(run, http):
+    # No size announced and none expected: read whole into temporary storage, at most
+    # ODF_HASH_HTTP_SPOOL_LIMIT bytes (the endless body is 256 MiB).
+    name = sorted(p.name for p in (DATASETS / "root" / "data").iterdir())[0]
+    url = f"{http.url}/endless/root/data/{name}"
+    r = run("physical", *FAST, url, env={**os.environ, "ODF_HASH_HTTP_SPOOL_LIMIT": "1000000"})
+    assert r.rc == 2, r
+    assert url in r.err, r
+    assert "does not announce the object's size" in r.err, r
+    assert "goes on past 1000000 bytes" in r.err and "ODF_HASH_HTTP_SPOOL_LIMIT" in r.err, r
+
+
+# A server like a kamu node: data and checkpoint files chunked, without Content-Length, and
+# Range ignored (remote_servers.py, "chunked"). Every report equals the local one: sizes come
+# from the recorded sizes (physical pass) or from reading the object whole (the logical
+# fallback of derivative data, which needs random access).
+def test_http_chunked_without_length_or_ranges_reports_equal_local_ones(run, tree, http):
+    root, names = tree
+    kinds = set()
+    for name in names:
+        if name == "root-truncated-data":
+            continue  # a shorter body is file-unreadable there, not size-mismatch: below
+        _, local = verify_json(run, root / name)
+        r, remote = verify_json(run, *FAST, f"{http.url}/chunked/{name}")
+        assert r.rc == (0 if local["summary"]["valid"] else 1), r
+        lo = without_listing(normalised(local["datasets"][0], str(root / name)))
+        re_ = normalised(remote["datasets"][0], f"{http.url}/chunked/{name}")
+        for p in lo["problems"] + re_["problems"]:
+            p["message"] = p["message"].split(": <DATASET>")[0]
+        assert re_ == lo, name
+        kinds |= {p["kind"] for p in lo["problems"]}
+        outcomes = {f["outcome"] for f in remote["datasets"][0]["files"]}
+        if name == "derivative-reencoded":
+            assert "logical-match" in outcomes, remote
+    assert {"physical-hash-mismatch", "file-missing", "logical-hash-mismatch"} <= kinds
+    # refs/head and blocks without Content-Length too (bounded, read whole).
+    for name in ("root", "derivative", "derivative-reencoded", "root-bad-head"):
+        _, local = verify_json(run, root / name)
+        r, remote = verify_json(run, *FAST, f"{http.url}/chunked-all/{name}")
+        assert r.rc == (0 if local["summary"]["valid"] else 1), r
+        lo = without_listing(normalised(local["datasets"][0], str(root / name)))
+        re_ = normalised(remote["datasets"][0], f"{http.url}/chunked-all/{name}")
+        for p in lo["problems"] + re_["problems"]:
+            p["message"] = p["message"].split(": <DATASET>")[0]
+        assert re_ == lo, name
+
+
+def test_http_chunked_with_ranges_learns_the_size_from_a_range(run, tree):
+    # No Content-Length, but Accept-Ranges: a one-byte range tells the size (Content-Range),
+    # and the Parquet reader reads ranges as usual (nothing read whole).
+    root, _ = tree
+    with http_server(root) as server:
+        r, remote = verify_json(run, *FAST, f"{server.url}/chunked-ranges/derivative-reencoded")
+        assert r.rc == 0, r
+        outcomes = sorted(f["outcome"] for f in remote["datasets"][0]["files"])
+        assert outcomes.count("logical-match") == 1, remote
+        first = next(f["file"] for f in remote["datasets"][0]["files"]
+                     if f["outcome"] == "logical-match")
+        # One whole GET (the physical pass), then the probe and the Parquet reader's ranges.
+        assert server.counts[f"/chunked-ranges/derivative-reencoded/{first}"] >= 3
+
+
+def test_http_without_range_support_logical_fallback_reads_whole(run, tree):
+    # Content-Length, but every Range answered with the whole object: the Parquet reader's
+    # first range read finds out, and the object is read whole once.
+    root, _ = tree
+    with http_server(root) as server:
+        r, remote = verify_json(run, *FAST, f"{server.url}/no-ranges/derivative-reencoded")
+        assert r.rc == 0, r
+        outcomes = sorted(f["outcome"] for f in remote["datasets"][0]["files"])
+        assert outcomes.count("logical-match") == 1, remote
+        # One range read finds out (two when the reader had a second one in flight).
+        assert 1 <= server.range_requests <= 2, server.range_requests
+
+
+@pytest.mark.parametrize("fault", ["chunked-short", "chunked-long"])
+def test_http_chunked_body_of_another_length_fails(run, tree, http, fault):
+    # A body without Content-Length is bounded by the recorded size: shorter, it is an object
+    # of another size (as a local file would be); longer, it is unreadable (never more bytes
+    # hashed). Derivative data has no bound (another encoding may have another size): read
+    # whole, neither hash matches, and a cut or padded Parquet file fails the fallback.
+    root, _ = tree
+    for name in ("root", "derivative"):
+        start = time.monotonic()
+        r, report = verify_json(run, *FAST, f"{http.url}/{fault}/{name}")
+        assert r.rc == 1, r
+        problems = report["datasets"][0]["problems"]
+        bounded = [p for p in problems if p["file"].startswith("checkpoints/") or name == "root"]
+        assert len(bounded) == (5 if name == "root" else 2), problems
+        for p in bounded:
+            size = len((root / name / p["file"]).read_bytes())
+            if fault == "chunked-short":
+                assert (p["kind"], p["expected"], p["actual"]) == (
+                    "size-mismatch", f"{size} bytes", f"{size // 2} bytes"), p
+            else:
+                assert p["kind"] == "file-unreadable", p
+                assert f"the body goes on past the {size} bytes expected" in p["message"], p
+        if name == "derivative":
+            data = [p for p in problems if p["file"].startswith("data/")]
+            assert len(data) == 2, problems
+            for p in data:
+                assert p["kind"] == "file-unreadable", p
+                assert "cannot be read for the logical fallback" in p["message"], p
+        assert time.monotonic() - start < 20  # a whole chunked body is not asked again
+
+
+def test_http_chunked_single_files(run, tree, http):
+    facts = json.loads((FIXTURES / "fixtures.json").read_text())
+    root, _ = tree
+    report = json.loads(run("verify", "--json", root / "derivative-reencoded").out)
+    first = files_by_sequence(report["datasets"][0])[2]["data"]
+    url = f"{http.url}/chunked/derivative-reencoded/{first}"
+    data = (FIXTURES / "derivative-slice0-reencoded.parquet").read_bytes()
+    r = run("physical", *FAST, url)
+    assert r.rc == 0, r
+    assert r.out == f"{physical_hash(data)}  {url}\n"
+    if not facts["placeholder_logical_hashes"]:
+        r = run("logical", *FAST, url)
+        assert r.rc == 0, r
+        assert r.out == f"{facts['derivative-slice0-reencoded.parquet']['logical']}  {url}\n"
 
 
 # ---------------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def main():
     seeds["task-bad-version"] = b"\x00" + json.dumps({**task, "version": 9}).encode()
     seeds["task-bad-file"] = b"\x00" + json.dumps({**task, "file": "data/../refs/head"}).encode()
     seeds["task-bad-hash"] = b"\x00" + json.dumps({**task, "physical": "f1620zz"}).encode()
-    seeds["task-not-json"] = b"\x00{\"version\": 1, "
+    seeds["task-not-json"] = b"\x00{\"version\": 2, "
     # A task of an S3 dataset carries the store options it was planned with (optional in v1).
     remote = {**task, "dataset": "s3://datasets/odf/v2/root", "endpoint_url": "http://127.0.0.1:9000",
               "region": "eu-central-1", "no_sign_request": True, "connect_timeout": 2.5,

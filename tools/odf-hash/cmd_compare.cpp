@@ -52,7 +52,7 @@ int run_compare(const CompareArgs& args) {
   Result<odf::FileComparison> result =
       odf::compare_paths_or_urls(args.original, args.reproduced, options, args.store);
   if (!result.is_ok()) {
-    std::fprintf(stderr, "odf-hash compare: %s\n", redact_url(result.status().message()).c_str());
+    std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
   }
   const odf::FileComparison& c = *result;

@@ -69,6 +69,8 @@ int run_physical_hash(const PhysicalOptions& options) {
   ProgressDisplay progress(!options.no_progress && ProgressDisplay::stderr_is_terminal());
   nlohmann::json listed = nlohmann::json::array();
   bool any_error = false;
+  std::vector<char> stream(files.size());
+  for (size_t i = 0; i < files.size(); ++i) stream[i] = is_stream_argument(files[i]);
 
   run_ordered<Result<PhysicalDigest>>(
       files.size(), options.jobs,
@@ -97,7 +99,8 @@ int run_physical_hash(const PhysicalOptions& options) {
           std::fflush(stdout);
           print_error(r.status().message());
         }
-      });
+      },
+      [&](size_t i) { return stream[i] != 0; });
 
   if (options.json) print_json({{"files", listed}});
   std::fflush(stdout);

@@ -30,7 +30,7 @@ int run_slice(const SliceArgs& args) {
   options.logical.threads = 0;  // one file: its columns on every core
   Result<odf::DataSlice> slice = odf::data_slice_of_path_or_url(args.file, options, args.store);
   if (!slice.is_ok()) {
-    std::fprintf(stderr, "odf-hash slice: %s\n", redact_url(slice.status().message()).c_str());
+    std::fprintf(stderr, "odf-hash slice: %s\n", escape_text(slice.status().message()).c_str());
     return kExitError;
   }
   const std::string lh = slice->logical_hash.to_string();

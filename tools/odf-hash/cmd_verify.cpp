@@ -174,7 +174,7 @@ void print_text(const DatasetReport& r, bool verbose, const std::string& alias =
 // "\r<path>: 3/7 files, 1.2/4.5 MiB" at most ten times a second, erased when done.
 class ProgressLine {
  public:
-  explicit ProgressLine(std::string path) : path_(std::move(path)) {}
+  explicit ProgressLine(const std::string& path) : path_(escape_text(path)) {}
   ~ProgressLine() {
     if (shown_) std::fputs("\r\033[K", stderr);
   }

@@ -4,6 +4,7 @@
 #include "odf_hash/open_store.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,7 +14,9 @@
 namespace odf_hash::cli {
 
 void print_error(std::string_view message) {
-  const std::string shown = redact_url(message);
+  // Messages quote names and text from files and servers: a control character in them
+  // must not reach the terminal raw (escape_text redacts URLs too).
+  const std::string shown = escape_text(message);
   std::fprintf(stderr, "odf-hash: %s\n", shown.c_str());
 }
 
@@ -67,6 +70,14 @@ std::string reason_of(const Status& status, std::string_view raw_path) {
     return m.substr(path.size() + 2);
   }
   return m;
+}
+
+bool is_stream_argument(const std::string& name) {
+  if (name == "-") return true;
+  if (is_store_url(name)) return false;
+  struct stat st;
+  if (::stat(name.c_str(), &st) != 0) return false;
+  return !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 Result<std::string> read_small_file(const std::string& path) {

@@ -31,6 +31,12 @@ std::string escape_text(std::string_view text);
 // The reason part of a Status about `path`: its message without the leading "<path>: ".
 std::string reason_of(const Status& status, std::string_view path);
 
+// Whether a command-line name is a stream rather than a file: "-" (standard input), or a
+// local path that is a pipe, FIFO, terminal, socket or character device ("/dev/stdin",
+// "<(cmd)"). Streams can be read once only, so they are read one at a time, in argument
+// order (run_ordered's `serial`).
+bool is_stream_argument(const std::string& name);
+
 // Reads a whole file ("-" = standard input) into memory, for small inputs such as check
 // lists. The error message names the path.
 Result<std::string> read_small_file(const std::string& path);

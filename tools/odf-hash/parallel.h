@@ -1,6 +1,12 @@
 // Runs a job per item on up to `jobs` threads and hands the results to `emit` in item
 // order, as soon as each prefix of results is complete (so output streams in argument
 // order, like sha256sum, while later files are still being hashed).
+//
+// Items for which `serial(i)` is true (streams: standard input, pipes, FIFOs, terminals) are
+// never given to a worker: the emitting thread runs them itself when their turn comes, so
+// streams are read one at a time, in argument order, as sha256sum reads them (a second "-"
+// then reads what is left of standard input: nothing). Two threads reading one stream would
+// each hash an unpredictable part of it.
 #pragma once
 
 #include <algorithm>
@@ -9,6 +15,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -21,7 +28,8 @@ inline unsigned default_jobs() {
 
 template <typename R>
 void run_ordered(size_t count, unsigned jobs, const std::function<R(size_t)>& work,
-                 const std::function<void(size_t, R&)>& emit) {
+                 const std::function<void(size_t, R&)>& emit,
+                 const std::function<bool(size_t)>& serial = {}) {
   if (count == 0) return;
   jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(count)));
   if (jobs == 1) {
@@ -40,6 +48,7 @@ void run_ordered(size_t count, unsigned jobs, const std::function<R(size_t)>& wo
       size_t i;
       {
         std::lock_guard<std::mutex> lock(mu);
+        while (next < count && serial && serial(next)) ++next;
         if (next >= count) return;
         i = next++;
       }
@@ -51,10 +60,23 @@ void run_ordered(size_t count, unsigned jobs, const std::function<R(size_t)>& wo
       cv.notify_all();
     }
   };
+  // The kernel may refuse a thread (a ulimit, a container's pids limit): work on with those
+  // that started, or on this thread alone.
   std::vector<std::thread> threads;
   threads.reserve(jobs);
-  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
+  for (unsigned t = 0; t < jobs; ++t) {
+    try {
+      threads.emplace_back(worker);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
   for (size_t i = 0; i < count; ++i) {
+    if (threads.empty() || (serial && serial(i))) {
+      R r = work(i);
+      emit(i, r);
+      continue;
+    }
     std::unique_lock<std::mutex> lock(mu);
     cv.wait(lock, [&] { return results[i].has_value(); });
     lock.unlock();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "line_reader.h"
 #include "odf_hash/check_list.h"
 #include "odf_hash/physical.h"
 #include "output.h"
@@ -37,6 +38,9 @@ const char* outcome_name(Outcome o) {
   return "?";
 }
 
+// Lines checked at once: enough to keep --jobs threads busy, few enough to bound memory.
+constexpr size_t kBatchLines = 1024;
+
 // "1 line is" / "3 lines are", as sha256sum words its warnings.
 std::string count_phrase(size_t n, const char* singular, const char* plural) {
   return std::to_string(n) + " " + (n == 1 ? singular : plural);
@@ -48,109 +52,143 @@ int run_physical_check(const PhysicalOptions& options) {
   const std::string& list_name = options.check_list;
   const bool text = !options.json && !options.status;
 
-  auto content = read_small_file(list_name);
-  if (!content.is_ok()) {
-    if (!options.status) print_error(content.status().message());
+  // The list is read and checked a batch of lines at a time, so memory stays constant
+  // whatever its length (an endless `yes | ... --check -` included): only --json keeps every
+  // entry, for the one document it prints at the end.
+  LineReader reader;
+  if (Status opened = reader.open(list_name); !opened.is_ok()) {
+    if (!options.status) print_error(opened.message());
     return kExitError;
   }
-  CheckList list = parse_check_list(*content);
 
-  // Only physical (sha3-256) hashes can match a file; a logical hash here is a mistake in
-  // the list, reported like any other malformed line.
-  std::vector<CheckListEntry> entries;
-  for (auto& e : list.entries) {
-    if (e.expected.code() == HashCode::kSha3_256) {
-      entries.push_back(std::move(e));
-    } else {
-      list.problems.push_back(
-          {e.line, std::string("hash is ") +
-                       hash_code_name(static_cast<uint64_t>(e.expected.code())) +
-                       ", not a physical sha3-256 hash"});
+  ProgressDisplay progress(text && !options.no_progress && ProgressDisplay::stderr_is_terminal());
+  size_t ok = 0, failed = 0, unreadable = 0, ignored = 0, malformed = 0;
+  nlohmann::json json_entries = nlohmann::json::array();
+  nlohmann::json json_problems = nlohmann::json::array();
+
+  auto report_malformed = [&](size_t line, const std::string& reason) {
+    ++malformed;
+    if (options.json) json_problems.push_back({{"line", line}, {"reason", reason}});
+    if (text) {
+      print_error(list_name + ":" + std::to_string(line) +
+                  ": improperly formatted hash line: " + reason);
+    }
+  };
+
+  auto check_batch = [&](const std::vector<CheckListEntry>& entries) {
+    std::vector<char> stream(entries.size());
+    for (size_t i = 0; i < entries.size(); ++i) stream[i] = is_stream_argument(entries[i].path);
+    run_ordered<Verdict>(
+        entries.size(), options.jobs,
+        [&](size_t i) {
+          const CheckListEntry& e = entries[i];
+          Verdict v;
+          auto r = physical_hash_path_or_url(e.path, options.store, progress.callback_for(e.path));
+          progress.finish(e.path);
+          if (!r.is_ok()) {
+            bool missing = r.status().code() == StatusCode::kNotFound;
+            v.outcome =
+                missing && options.ignore_missing ? Outcome::kMissingIgnored : Outcome::kUnreadable;
+            v.error = r.status();
+            return v;
+          }
+          v.actual = r->hash.to_string();
+          v.size = r->size;
+          v.outcome = r->hash == e.expected ? Outcome::kOk : Outcome::kFailed;
+          return v;
+        },
+        [&](size_t i, Verdict& v) {
+          const CheckListEntry& e = entries[i];
+          switch (v.outcome) {
+            case Outcome::kOk: ++ok; break;
+            case Outcome::kFailed: ++failed; break;
+            case Outcome::kUnreadable: ++unreadable; break;
+            case Outcome::kMissingIgnored: ++ignored; break;
+          }
+          if (options.json) {
+            nlohmann::json j = {{"path", e.path},
+                                {"line", e.line},
+                                {"expected", e.expected.to_string()},
+                                {"status", outcome_name(v.outcome)}};
+            if (!v.actual.empty()) {
+              j["actual"] = v.actual;
+              j["size"] = v.size;
+            }
+            if (!v.error.is_ok()) j["error"] = reason_of(v.error, e.path);
+            json_entries.push_back(std::move(j));
+            return;
+          }
+          if (!text || v.outcome == Outcome::kMissingIgnored) return;
+          progress.clear();
+          std::string name = escape_name(e.path);
+          if (v.outcome == Outcome::kUnreadable) {
+            std::fflush(stdout);
+            print_error(v.error.message());
+            std::printf("%s: FAILED open or read\n", name.c_str());
+          } else if (v.outcome == Outcome::kFailed) {
+            std::printf("%s: FAILED\n", name.c_str());
+          } else if (!options.quiet) {
+            std::printf("%s: OK\n", name.c_str());
+          }
+        },
+        [&](size_t i) { return stream[i] != 0; });
+  };
+
+  std::vector<CheckListEntry> batch;
+  std::string line;
+  bool too_long = false;
+  size_t line_number = 0;
+  bool read_error = false;
+  for (;;) {
+    Result<bool> more = reader.next(line, too_long);
+    if (!more.is_ok()) {
+      if (!options.status) print_error(more.status().message());
+      read_error = true;
+      break;
+    }
+    if (!*more) break;
+    ++line_number;
+    if (too_long) {
+      report_malformed(line_number, "line longer than " +
+                                        std::to_string(LineReader::kMaxLineBytes >> 20) + " MiB");
+      continue;
+    }
+    auto parsed = parse_check_line(line, line_number);
+    if (!parsed.is_ok()) {
+      report_malformed(line_number, parsed.status().message());
+      continue;
+    }
+    if (!parsed->has_value()) continue;
+    CheckListEntry& e = **parsed;
+    // Only physical (sha3-256) hashes can match a file; a logical hash here is a mistake in
+    // the list, reported like any other malformed line.
+    if (e.expected.code() != HashCode::kSha3_256) {
+      report_malformed(line_number, std::string("hash is ") +
+                                        hash_code_name(static_cast<uint64_t>(e.expected.code())) +
+                                        ", not a physical sha3-256 hash");
+      continue;
+    }
+    batch.push_back(std::move(e));
+    if (batch.size() >= kBatchLines) {
+      check_batch(batch);
+      batch.clear();
     }
   }
-  std::sort(list.problems.begin(), list.problems.end(),
-            [](const auto& a, const auto& b) { return a.line < b.line; });
-  if (text) {
-    for (const auto& p : list.problems) {
-      print_error(list_name + ":" + std::to_string(p.line) +
-                  ": improperly formatted hash line: " + p.reason);
-    }
-  }
-  if (entries.empty()) {
+  if (!batch.empty()) check_batch(batch);
+  if (read_error) return kExitError;
+  if (ok + failed + unreadable + ignored == 0) {
     if (!options.status) {
       print_error(list_name + ": no properly formatted hash lines found");
     }
     return kExitError;
   }
-
-  ProgressDisplay progress(text && !options.no_progress && ProgressDisplay::stderr_is_terminal());
-  size_t ok = 0, failed = 0, unreadable = 0, ignored = 0;
-  nlohmann::json json_entries = nlohmann::json::array();
-
-  run_ordered<Verdict>(
-      entries.size(), options.jobs,
-      [&](size_t i) {
-        const CheckListEntry& e = entries[i];
-        Verdict v;
-        auto r = physical_hash_path_or_url(e.path, options.store, progress.callback_for(e.path));
-        progress.finish(e.path);
-        if (!r.is_ok()) {
-          bool missing = r.status().code() == StatusCode::kNotFound;
-          v.outcome =
-              missing && options.ignore_missing ? Outcome::kMissingIgnored : Outcome::kUnreadable;
-          v.error = r.status();
-          return v;
-        }
-        v.actual = r->hash.to_string();
-        v.size = r->size;
-        v.outcome = r->hash == e.expected ? Outcome::kOk : Outcome::kFailed;
-        return v;
-      },
-      [&](size_t i, Verdict& v) {
-        const CheckListEntry& e = entries[i];
-        switch (v.outcome) {
-          case Outcome::kOk: ++ok; break;
-          case Outcome::kFailed: ++failed; break;
-          case Outcome::kUnreadable: ++unreadable; break;
-          case Outcome::kMissingIgnored: ++ignored; break;
-        }
-        if (options.json) {
-          nlohmann::json j = {{"path", e.path},
-                              {"line", e.line},
-                              {"expected", e.expected.to_string()},
-                              {"status", outcome_name(v.outcome)}};
-          if (!v.actual.empty()) {
-            j["actual"] = v.actual;
-            j["size"] = v.size;
-          }
-          if (!v.error.is_ok()) j["error"] = reason_of(v.error, e.path);
-          json_entries.push_back(std::move(j));
-          return;
-        }
-        if (!text || v.outcome == Outcome::kMissingIgnored) return;
-        progress.clear();
-        std::string name = escape_name(e.path);
-        if (v.outcome == Outcome::kUnreadable) {
-          std::fflush(stdout);
-          print_error(v.error.message());
-          std::printf("%s: FAILED open or read\n", name.c_str());
-        } else if (v.outcome == Outcome::kFailed) {
-          std::printf("%s: FAILED\n", name.c_str());
-        } else if (!options.quiet) {
-          std::printf("%s: OK\n", name.c_str());
-        }
-      });
   std::fflush(stdout);
 
-  const size_t malformed = list.problems.size();
   const bool none_verified = ok + failed + unreadable == 0;
   if (options.json) {
-    nlohmann::json problems = nlohmann::json::array();
-    for (const auto& p : list.problems)
-      problems.push_back({{"line", p.line}, {"reason", p.reason}});
     print_json({{"list", list_name},
                 {"entries", json_entries},
-                {"malformed", problems},
+                {"malformed", json_problems},
                 {"summary",
                  {{"ok", ok},
                   {"failed", failed},

@@ -1,6 +1,7 @@
 #include "progress.h"
 
 #include "odf_hash/open_store.h"
+#include "output.h"
 
 #include <unistd.h>
 
@@ -52,7 +53,7 @@ ProgressFn ProgressDisplay::callback_for(const std::string& name) {
 
 void ProgressDisplay::draw_locked(const std::string& name, uint64_t done, uint64_t total,
                                   double seconds) {
-  std::string line = "\r" + redact_url(name) + ": " + format_bytes(done);
+  std::string line = "\r" + escape_text(name) + ": " + format_bytes(done);
   if (total > 0) {
     line += " / " + format_bytes(total);
     char pct[16];

@@ -1,10 +1,31 @@
 // Remote store options of the CLI (store_flags.h).
 #include "store_flags.h"
 
+#include <cmath>
+
 namespace odf_hash::cli {
 
+namespace {
+
+// CLI::Range compares, and every comparison with NaN is false: "nan" would pass it and then
+// never fire. Seconds must be a finite number in range.
+CLI::Validator seconds_in(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v < lo || v > hi) {
+          return "Value " + text + " is not a number of seconds from " +
+                 CLI::detail::to_string(lo) + " to " + CLI::detail::to_string(hi);
+        }
+        return std::string();
+      },
+      "SECONDS");
+}
+
+}  // namespace
+
 void add_store_flags(CLI::App* app, StoreOptions& options) {
-  const std::string group = "Remote stores (s3://, http://, https://)";
+  const std::string group = "Remote stores (s3://, http://, https://, ipfs://, ipns://)";
   app->add_option("--endpoint-url", options.endpoint_url,
                   "S3: send requests to this endpoint (http(s)://host[:port]); default "
                   "$AWS_ENDPOINT_URL_S3, $AWS_ENDPOINT_URL, else AWS")
@@ -21,18 +42,24 @@ void add_store_flags(CLI::App* app, StoreOptions& options) {
   app->add_option("--connect-timeout", options.connect_timeout_s,
                   "Seconds to connect before an attempt fails (default 10)")
       ->type_name("SECONDS")
-      ->check(CLI::Range(0.1, 3600.0))
+      ->check(seconds_in(0.1, 3600.0))
       ->group(group);
   app->add_option("--read-timeout", options.read_timeout_s,
                   "Seconds without a byte before an attempt fails (default 30)")
       ->type_name("SECONDS")
-      ->check(CLI::Range(0.1, 3600.0))
+      ->check(seconds_in(0.1, 3600.0))
       ->group(group);
   app->add_option("--max-attempts", options.max_attempts,
                   "Attempts per request, in all, on timeouts, resets and 5xx answers "
                   "(default 4; waits 0.25 s, 0.5 s, 1 s... in between)")
       ->type_name("N")
       ->check(CLI::Range(1u, 20u))
+      ->group(group);
+  app->add_option("--ipfs-gateway", options.ipfs_gateway,
+                  "IPFS: the HTTP gateway ipfs://CID/path and ipns://NAME/path are read through "
+                  "(as GATEWAY/ipfs/CID/path); default $ODF_HASH_IPFS_GATEWAY, kamu's "
+                  "$KAMU_CONFIG__protocol__ipfs__httpGateway, else http://localhost:8080")
+      ->type_name("URL")
       ->group(group);
 }
 
@@ -42,8 +69,10 @@ const char* store_help_footer() {
          "--no-sign-request), http://host/path or https://host/path (objects at\n"
          "{url}/refs/head, {url}/blocks/{hash}, ... as the ODF Simple Transfer Protocol\n"
          "lays them out; an HTTP server cannot be listed, so unreferenced files are not\n"
-         "looked for). Objects are streamed and hashed as they arrive, never stored;\n"
-         "nothing is ever written.";
+         "looked for), ipfs://CID/path or ipns://NAME/path (through an HTTP gateway:\n"
+         "--ipfs-gateway). Objects are streamed and hashed as they arrive; one whose size\n"
+         "the server does not announce, or without Range support, is read whole into\n"
+         "temporary storage when random access needs it. Nothing is ever written.";
 }
 
 }  // namespace odf_hash::cli

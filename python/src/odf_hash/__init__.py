@@ -19,13 +19,17 @@ Hashing releases the GIL: hash several tables from several threads at once.
 Remote locations: wherever a path is taken (:func:`verify`, :func:`plan`,
 :func:`physical`, :func:`logical_file`, :func:`slice`, :func:`compare`), a URL may be given,
 as to the ``odf-hash`` command: ``s3://bucket/prefix`` (the AWS credential chain:
-environment, ``~/.aws``, instance metadata) or ``http(s)://host/path`` (the ODF Simple
+environment, ``~/.aws``, instance metadata), ``http(s)://host/path`` (the ODF Simple
 Transfer Protocol's layout; a server cannot be listed, so unreferenced files are not looked
-for). Objects are streamed and hashed as they arrive; nothing is written. Keyword arguments,
+for; a kamu node works too), or ``ipfs://CID/path`` / ``ipns://NAME/path`` (through an IPFS
+HTTP gateway, as kamu reads them). Objects are streamed and hashed as they arrive; nothing
+is written. Keyword arguments,
 named as the command's options: ``endpoint_url`` (S3; default ``$AWS_ENDPOINT_URL_S3``,
 ``$AWS_ENDPOINT_URL``), ``region`` (S3), ``no_sign_request`` (S3, anonymous),
 ``connect_timeout`` and ``read_timeout`` (seconds, default 10 and 30), ``max_attempts``
-(per request, default 4). The user information of a URL (``https://user:pass@host``) never
+(per request, default 4), ``ipfs_gateway`` (IPFS: the gateway's URL; default
+``$ODF_HASH_IPFS_GATEWAY``, kamu's ``$KAMU_CONFIG__protocol__ipfs__httpGateway``, else
+``http://localhost:8080``). The user information of a URL (``https://user:pass@host``) never
 appears in a message, a report or a :class:`Task`.
 """
 from __future__ import annotations
@@ -89,12 +93,24 @@ name that ``odf-hash verify`` prints (e.g. ``ProblemKind.PHYSICAL_HASH_MISMATCH.
 "physical-hash-mismatch"``)."""
 
 
+#: The most threads one call hashes on, and the most files ``verify`` checks at once (the
+#: library's bound, ``kMaxVerifyJobs``): larger values are taken as these.
+_MAX_THREADS = 4096
+_MAX_JOBS = 256
+
+
+def _count(name: str, value: Any, maximum: int) -> int:
+    """A positive integer argument, capped at ``maximum`` (so that 2**32 and more reach the
+    extension as a number it takes, not as nanobind's "incompatible function arguments")."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise InvalidInputError(f"{name} must be a positive integer or None, not {value!r}")
+    return min(value, maximum)
+
+
 def _threads(threads: Optional[int]) -> int:
     if threads is None:
         return 0  # every core
-    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
-        raise InvalidInputError(f"threads must be a positive integer or None, not {threads!r}")
-    return threads
+    return _count("threads", threads, _MAX_THREADS)
 
 
 def _path(path: PathLike, what: str) -> str:
@@ -114,6 +130,7 @@ _STORE_DEFAULTS: Dict[str, Any] = {
     "connect_timeout": 10.0,
     "read_timeout": 30.0,
     "max_attempts": 4,
+    "ipfs_gateway": None,
 }
 
 
@@ -123,7 +140,7 @@ def _store(what: str, options: Dict[str, Any]) -> tuple:
     if unknown:
         raise TypeError(f"{what}() got an unexpected keyword argument {unknown[0]!r}")
     o = {**_STORE_DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
-    for key in ("endpoint_url", "region"):
+    for key in ("endpoint_url", "region", "ipfs_gateway"):
         if o[key] is None:
             o[key] = ""
         elif not isinstance(o[key], str):
@@ -136,7 +153,7 @@ def _store(what: str, options: Dict[str, Any]) -> tuple:
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 20:
         raise InvalidInputError(f"{what}: max_attempts must be an integer from 1 to 20, not {n!r}")
     return (o["endpoint_url"], o["region"], bool(o["no_sign_request"]), float(o["connect_timeout"]),
-            float(o["read_timeout"]), n)
+            float(o["read_timeout"]), n, o["ipfs_gateway"])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -325,8 +342,8 @@ def slice(path: PathLike, *, offset: int = 0, threads: Optional[int] = None,  # 
     ``path`` and the store options as in :func:`logical_file`. Raises
     :class:`InvalidInputError` for a file without records (ODF records no slice for it), and
     the errors of :func:`logical_file`."""
-    if not isinstance(offset, int) or offset < 0:
-        raise InvalidInputError(f"offset must be a non-negative integer, not {offset!r}")
+    if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset < 2**64:
+        raise InvalidInputError(f"offset must be an integer from 0 to 2**64 - 1, not {offset!r}")
     opts = _store("slice", store)
     return _odf_hash.data_slice(_path(path, "odf_hash.slice"), offset, _threads(threads), opts)
 
@@ -506,15 +523,15 @@ def verify(
     ``dataset`` may be a URL (``s3://bucket/prefix``, ``http(s)://host/path``), with the
     store options as keyword arguments (see the module's documentation): the same report as
     for a local copy. ``jobs`` files are hashed in parallel (default: every core; 16 for a
-    URL, whose transfers wait on the network, as the command does). Raises :class:`Error`
+    URL, whose transfers wait on the network, as the command does; at most 256, a larger
+    value is taken as 256). Raises :class:`Error`
     only when verification cannot run (the folder does not exist, the server cannot be
     reached: :class:`IoError`); findings are in the report."""
     p = _path(dataset, "odf_hash.verify")
     opts = _store("verify", store)
     remote = _odf_hash.is_store_url(p)
     n = (16 if remote else (os.cpu_count() or 1)) if jobs is None else jobs
-    if not isinstance(n, int) or n < 1:
-        raise InvalidInputError(f"jobs must be a positive integer or None, not {jobs!r}")
+    n = _count("jobs", n, _MAX_JOBS)
     json_text, problems = _odf_hash.verify(p, n, bool(integrity_only), bool(strict), opts)
     return Report(json_text, problems)
 
@@ -591,6 +608,7 @@ class Task:
     connect_timeout: float = 10.0
     read_timeout: float = 30.0
     max_attempts: int = 4
+    ipfs_gateway: str = ""
 
     def to_dict(self) -> Dict[str, Any]:
         return {"version": _PLAN_VERSION, **dataclasses.asdict(self)}

@@ -144,3 +144,31 @@ TEST(CheckList, FormatEscapesNewlineCarriageReturnAndBackslash) {
   EXPECT_EQ(list.entries[0].path, path);
   EXPECT_EQ(list.entries[0].expected, abc_hash());
 }
+
+// Other control characters (escape sequences that would drive a terminal) as \xHH behind the
+// same leading backslash; every byte from 0x00 to 0x1f and 0x7f round-trips.
+TEST(CheckList, FormatEscapesOtherControlCharactersAsHex) {
+  const std::string path = std::string("t\x1b]0;x\x07") + "\x7f" + "end";
+  const std::string line = format_check_line(abc_hash(), path);
+  EXPECT_EQ(line, "\\" + kAbcF + "  t\\x1b]0;x\\x07\\x7fend");
+  for (int c = 1; c < 0x20; ++c) {
+    const std::string p = std::string("n") + static_cast<char>(c) + "m";
+    const std::string l = format_check_line(abc_hash(), p);
+    for (char ch : l) EXPECT_FALSE(static_cast<unsigned char>(ch) < 0x20) << c;
+    CheckList list = parse_check_list(l + "\n");
+    ASSERT_EQ(list.entries.size(), 1u) << c;
+    EXPECT_EQ(list.entries[0].path, p) << c;
+  }
+  CheckList list = parse_check_list(line + "\n");
+  ASSERT_EQ(list.entries.size(), 1u);
+  EXPECT_EQ(list.entries[0].path, path);
+}
+
+// A \x with fewer than two hex digits is malformed, not a silent byte.
+TEST(CheckList, BadHexEscapeIsMalformed) {
+  for (const char* bad : {"\\x", "\\x4", "\\xg0", "a\\x1"}) {
+    CheckList list = parse_check_list("\\" + kAbcF + "  " + bad + "\n");
+    EXPECT_TRUE(list.entries.empty()) << bad;
+    EXPECT_EQ(list.problems.size(), 1u) << bad;
+  }
+}

@@ -6,6 +6,7 @@
 // pins the JSON round trip and the order independence. Then the malformed inputs.
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <random>
 
 #include "broken_dataset.h"
@@ -192,6 +193,44 @@ TEST_F(MergeErrors, ResultOfAnotherTask) {
   EXPECT_NE(merge_error(results).find("a result of another plan"), std::string::npos);
 }
 
+// Issue 23: merge(plan(bad_copy), [check(t) for t in plan(good_copy)]) was VALID. Each result
+// is bound to its task by task_digest: the results of another dataset's plan, or results whose
+// task recorded another size or hash, are refused naming the task.
+TEST_F(MergeErrors, ResultsOfAnotherDatasetAreRefused) {
+  const fs::path bad = dir_.string() + "_bad_copy";
+  fs::remove_all(bad);
+  fs::copy(dir_, bad, fs::copy_options::recursive);
+  for (const auto& f : fs::directory_iterator(bad / "data")) {
+    std::ofstream(f.path(), std::ios::binary) << "changed";
+    break;
+  }
+  auto bad_plan = plan_verify(bad.string());
+  ASSERT_TRUE(bad_plan.is_ok());
+  ASSERT_EQ(bad_plan->tasks.size(), plan_.tasks.size());
+  auto r = merge_checks(*bad_plan, results_);
+  fs::remove_all(bad);
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("was computed against another task"), std::string::npos)
+      << r.status().message();
+  // Same dataset, but the task recorded another size or hash than the result was checked
+  // against.
+  for (int field = 0; field < 3; ++field) {
+    VerifyPlan changed = plan_;
+    if (field == 0) changed.tasks[1].size += 1;
+    if (field == 1) changed.tasks[1].physical = changed.tasks[0].physical;
+    if (field == 2) changed.tasks[1].dataset += "/";
+    auto m = merge_checks(changed, results_);
+    ASSERT_FALSE(m.is_ok()) << field;
+    EXPECT_NE(m.status().message().find("task 1 (" + plan_.tasks[1].file + ")"), std::string::npos)
+        << m.status().message();
+  }
+  // A result that lost its binding (an older worker) is refused too.
+  auto results = results_;
+  results[2].task_digest.clear();
+  EXPECT_NE(merge_error(results).find("was computed against another task"), std::string::npos);
+}
+
 TEST_F(MergeErrors, FailedWithoutProblem) {
   auto results = results_;
   results[0].check.outcome = FileOutcome::kFailed;
@@ -220,7 +259,7 @@ TEST_F(MergeErrors, MalformedTasks) {
   EXPECT_EQ(error_of("{"), "task: not valid JSON");
   EXPECT_EQ(error_of("[1, 2]"), "task: expected a JSON object");
   EXPECT_EQ(error_of(""), "task: not valid JSON");
-  EXPECT_EQ(with("version", 2), "task: version 2 is not supported (this odf-hash reads version 1)");
+  EXPECT_EQ(with("version", 3), "task: version 3 is not supported (this odf-hash reads version 2)");
   EXPECT_EQ(with("version", "1"), "task.version: expected an unsigned integer");
   nlohmann::json no_size = good;
   no_size.erase("size");
@@ -328,9 +367,11 @@ TEST_F(MergeErrors, TaskStoreOptionsAndNoCredentials) {
   t.store.read_timeout_s = 7;
   t.store.max_attempts = 2;
   t.store.follow_symlinks = true;
+  t.store.ipfs_gateway = "http://gw:pa55@127.0.0.1:8080";
   const std::string text = file_task_json(t);
   EXPECT_EQ(text.find("s3cr3t"), std::string::npos) << text;
   EXPECT_EQ(text.find("reader"), std::string::npos) << text;
+  EXPECT_EQ(text.find("pa55"), std::string::npos) << text;
   auto back = parse_file_task_json(text);
   ASSERT_TRUE(back.is_ok()) << back.status().to_string();
   EXPECT_EQ(back->dataset, "https://***@127.0.0.1:1/ds");
@@ -341,10 +382,11 @@ TEST_F(MergeErrors, TaskStoreOptionsAndNoCredentials) {
   EXPECT_EQ(back->store.read_timeout_s, 7);
   EXPECT_EQ(back->store.max_attempts, 2u);
   EXPECT_TRUE(back->store.follow_symlinks);
+  EXPECT_EQ(back->store.ipfs_gateway, "http://***@127.0.0.1:8080");
 
   nlohmann::json j = nlohmann::json::parse(file_task_json(plan_.tasks[0]));
   for (const char* key : {"endpoint_url", "region", "no_sign_request", "connect_timeout",
-                          "read_timeout", "max_attempts"}) {
+                          "read_timeout", "max_attempts", "ipfs_gateway"}) {
     j.erase(key);
   }
   auto defaults = parse_file_task_json(j.dump());
@@ -353,6 +395,7 @@ TEST_F(MergeErrors, TaskStoreOptionsAndNoCredentials) {
   EXPECT_EQ(defaults->store.max_attempts, d.max_attempts);
   EXPECT_EQ(defaults->store.read_timeout_s, d.read_timeout_s);
   EXPECT_TRUE(defaults->store.endpoint_url.empty());
+  EXPECT_TRUE(defaults->store.ipfs_gateway.empty());
 
   auto error_of = [&](const char* key, nlohmann::json value) {
     nlohmann::json bad = nlohmann::json::parse(text);

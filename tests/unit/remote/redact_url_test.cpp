@@ -5,7 +5,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cmath>
+
 #include "odf_hash/open_store.h"
+#include "odf_hash/physical.h"
+#include "odf_hash/store.h"
 
 namespace {
 
@@ -88,3 +92,39 @@ TEST_F(ClosedPort, HttpErrorsNameTheUrlWithoutCredentials) {
 }
 
 }  // namespace
+
+// Every entry point that takes a path or URL refuses a NUL byte: the operating system and
+// libcurl would read the name up to it ("/etc/passwd\0.txt" opens /etc/passwd).
+TEST(RefuseNul, EveryPathAndUrlEntryPoint) {
+  using namespace std::string_literals;
+  const std::string file = "/etc/passwd\0.txt"s;
+  const std::string dir = "/etc\0/x"s;
+  const std::string url = "http://127.0.0.1:1/ds\0/x"s;
+  auto refused = [](const odf_hash::Status& s) {
+    return s.code() == odf_hash::StatusCode::kInvalidArgument &&
+           s.message().find("NUL byte") != std::string::npos;
+  };
+  EXPECT_TRUE(refused(odf_hash::physical_hash_path_or_url(file).status()));
+  EXPECT_TRUE(refused(odf_hash::physical_hash_file(file).status()));
+  EXPECT_TRUE(refused(odf_hash::open_object(file).status()));
+  EXPECT_TRUE(refused(odf_hash::open_object(url).status()));
+  EXPECT_TRUE(refused(odf_hash::open_store(dir).status()));
+  EXPECT_TRUE(refused(odf_hash::open_store(url).status()));
+  EXPECT_TRUE(refused(odf_hash::logical_hash_path_or_url(file, {}).status()));
+  EXPECT_TRUE(odf_hash::refuse_nul("/etc/passwd").is_ok());
+}
+
+// A NaN timeout compares false with every bound: refused by name, as is infinity.
+TEST(StoreOptions, TimeoutsMustBeFiniteSecondsInRange) {
+  for (double bad : {std::nan(""), 1.0 / 0.0, -1.0, 0.0, 0.05, 3601.0}) {
+    odf_hash::StoreOptions o;
+    o.read_timeout_s = bad;
+    EXPECT_EQ(odf_hash::check_store_options(o).code(), odf_hash::StatusCode::kInvalidArgument);
+    EXPECT_EQ(odf_hash::open_store("http://127.0.0.1:1/ds", o).status().code(),
+              odf_hash::StatusCode::kInvalidArgument);
+    o = {};
+    o.connect_timeout_s = bad;
+    EXPECT_EQ(odf_hash::check_store_options(o).code(), odf_hash::StatusCode::kInvalidArgument);
+  }
+  EXPECT_TRUE(odf_hash::check_store_options({}).is_ok());
+}

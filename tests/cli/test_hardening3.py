@@ -1,0 +1,306 @@
+"""Hardening, round 3 (issue 23): streams read once, constant-memory check lists, refused
+NaN timeouts, NUL bytes in paths, control characters on every output channel. Expected
+hashes come from hashlib, never from odf-hash."""
+import os
+import subprocess
+import threading
+import time
+
+import pytest
+
+from conftest import physical_hash
+
+
+def test_standard_input_is_read_once_in_argument_order(odf_hash_bin, tmp_path):
+    """`physical - -` and `- /dev/stdin` used to read one pipe from two threads (wrong hashes
+    that changed every run). Now the first reads it whole, the second finds it at its end (the
+    empty input), as sha256sum does; same answer at every --jobs and every run."""
+    payload = os.urandom(3 << 20)
+    full, empty = physical_hash(payload), physical_hash(b"")
+    for jobs in ("1", "4"):
+        for args in (["-", "-"], ["-", "/dev/stdin"], ["-", "-", "-"]):
+            for _ in range(3):
+                p = subprocess.run([odf_hash_bin, "physical", "--jobs", jobs, *args],
+                                   input=payload, capture_output=True, timeout=60)
+                assert p.returncode == 0, p
+                lines = p.stdout.decode().splitlines()
+                assert [l.split("  ")[0] for l in lines] == [full] + [empty] * (len(args) - 1)
+    # Regular files beside the stream are still hashed in parallel and printed in order.
+    files = []
+    for i in range(6):
+        f = tmp_path / f"f{i}"
+        f.write_bytes(os.urandom(100_000 + i))
+        files.append(f)
+    args = [str(files[0]), "-", *map(str, files[1:]), "-"]
+    p = subprocess.run([odf_hash_bin, "physical", "--jobs", "4", *args], input=payload,
+                       capture_output=True, timeout=60)
+    assert p.returncode == 0, p
+    expected = ([physical_hash(files[0].read_bytes()), full] +
+                [physical_hash(f.read_bytes()) for f in files[1:]] + [empty])
+    assert [l.split("  ")[0] for l in p.stdout.decode().splitlines()] == expected
+
+
+def _rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+@pytest.mark.parametrize("source", ["/dev/zero", "yes"])
+def test_check_list_is_read_in_constant_memory(odf_hash_bin, tmp_path, source):
+    """`physical --check /dev/zero` and an endless `yes LINE | physical --check -` grew to
+    gigabytes before checking a line; now lines are read and checked a batch at a time and
+    an over-long line is skipped to its end (sha256sum checks line by line too)."""
+    target = tmp_path / "t"
+    target.write_bytes(b"x")
+    line = f"{physical_hash(b'x')}  {target}\n".encode()
+    if source == "yes":
+        feeder = subprocess.Popen(["yes", line.decode().rstrip("\n")], stdout=subprocess.PIPE)
+        proc = subprocess.Popen([odf_hash_bin, "physical", "--quiet", "--check", "-"],
+                                stdin=feeder.stdout, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        feeder.stdout.close()
+    else:
+        feeder = None
+        proc = subprocess.Popen([odf_hash_bin, "physical", "--quiet", "--check", source],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        peak = 0
+        deadline = time.monotonic() + 4
+        while time.monotonic() < deadline and proc.poll() is None:
+            peak = max(peak, _rss_kib(proc.pid))
+            time.sleep(0.05)
+        assert proc.poll() is None, "an endless list cannot end by itself"
+        # The binary's own footprint is ~10 MiB; a list held in memory grows by ~1 GiB/s here.
+        assert 0 < peak < 64 * 1024, f"peak RSS {peak} KiB"
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+        if feeder:
+            feeder.kill()
+            feeder.wait(timeout=30)
+
+
+def test_check_list_over_long_line_is_malformed_not_fatal(run, tmp_path):
+    target = tmp_path / "t"
+    target.write_bytes(b"abc")
+    lst = tmp_path / "list"
+    lst.write_bytes(b"f1620" + b"0" * (2 << 20) + b"\n" +
+                    f"{physical_hash(b'abc')}  {target}\n".encode())
+    r = run("physical", "--check", lst)
+    assert r.rc == 0, r
+    assert r.out == f"{target}: OK\n"
+    assert f"{lst}:1: improperly formatted hash line: line longer than 1 MiB" in r.err
+
+
+@pytest.mark.parametrize("flag", ["--read-timeout", "--connect-timeout"])
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "0", "1e9"])
+def test_timeouts_must_be_finite_seconds(run, flag, value):
+    """A NaN timeout passed the range check (every comparison with NaN is false) and then
+    never fired."""
+    r = run("physical", flag, value, "-", input=b"")
+    assert r.rc == 2, r
+    assert r.out == ""
+    assert f"Value {value} is not a number of seconds from 0.1 to 3600" in r.err
+
+
+def test_control_characters_never_reach_the_terminal_raw(run, tmp_path):
+    """A name holding escape sequences (set the title, clear the screen, move the cursor to
+    forge 'FAKE: OK') is printed with those bytes as \\xHH on stdout and stderr alike, and a
+    check list written with such names reads back."""
+    evil = "a\x1b]0;TITLE\x07\x1b[2J\x1b[1GFAKE: OK\x7f"
+    f = tmp_path / evil
+    f.write_bytes(b"data")
+    r = run("physical", f)
+    assert r.rc == 0, r
+    shown = str(tmp_path) + "/a\\x1b]0;TITLE\\x07\\x1b[2J\\x1b[1GFAKE: OK\\x7f"
+    assert r.out == f"\\{physical_hash(b'data')}  {shown}\n"
+    lst = tmp_path / "list"
+    lst.write_text(r.out)
+    r = run("physical", "--check", lst)
+    assert r.rc == 0, r
+    assert r.out == f"\\{shown}: OK\n"
+    # stderr: a missing file named with escapes, and an error message quoting it.
+    missing = tmp_path / ("gone" + evil)
+    r = run("physical", missing)
+    assert r.rc == 2
+    assert "\x1b" not in r.err and "\x07" not in r.err and "\x7f" not in r.err, r
+    assert "gone" in r.err and "\\x1b" in r.err
+    lst.write_text(f"{physical_hash(b'x')}  {missing}\n")
+    r = run("physical", "--check", lst)
+    assert r.rc == 1
+    for text in (r.out, r.err):
+        assert not any(c in text for c in "\x1b\x07\x7f"), r
+    r = run("logical", missing)
+    assert r.rc == 2 and "\x1b" not in r.err and "\\x1b" in r.err, r
+    r = run("verify", missing)
+    assert r.rc == 2 and "\x1b" not in r.err and "\\x1b" in r.err, r
+
+
+def test_progress_line_escapes_names(odf_hash_bin, tmp_path):
+    """The progress line (stderr on a terminal) shows the name with control characters
+    escaped. Run under a pseudo-terminal so that the line is drawn."""
+    import pty
+    name = tmp_path / "p\x1b]0;T\x07q"
+    with open(name, "wb") as f:
+        f.truncate(1 << 30)  # sparse: a second or more of hashing, so progress is drawn
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(odf_hash_bin, [odf_hash_bin, "physical", str(name)])
+    out = b""
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0, out
+    assert b"\x07" not in out and b"]0;T" in out, out[:400]
+    assert b"p\\x1b]0;T\\x07q" in out, out[:400]
+
+
+# --- hostile servers (started here on 127.0.0.1, stopped by the tests) -----------------------
+
+import contextlib
+import http.server
+import pathlib
+import shutil
+import ssl
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "datasets"
+
+
+@contextlib.contextmanager
+def _serve(handler_class, tls_context=None):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler_class)
+    server.daemon_threads = True
+    if tls_context is not None:
+        server.socket = tls_context.wrap_socket(server.socket, server_side=True)
+    t = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                         daemon=True)
+    t.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        t.join(timeout=30)
+
+
+class _Drip(http.server.BaseHTTPRequestHandler):
+    """Announces 100,000 bytes and sends one every 0.2 s (a slow-loris server): each byte
+    used to reset the stall clock, so the transfer never timed out. Answers ranges the same."""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        size = 100_000
+        rng = self.headers.get("Range")
+        if rng:
+            a, _, b = rng[6:].partition("-")
+            start, end = int(a), (int(b) if b else size - 1)
+            self.send_response(206)
+            self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+            n = end - start + 1
+        else:
+            self.send_response(200)
+            n = size
+        self.send_header("Content-Length", str(n))
+        self.end_headers()
+        try:
+            for _ in range(min(n, 150)):  # at most 30 s, then the connection is dropped
+                self.wfile.write(b"P")
+                self.wfile.flush()
+                time.sleep(0.2)
+        except OSError:
+            pass
+        self.close_connection = True
+
+    def do_HEAD(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+
+
+@pytest.mark.parametrize("command", ["physical", "logical"])
+def test_a_dripping_server_times_out_at_the_minimum_rate(odf_hash_bin, command):
+    with _serve(_Drip) as port:
+        url = f"http://127.0.0.1:{port}/data/file.parquet"
+        t0 = time.monotonic()
+        p = subprocess.run([odf_hash_bin, command, "--read-timeout", "1", "--max-attempts", "1",
+                            url], capture_output=True, timeout=60)
+        took = time.monotonic() - t0
+    err = p.stderr.decode()
+    assert p.returncode == 2, (p, err)
+    assert took < 15, took
+    assert "below the minimum rate of 1024 bytes/s" in err or "Timeout" in err or \
+        "timed out" in err.lower(), err
+
+
+def _self_signed(tmp_path):
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True,
+                   timeout=60)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    return cert, ctx
+
+
+def _files_handler(root, redirect_to=None):
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def __init__(self, *a, **kw):
+            super().__init__(*a, directory=str(root), **kw)
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            if redirect_to is not None:
+                self.send_response(302)
+                self.send_header("Location", redirect_to + self.path)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            super().do_GET()
+    return Handler
+
+
+def test_https_is_never_left_for_http(odf_hash_bin, tmp_path):
+    """An https:// dataset redirected to http:// was followed silently (the report said https
+    and VALID). Now the redirect is refused; the same dataset served over https is VALID, so
+    the refusal is the downgrade's, not TLS's."""
+    ds = tmp_path / "ds"
+    shutil.copytree(EXAMPLES / "root", ds)
+    cert, ctx = _self_signed(tmp_path)
+    env = {**os.environ, "CURL_CA_BUNDLE": str(cert)}
+    with _serve(_files_handler(ds), ctx) as tls_port:
+        p = subprocess.run([odf_hash_bin, "verify", f"https://127.0.0.1:{tls_port}/"],
+                           capture_output=True, env=env, timeout=120)
+        assert p.returncode == 0, p
+        assert b"result       VALID" in p.stdout
+    with _serve(_files_handler(ds)) as plain_port, \
+            _serve(_files_handler(ds, f"http://127.0.0.1:{plain_port}"), ctx) as tls_port:
+        for args in (["verify"], ["physical"]):
+            target = (f"https://127.0.0.1:{tls_port}/" if args == ["verify"] else
+                      f"https://127.0.0.1:{tls_port}/refs/head")
+            p = subprocess.run([odf_hash_bin, *args, "--max-attempts", "1", target],
+                               capture_output=True, env=env, timeout=120)
+            err = p.stderr.decode()
+            assert p.returncode == 2, (p, err)
+            assert "redirected to a URL that is not https" in err, err
+            assert b"VALID" not in p.stdout

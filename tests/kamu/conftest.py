@@ -1,0 +1,200 @@
+"""Shared fixtures of the tests against kamu, the main ODF implementation (issue 22, item 6).
+
+The session builds one kamu workspace with make_workspace.py (or takes it from the cache
+folder `$ODF_KAMU_WORKSPACE_CACHE`, keyed by kamu's version and the generator's text; ctest
+sets it to the build folder) and copies it into a temporary folder, which the tests read and
+copy again before breaking anything. Expected values come from kamu: the hashes it recorded
+(`kamu log -o yaml`) and its verdicts (`kamu verify --integrity`).
+
+When kamu cannot run (no binary, no zstd to unpack it), every test is skipped with the reason
+("kamu unavailable: ..."; ctest then reports kamu_pytest as skipped, never as passed), unless
+ODF_REQUIRE_KAMU=1, which makes it a failure.
+
+PENDING lists the parts of issue 22 that other changes implement: a test needing one is an
+expected failure (strict), so it fails, to be noticed, once the feature works. Remove an entry
+when its feature lands.
+"""
+import contextlib
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "cli"))  # remote_servers.py: moto on 127.0.0.1
+
+import make_workspace  # noqa: E402
+
+PENDING = {
+    "linked": "issue 22 item 2: linked objects are verified (and are not unreferenced files)",
+    "http-stream": "issue 22 item 5: a kamu node's streamed answers (chunked, no "
+                   "Content-Length) for derivative data files",
+}
+
+
+def pending(*features):
+    """pytest marks for a test that needs these features of issue 22 (see PENDING)."""
+    reasons = [PENDING[f] for f in features if f in PENDING]
+    return [pytest.mark.xfail(strict=True, reason="; ".join(reasons))] if reasons else []
+
+
+def param(*values, features=(), id=None):
+    return pytest.param(*values, marks=pending(*features), id=id)
+
+
+@pytest.fixture(scope="session")
+def odf_hash_bin():
+    path = os.environ.get("ODF_HASH_BIN")
+    if not path:
+        pytest.fail("ODF_HASH_BIN is not set (run through ctest, or export it)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def kamu():
+    path = make_workspace.kamu_path()
+    try:
+        make_workspace.kamu_version(path)
+    except make_workspace.KamuUnavailable as e:
+        if os.environ.get("ODF_REQUIRE_KAMU") == "1":
+            pytest.fail(f"kamu unavailable (ODF_REQUIRE_KAMU=1): {e}")
+        pytest.skip(f"kamu unavailable: {e}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def kamu_workspace(kamu, tmp_path_factory):
+    """A private copy of the built workspace: its folder (manifest.json, ws/, logs/)."""
+    cache = os.environ.get("ODF_KAMU_WORKSPACE_CACHE")
+    root = pathlib.Path(cache) if cache else tmp_path_factory.mktemp("kamu-cache")
+    built = make_workspace.workspace(root, kamu)
+    copy = tmp_path_factory.mktemp("kamu") / "w"
+    shutil.copytree(built, copy, symlinks=True)
+    return copy
+
+
+@pytest.fixture(scope="session")
+def manifest(kamu_workspace):
+    return json.loads((kamu_workspace / "manifest.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def datasets(manifest, kamu_workspace):
+    """alias -> manifest entry, with "path" the dataset folder in the session's copy."""
+    out = {}
+    for d in manifest["datasets"]:
+        out[d["alias"]] = dict(d, path=kamu_workspace / d["folder"])
+    return out
+
+
+class Ran:
+    def __init__(self, proc):
+        self.rc = proc.returncode
+        self.out = proc.stdout.decode("utf-8", "replace")
+        self.err = proc.stderr.decode("utf-8", "replace")
+
+    def json(self):
+        return json.loads(self.out)
+
+    def __repr__(self):
+        return f"Ran(rc={self.rc}, out={self.out[-3000:]!r}, err={self.err[-2000:]!r})"
+
+
+@pytest.fixture(scope="session")
+def run(odf_hash_bin):
+    def _run(*args, timeout=120, env=None):
+        proc = subprocess.run([odf_hash_bin, *map(str, args)], capture_output=True,
+                              timeout=timeout, stdin=subprocess.DEVNULL,
+                              env=None if env is None else {**os.environ, **env})
+        return Ran(proc)
+    return _run
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def stop_process(proc: subprocess.Popen):
+    """SIGTERM the process group, SIGKILL after 10 s."""
+    if proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def kamu_node(kamu: str, workspace: pathlib.Path, probe_alias: str):
+    """`kamu system api-server` on 127.0.0.1 in `workspace`: yields its base URL once it
+    answers {url}/{probe_alias}/refs/head; always stopped (its own process group)."""
+    last = ""
+    for _ in range(3):  # a port taken between free_port() and the bind: try another
+        port = free_port()
+        log = open(workspace / f".api-server-{port}.log", "wb")
+        proc = subprocess.Popen([kamu, "system", "api-server", "--address", "127.0.0.1",
+                                 "--http-port", str(port)], cwd=workspace,
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 60
+            while proc.poll() is None and time.monotonic() < deadline:
+                try:
+                    with urllib.request.urlopen(f"{url}/{probe_alias}/refs/head", timeout=5):
+                        break
+                except (urllib.error.URLError, ConnectionError, OSError):
+                    time.sleep(0.2)
+            if proc.poll() is None and time.monotonic() < deadline:
+                yield url
+                return
+            last = (workspace / f".api-server-{port}.log").read_text(errors="replace")[-2000:]
+        finally:
+            stop_process(proc)
+            log.close()
+    pytest.fail(f"kamu system api-server did not start: {last}")
+
+
+def run_kamu(kamu: str, workspace: pathlib.Path, *args, timeout=60):
+    """kamu in `workspace`: (exit code or None on timeout, stdout + stderr)."""
+    proc = subprocess.Popen([kamu, *map(str, args)], cwd=workspace, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        stop_process(proc)
+        proc.communicate()
+        return None, f"(no answer in {timeout} s)"
+
+
+# (case, kamu's verdict, kamu's message, odf-hash's verdict) of the differential tests, printed
+# after the run so that kamu's verdicts on every broken copy stay visible.
+VERDICTS = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not VERDICTS:
+        return
+    tr = terminalreporter
+    tr.section("kamu verify --integrity on the broken copies")
+    for case, kamu_says, message, ours in sorted(VERDICTS):
+        last = next((line.strip() for line in reversed(message.splitlines()) if line.strip()),
+                    "")
+        tr.write_line(f"{case:40} kamu: {kamu_says:9} odf-hash: {ours:7} {last[:110]}")
