@@ -36,8 +36,6 @@ import make_workspace  # noqa: E402
 
 PENDING = {
     "linked": "issue 22 item 2: linked objects are verified (and are not unreferenced files)",
-    "http-stream": "issue 22 item 5: a kamu node's streamed answers (chunked, no "
-                   "Content-Length) for derivative data files",
 }
 
 
