@@ -21,6 +21,17 @@
 // verified as tables and not interpreted: their content does not affect any hash odf-hash
 // checks, so their own required fields are not looked for.
 //
+// Linked objects (ODF RFC-017): from a SetDataSchema's ODF schema (`schema`, RFC-016) the
+// columns whose extra attribute "opendatafabric.org/type" has kind ObjectLink (through
+// Option and Struct types; List and Map are not followed), and from AddData.extra the
+// "opendatafabric.org/linkedObjects" summary. Extra attributes are JSON text: where odf-hash
+// reads them they must be a JSON object, and these two attributes must have their
+// documented shape, else the block is malformed. The legacy form (`rawArrowSchema`, Arrow
+// IPC bytes) is kept as bytes: it cannot mark a column as ObjectLink. A version 2 block
+// (unaligned layout tolerated) carrying an ODF schema must be aligned: its schema holds
+// vectors of tables, which cannot be verified safely otherwise (kamu wrote version 3 long
+// before the ODF schema existed).
+//
 // Thread safety: parse_block is reentrant.
 #pragma once
 
@@ -28,6 +39,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "odf_hash/multihash.h"
 #include "odf_hash/status.h"
@@ -96,6 +108,27 @@ struct CheckpointRef {
   uint64_t size = 0;
 };
 
+// A column of the data files holding links to objects (RFC-017 ObjectLink): its path of
+// field names from the top level (one name for a top-level column, more inside structs).
+struct ObjectLinkColumn {
+  std::vector<std::string> path;
+  std::string link_type;        // the linkType kind ("Multihash"); empty when absent
+  std::string display() const;  // the path joined by "."
+};
+
+// What a SetDataSchema says, as far as odf-hash reads it.
+struct DataSchemaInfo {
+  bool odf_schema = false;  // the ODF `schema` form is present (else only the legacy bytes)
+  std::vector<ObjectLinkColumn> object_links;
+};
+
+// AddData.extra["opendatafabric.org/linkedObjects"]: counts over the data file's link
+// values, duplicates included ("naive").
+struct LinkedObjectsSummary {
+  uint64_t num_objects_naive = 0;  // non-null link values
+  uint64_t size_naive = 0;         // sum of the linked objects' sizes, per link value
+};
+
 struct MetadataBlock {
   int32_t version = 0;  // Manifest version (2 or 3)
   Timestamp system_time;
@@ -111,6 +144,11 @@ struct MetadataBlock {
   std::optional<uint64_t> prev_offset;
   std::optional<DataSlice> new_data;
   std::optional<CheckpointRef> new_checkpoint;
+
+  // SetDataSchema only.
+  std::optional<DataSchemaInfo> data_schema;
+  // AddData only, when its extra attributes hold the summary.
+  std::optional<LinkedObjectsSummary> linked_objects;
 };
 
 // Parses the bytes of a block file. Errors (kParseError) say what is wrong: not a

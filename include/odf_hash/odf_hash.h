@@ -224,7 +224,9 @@ typedef struct odf_hash_problem {
 } odf_hash_problem;
 
 /* Problem `index` (< problem_count), in report order: metadata, files (newest block first),
- * unexpected files. ODF_HASH_INVALID_ARGUMENT when `index` is out of range. */
+ * linked objects, unexpected files. ODF_HASH_INVALID_ARGUMENT when `index` is out of range.
+ * Where a linked object is linked from (data file, column, row) is in the report's JSON
+ * ("link" of the problem), not in this struct. */
 ODF_HASH_API int odf_hash_report_problem(const odf_hash_report* report, size_t index,
                                          odf_hash_problem* out, odf_hash_error* err);
 
@@ -249,8 +251,8 @@ ODF_HASH_API int odf_hash_report_unreferenced(const odf_hash_report* report, siz
                                               odf_hash_unreferenced* out, odf_hash_error* err);
 
 /* The whole report as JSON, the object `odf-hash verify --json` prints for one dataset
- * (path, kind, head, blocks, chain_complete, valid, logical_fallbacks, files, problems,
- * unreferenced). Belongs to the report. */
+ * (path, kind, head, blocks, chain_complete, valid, logical_fallbacks, linked_objects,
+ * files, problems, unreferenced). Belongs to the report. */
 ODF_HASH_API const char* odf_hash_report_json(const odf_hash_report* report);
 ODF_HASH_API void odf_hash_report_free(odf_hash_report* report);
 

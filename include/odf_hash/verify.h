@@ -12,15 +12,25 @@
 //     fails; a derivative dataset falls back to the logical hash (reproduced data may be
 //     encoded differently) and the report says so. `integrity_only` skips that fallback;
 //  3. every checkpoint referenced by a block: exists, size, physical hash;
-//  4. entries of blocks/, data/ and checkpoints/ that the chain does not reference are
+//  4. linked objects (ODF RFC-017): the ObjectLink columns of the SetDataSchema in effect for
+//     each data file (the newest one at or below the block adding it) are read from the file
+//     (those columns only), each value decoded as a multihash; every linked object,
+//     data/<canonical multihash>, is checked once: it exists, is a regular file, and its
+//     SHA3-256 multihash is its name. Where AddData.extra holds the
+//     "opendatafabric.org/linkedObjects" summary, numObjectsNaive must equal the file's
+//     non-null link values and sizeNaive the sum of their objects' sizes (per value).
+//     A data file that fails its own check is still read for its links when it parses
+//     (its objects belong to the dataset whatever its bytes); the links are read while
+//     planning (verify_plan.h);
+//  5. entries of blocks/, data/ and checkpoints/ that the chain does not reference are
 //     listed in the report's unreferenced section (DatasetReport::unreferenced: path, kind,
-//     size), not as problems: kamu leaves such files behind after `system compact --hard`,
-//     `reset` or an aborted ingest, and still calls the dataset valid. VerifyOptions::strict
-//     makes each of them an unexpected-file problem, for a folder that must hold exactly
-//     the chain. ".pending-*" files (a writer's temporaries) are ignored. Whatever strict
-//     says, one of the three folders that is not a folder (a link leaving the dataset, a
-//     file, a FIFO) is a problem: the dataset's layout is broken. A store that cannot list
-//     (HTTP) skips this check, and the report says so (unexpected_checked).
+//     size; linked objects are not unreferenced), not as problems: kamu leaves such files behind
+//     after `system compact --hard`, `reset` or an aborted ingest, and still calls the dataset
+//     valid. VerifyOptions::strict makes each of them an unexpected-file problem, for a folder that
+//     must hold exactly the chain. ".pending-*" files (a writer's temporaries) are ignored.
+//     Whatever strict says, one of the three folders that is not a folder (a link leaving the
+//     dataset, a file, a FIFO) is a problem: the dataset's layout is broken. A store that cannot
+//     list (HTTP) skips this check, and the report says so (unexpected_checked).
 // Names: only the canonical name of a hash counts ("f1620" + 64 lower-case hex digits,
 // Multihash::to_string), the one kamu writes and opens. A block, data file or checkpoint
 // present only under another spelling (upper-case "F1620…", base58btc "z…") is missing
@@ -58,34 +68,46 @@
 namespace odf_hash::odf {
 
 enum class ProblemKind {
-  kHeadMissing,           // refs/head does not exist
-  kHeadInvalid,           // refs/head does not hold a multihash
-  kBlockMissing,          // a referenced block file does not exist
-  kBlockUnreadable,       // the block file could not be read
-  kBlockHashMismatch,     // the block's bytes do not hash to its name
-  kBlockReencoded,        // ... but they are a valid block fitting the chain: most likely
-                          // re-encoded (a kamu node serves blocks in its newest manifest
-                          // version); still a problem: the hash is what ODF trusts
-  kBlockMalformed,        // the block does not parse (verifier, kind, version, hashes)
-  kSequenceMismatch,      // sequence number is not one less than its successor's
-  kChainNotSeeded,        // the chain ends at a block that is not a Seed with sequence 0
-  kChainCycle,            // prevBlockHash leads back to a block already visited
-  kOffsetMismatch,        // data slice offsets are not contiguous or disagree with prevOffset
-  kFileMissing,           // a referenced data or checkpoint file does not exist
-  kFileUnreadable,        // refs/head, a data or checkpoint file could not be read (permission
-                          // denied, I/O error; a data file also when corrupt for logical)
-  kSizeMismatch,          // file size differs from the recorded size
-  kPhysicalHashMismatch,  // physical hash differs (root data, checkpoints, or no fallback)
-  kLogicalHashMismatch,   // derivative data: physical and logical hashes both differ
-  kUnexpectedFile,        // an entry no block of the chain references (only with
-                          // VerifyOptions::strict), or one of the dataset's three folders
-                          // that is not a folder
-  kNotRegularFile,        // a referenced name is a directory, FIFO, socket or device
-  kLinkOutside,           // a referenced name is a symbolic link leaving the dataset folder
+  kHeadMissing,               // refs/head does not exist
+  kHeadInvalid,               // refs/head does not hold a multihash
+  kBlockMissing,              // a referenced block file does not exist
+  kBlockUnreadable,           // the block file could not be read
+  kBlockHashMismatch,         // the block's bytes do not hash to its name
+  kBlockReencoded,            // ... but they are a valid block fitting the chain: most likely
+                              // re-encoded (a kamu node serves blocks in its newest manifest
+                              // version); still a problem: the hash is what ODF trusts
+  kBlockMalformed,            // the block does not parse (verifier, kind, version, hashes)
+  kSequenceMismatch,          // sequence number is not one less than its successor's
+  kChainNotSeeded,            // the chain ends at a block that is not a Seed with sequence 0
+  kChainCycle,                // prevBlockHash leads back to a block already visited
+  kOffsetMismatch,            // data slice offsets are not contiguous or disagree with prevOffset
+  kFileMissing,               // a referenced data or checkpoint file does not exist
+  kFileUnreadable,            // refs/head, a data or checkpoint file could not be read (permission
+                              // denied, I/O error; a data file also when corrupt for logical)
+  kSizeMismatch,              // file size differs from the recorded size
+  kPhysicalHashMismatch,      // physical hash differs (root data, checkpoints, or no fallback)
+  kLogicalHashMismatch,       // derivative data: physical and logical hashes both differ
+  kUnexpectedFile,            // an entry no block of the chain references (only with
+                              // VerifyOptions::strict), or one of the dataset's three
+                              // folders that is not a folder
+  kNotRegularFile,            // a referenced name is a directory, FIFO, socket or device
+  kLinkOutside,               // a referenced name is a symbolic link leaving the dataset folder
+  kLinkedObjectMissing,       // a linked object (RFC-017) does not exist in data/
+  kLinkedObjectHashMismatch,  // a linked object's bytes do not hash to its name
+  kLinkMalformed,             // an ObjectLink value is not a multihash, or its column unreadable
+  kLinkedObjectsSummaryMismatch,  // AddData's linkedObjects summary disagrees with the file
 };
 
 // Stable kebab-case name, e.g. "physical-hash-mismatch" (used in --json output).
 const char* problem_kind_name(ProblemKind kind);
+
+// Where a linked object is linked from: the first reference found (newest data file first,
+// then column order, then row).
+struct LinkRef {
+  std::string data_file;  // "data/f1620..."
+  std::string column;     // the column's path, "content_hash" or "a.b"
+  uint64_t row = 0;       // row of the data file, from 0
+};
 
 struct Problem {
   ProblemKind kind;
@@ -95,10 +117,12 @@ struct Problem {
   std::string expected;                     // expected value, may be empty
   std::string actual;                       // actual value, may be empty
   std::string message;                      // one human sentence
+  std::optional<LinkRef> link;              // linked-object and link problems
 };
 
-enum class FileRole { kData, kCheckpoint };
-const char* file_role_name(FileRole role);  // "data" / "checkpoint"
+// kLinkedObject: an object of data/ linked from a data file's ObjectLink column (RFC-017).
+enum class FileRole { kData, kCheckpoint, kLinkedObject };
+const char* file_role_name(FileRole role);  // "data" / "checkpoint" / "linked-object"
 
 enum class FileOutcome {
   kPhysicalMatch,  // size and physical hash match
@@ -117,6 +141,8 @@ struct FileCheck {
   // For kLogicalMatch: the physical hash found and the logical hash that matched.
   std::optional<Multihash> actual_physical;
   std::optional<Multihash> logical;
+  // For a linked object that exists: its size in bytes (for the linkedObjects summary).
+  std::optional<uint64_t> size;
 };
 
 // An entry of blocks/, data/ or checkpoints/ that the (complete) chain does not reference:
@@ -160,6 +186,9 @@ struct DatasetReport {
   bool valid() const noexcept { return problems.empty(); }
   uint64_t logical_fallbacks() const noexcept;
   uint64_t unreferenced_bytes() const noexcept;  // the sizes of the unreferenced entries
+  // Linked objects checked (files of role kLinkedObject) and those that matched.
+  uint64_t linked_objects() const noexcept;
+  uint64_t linked_objects_matched() const noexcept;
 };
 
 struct VerifyProgress {

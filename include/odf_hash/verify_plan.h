@@ -41,7 +41,8 @@
 
 namespace odf_hash::odf {
 
-// One data or checkpoint file to check, attributed to the newest block referencing it.
+// One data or checkpoint file to check, attributed to the newest block referencing it, or a
+// linked object (role kLinkedObject: no recorded size; attributed to its first reference).
 struct FileTask {
   uint64_t id = 0;      // position in the plan (0, 1, ...): results are matched by it
   std::string dataset;  // the dataset's location, as the plan was made from it (redact_url)
@@ -63,6 +64,9 @@ struct FileTask {
   std::optional<Multihash> logical;                      // recorded logical hash (data only)
   bool derivative = false;      // the dataset is derivative (the Seed says so)
   bool integrity_only = false;  // no logical fallback (VerifyOptions::integrity_only)
+  // kLinkedObject only: the first reference to the object (block and sequence_number are
+  // the block adding that data file; size is 0, not recorded anywhere).
+  std::optional<LinkRef> link;
 
   // Whether a physical mismatch falls back to the logical hash.
   bool logical_fallback() const noexcept {
@@ -85,12 +89,27 @@ struct FileCheckResult {
 // recorded size and hashes, ...), 64 hex digits of SHA3-256. Two tasks with the same
 // fingerprint ask for the same check.
 std::string task_fingerprint(const FileTask& task);
+// The "opendatafabric.org/linkedObjects" summary of an AddData against what its data file
+// links, checked by merge_checks once the objects' sizes are known.
+struct LinkedSummaryCheck {
+  Multihash block{HashCode::kSha3_256, Digest256{}};
+  uint64_t sequence_number = 0;
+  std::string data_file;          // "data/<name>"
+  LinkedObjectsSummary recorded;  // as the block says
+  uint64_t values = 0;            // non-null link values found in the data file
+  // Each linked object the file links (the task checking it) with its number of values.
+  std::vector<std::pair<uint64_t, uint64_t>> objects;
+};
 
 struct VerifyPlan {
   // The report without the file checks: path, head, kind, blocks, chain_complete,
   // unexpected_checked, strict, unreferenced, and the metadata problems (files is empty).
   DatasetReport report;
-  std::vector<FileTask> tasks;  // report order: newest block first, data before checkpoint
+  // Report order: newest block first, data before checkpoint; then the linked objects.
+  std::vector<FileTask> tasks;
+  // Summaries to check against the data files, newest block first (their problems come after
+  // the files'). Only data files whose link columns were read to the end are here.
+  std::vector<LinkedSummaryCheck> linked_summaries;
   // Problems reported after the files': a folder of the layout that is not a folder, and
   // with strict the unexpected-file problem of every unreferenced entry.
   std::vector<Problem> unexpected;
@@ -98,6 +117,11 @@ struct VerifyPlan {
   uint64_t bytes_total() const noexcept;  // the recorded sizes of every task's file
 };
 
+// Planning reads the ObjectLink columns of the data files (only those columns, through the
+// store) to know the linked objects: they become tasks, and they are no unexpected files. A
+// link value that is not a multihash, or link columns that cannot be read, are problems of
+// the plan (link-malformed).
+//
 // Plans the verification of the dataset at `url_or_path` (a folder or a URL), opened as
 // verify_dataset opens it (VerifyOptions::integrity_only, strict and store are used; jobs
 // and progress are not). Errors as verify_dataset.

@@ -4,21 +4,26 @@
 //
 //   task:   {"version", "id", "dataset", "follow_symlinks", "endpoint_url", "region",
 //            "no_sign_request", "connect_timeout", "read_timeout", "max_attempts",
-//            "ipfs_gateway", "role" ("data" / "checkpoint"), "file", "known_missing",
-//            "misnamed", "block", "sequence_number", "size", "physical", "logical" (or null),
-//            "derivative", "integrity_only"}
+//            "ipfs_gateway", "role" ("data" / "checkpoint" / "linked-object"), "file",
+//            "known_missing", "misnamed", "block", "sequence_number", "size", "physical",
+//            "logical" (or null), "derivative", "integrity_only", "link" (null, or
+//            {"data_file", "column", "row"} for a linked object)}
 //            (the store options, endpoint_url to ipfs_gateway, may be absent: defaults;
 //            "dataset", "endpoint_url" and "ipfs_gateway" are written without user
 //            information; "misnamed", a file of the same folder holding the hash under
 //            another name, may be absent)
-//   result: {"version", "task", "role", "file", "block", "sequence_number", "outcome",
-//            "actual_physical" (or null), "logical" (or null), "problem" (or null)}
+//   result: {"version", "task", "task_digest" (task_fingerprint), "role", "file", "block",
+//            "sequence_number", "outcome", "actual_physical" (or null), "logical" (or
+//            null), "size" (a linked object's, or null), "problem" (or null)}
 //   plan:   {"version", "path", "head" (or null), "kind" (or null), "blocks",
 //            "chain_complete", "unexpected_checked", "problems": [...], "tasks": [...],
-//            "unexpected": [...], "unreferenced": {...} (as in verify_json.h; may be
-//            absent in plans written before it existed: none, not strict)}
+//            "unexpected": [...], "linked_summaries": [{"block", "sequence_number",
+//            "data_file", "num_objects_naive", "size_naive", "values", "objects":
+//            [[task, count], ...]}], "unreferenced": {...} (as in verify_json.h; may be
+//            absent: none, not strict)}
 //   problem (in results and plans): as in verify_json.h, {"kind", "message", "block",
-//            "sequence_number", "file", "expected", "actual"} (absent values are null).
+//            "sequence_number", "file", "expected", "actual", "link"?} (absent values are null;
+//            "link" only on linked-object and link problems).
 //
 // The input of the parsers is untrusted (it may come over a network): anything malformed,
 // of the wrong type or out of range (an unknown kind, a hash that does not parse, a task id
@@ -33,7 +38,9 @@
 
 namespace odf_hash::odf {
 
-inline constexpr int kVerifyPlanJsonVersion = 2;  // 2: results carry task_digest
+// 2: linked objects (role "linked-object", a task's "link", a result's "size", a problem's
+// "link", a plan's "linked_summaries"), and results bound to their task ("task_digest").
+inline constexpr int kVerifyPlanJsonVersion = 2;
 
 // One line of JSON each.
 std::string file_task_json(const FileTask& task);

@@ -297,17 +297,23 @@ nb::dict compare_files(const std::string& a, const std::string& b, unsigned thre
 
 // The report as plain values: (json text, problems as tuples), so that the Python side can
 // build its typed objects without a second binding of every C++ struct.
-using ProblemTuple = std::tuple<std::string, std::optional<std::string>, std::optional<uint64_t>,
-                                std::string, std::string, std::string, std::string>;
+// The last member: where a linked object is linked from (data file, column, row).
+using LinkTuple = std::tuple<std::string, std::string, uint64_t>;
+using ProblemTuple =
+    std::tuple<std::string, std::optional<std::string>, std::optional<uint64_t>, std::string,
+               std::string, std::string, std::string, std::optional<LinkTuple>>;
 
 using ReportTuple = std::tuple<std::string, std::vector<ProblemTuple>>;
 
 ReportTuple report_tuple(const odf_hash::odf::DatasetReport& report) {
   std::vector<ProblemTuple> problems;
   for (const auto& p : report.problems) {
-    problems.emplace_back(odf_hash::odf::problem_kind_name(p.kind),
-                          p.block ? std::optional<std::string>(p.block->to_string()) : std::nullopt,
-                          p.sequence_number, p.file, p.expected, p.actual, p.message);
+    problems.emplace_back(
+        odf_hash::odf::problem_kind_name(p.kind),
+        p.block ? std::optional<std::string>(p.block->to_string()) : std::nullopt,
+        p.sequence_number, p.file, p.expected, p.actual, p.message,
+        p.link ? std::optional<LinkTuple>(LinkTuple{p.link->data_file, p.link->column, p.link->row})
+               : std::nullopt);
   }
   return {odf_hash::odf::verify_report_json(report), std::move(problems)};
 }

@@ -120,35 +120,6 @@ constexpr std::string_view kHeadKey = "refs/head";
 // refs/head holds about 70 characters; the chain walk reads at most 4 KiB of it.
 constexpr uint64_t kMaxKeptHeadBytes = 4096;
 
-// Bytes already read, served as an object.
-class BytesReader final : public ObjectReader {
- public:
-  BytesReader(std::string name, std::shared_ptr<const std::vector<uint8_t>> bytes)
-      : name_(std::move(name)), bytes_(std::move(bytes)) {}
-  const std::string& name() const noexcept override { return name_; }
-  uint64_t size() const noexcept override { return bytes_->size(); }
-  Result<size_t> read(uint8_t* out, size_t n) override {
-    const size_t got = copy_at(position_, out, n);
-    position_ += got;
-    return got;
-  }
-  Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
-    return copy_at(offset, out, n);
-  }
-
- private:
-  size_t copy_at(uint64_t offset, uint8_t* out, size_t n) const {
-    if (offset >= bytes_->size()) return 0;
-    const size_t got = std::min<uint64_t>(n, bytes_->size() - offset);
-    std::memcpy(out, bytes_->data() + offset, got);
-    return got;
-  }
-
-  std::string name_;
-  std::shared_ptr<const std::vector<uint8_t>> bytes_;
-  uint64_t position_ = 0;
-};
-
 // A store that cannot list, with the refs/head that DatasetDir::open read to probe it: that
 // key is served from those bytes, so a verification over HTTP asks for it once (the probe
 // and the chain walk see the same head); every other request goes to the store.
@@ -175,7 +146,8 @@ class ProbedHeadStore final : public ObjectStore {
     if (key != kHeadKey) return store_->open(key, options);
     OpenedObject out;
     out.info = info_;
-    if (info_.size <= options.max_size) out.reader = std::make_unique<BytesReader>(name_, bytes_);
+    if (info_.size <= options.max_size)
+      out.reader = std::make_unique<detail::BytesReader>(name_, bytes_);
     return out;
   }
 

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "odf_hash_fb/odf_block_generated.h"
 
 namespace odf_hash::odf {
@@ -92,6 +94,19 @@ bool query_inputs_aligned(const AlignedBytes& buf) {
   return (inputs_at + rel) % alignof(flatbuffers::uoffset_t) == 0;
 }
 
+// Whether the block's event is a SetDataSchema carrying the ODF schema (slot 1), located
+// without trusting the buffer (as query_inputs_aligned does).
+bool has_odf_data_schema(const AlignedBytes& buf) {
+  uint32_t root = 0, rel = 0;
+  if (!load_u32(buf, 0, &root)) return false;
+  const size_t type_at = field_position(buf, root, 3);
+  const size_t event_at = field_position(buf, root, 4);
+  if (type_at == 0 || event_at == 0 || type_at >= buf.size()) return false;
+  if (buf.data()[type_at] != static_cast<uint8_t>(fb::MetadataEvent::SetDataSchema)) return false;
+  if (!load_u32(buf, event_at, &rel)) return false;
+  return field_position(buf, event_at + rel, 1) != 0;
+}
+
 // Version 2 blocks were written by a Rust flatc whose generated code gave the Timestamp
 // struct an alignment of 1 (flatbuffers issue 8150, kamu-cli issue 1084): the struct may
 // start at any byte. Its fields are therefore copied out byte-wise, never read through a
@@ -167,6 +182,110 @@ Status read_data_event(const Event& e, const char* name, MetadataBlock& out) {
   return Status::ok();
 }
 
+// The JSON object of an ExtraAttributes table (null when absent). Not an object: an error
+// naming `field`.
+Result<nlohmann::json> read_extra(const fb::ExtraAttributes* extra, const std::string& field) {
+  if (extra == nullptr || extra->entries() == nullptr) return nlohmann::json();
+  nlohmann::json j = nlohmann::json::parse(extra->entries()->string_view(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    return Status::parse_error(field + " is not a JSON object");
+  }
+  return j;
+}
+
+constexpr const char* kTypeAttribute = "opendatafabric.org/type";
+constexpr const char* kLinkedObjectsAttribute = "opendatafabric.org/linkedObjects";
+
+// The kind of an extended type attribute ({"kind": ...}); kamu accepts these spellings of
+// ObjectLink (serde aliases).
+bool is_object_link_kind(const std::string& kind) {
+  return kind == "ObjectLink" || kind == "objectLink" || kind == "objectlink";
+}
+
+// Collects the ObjectLink columns of `field` (under `path`), following Option and Struct.
+Status collect_object_links(const fb::DataField& field, std::vector<std::string> path,
+                            const std::string& where, std::vector<ObjectLinkColumn>& out) {
+  if (field.name() == nullptr) return Status::parse_error(where + ".name is missing");
+  path.push_back(field.name()->str());
+  ODF_HASH_ASSIGN_OR_RETURN(nlohmann::json extra, read_extra(field.extra(), where + ".extra"));
+  if (extra.is_object() && extra.contains(kTypeAttribute)) {
+    const nlohmann::json& t = extra[kTypeAttribute];
+    if (!t.is_object() || !t.contains("kind") || !t["kind"].is_string()) {
+      return Status::parse_error(where + ".extra[\"" + kTypeAttribute +
+                                 "\"] has no string \"kind\"");
+    }
+    if (is_object_link_kind(t["kind"].get<std::string>())) {
+      ObjectLinkColumn c;
+      c.path = path;
+      if (t.contains("linkType") && t["linkType"].is_object() && t["linkType"].contains("kind") &&
+          t["linkType"]["kind"].is_string()) {
+        c.link_type = t["linkType"]["kind"].get<std::string>();
+      }
+      out.push_back(std::move(c));
+      return Status::ok();
+    }
+  }
+  // The type, seen through Option wrappers (bounded: the verifier limits the depth).
+  fb::DataType type = field.type_type();
+  const void* value = field.type();
+  while (type == fb::DataType::DataTypeOption && value != nullptr) {
+    const auto* option = static_cast<const fb::DataTypeOption*>(value);
+    type = option->inner_type();
+    value = option->inner();
+  }
+  if (type == fb::DataType::DataTypeStruct && value != nullptr) {
+    const auto* fields = static_cast<const fb::DataTypeStruct*>(value)->fields();
+    if (fields == nullptr) return Status::ok();
+    for (flatbuffers::uoffset_t i = 0; i < fields->size(); ++i) {
+      ODF_HASH_RETURN_IF_ERROR(collect_object_links(
+          *fields->Get(i), path, where + ".fields[" + std::to_string(i) + "]", out));
+    }
+  }
+  return Status::ok();
+}
+
+Result<DataSchemaInfo> read_set_data_schema(const fb::SetDataSchema& e) {
+  DataSchemaInfo info;
+  const fb::DataSchema* schema = e.schema();
+  // Neither form is not something kamu writes; it marks no column either, and does not
+  // affect a hash odf-hash checks: tolerated like the events odf-hash does not read.
+  if (schema == nullptr) return info;
+  info.odf_schema = true;
+  if (schema->fields() == nullptr) {
+    return Status::parse_error("SetDataSchema.schema.fields is missing");
+  }
+  ODF_HASH_RETURN_IF_ERROR(read_extra(schema->extra(), "SetDataSchema.schema.extra").status());
+  for (flatbuffers::uoffset_t i = 0; i < schema->fields()->size(); ++i) {
+    ODF_HASH_RETURN_IF_ERROR(collect_object_links(
+        *schema->fields()->Get(i), {}, "SetDataSchema.schema.fields[" + std::to_string(i) + "]",
+        info.object_links));
+  }
+  return info;
+}
+
+// A JSON unsigned integer that fits 64 bits.
+bool json_u64(const nlohmann::json& j, const char* key, uint64_t* out) {
+  if (!j.contains(key)) return false;
+  const nlohmann::json& v = j[key];
+  if (!v.is_number_unsigned()) return false;
+  *out = v.get<uint64_t>();
+  return true;
+}
+
+Status read_add_data_extra(const fb::AddData& e, MetadataBlock& out) {
+  ODF_HASH_ASSIGN_OR_RETURN(nlohmann::json extra, read_extra(e.extra(), "AddData.extra"));
+  if (!extra.is_object() || !extra.contains(kLinkedObjectsAttribute)) return Status::ok();
+  const nlohmann::json& a = extra[kLinkedObjectsAttribute];
+  LinkedObjectsSummary s;
+  if (!a.is_object() || !json_u64(a, "numObjectsNaive", &s.num_objects_naive) ||
+      !json_u64(a, "sizeNaive", &s.size_naive)) {
+    return Status::parse_error(std::string("AddData.extra[\"") + kLinkedObjectsAttribute +
+                               "\"] is not {numObjectsNaive, sizeNaive} of unsigned integers");
+  }
+  out.linked_objects = s;
+  return Status::ok();
+}
+
 Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
   auto type = b.event_type();
   if (type == fb::MetadataEvent::NONE || b.event() == nullptr) {
@@ -192,7 +311,16 @@ Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
           kind == fb::DatasetKind::Root ? DatasetKind::kRoot : DatasetKind::kDerivative;
       return Status::ok();
     }
-    case fb::MetadataEvent::AddData: return read_data_event(*b.event_as_AddData(), "AddData", out);
+    case fb::MetadataEvent::AddData: {
+      ODF_HASH_RETURN_IF_ERROR(read_data_event(*b.event_as_AddData(), "AddData", out));
+      return read_add_data_extra(*b.event_as_AddData(), out);
+    }
+    case fb::MetadataEvent::SetDataSchema: {
+      ODF_HASH_ASSIGN_OR_RETURN(DataSchemaInfo info,
+                                read_set_data_schema(*b.event_as_SetDataSchema()));
+      out.data_schema = std::move(info);
+      return Status::ok();
+    }
     case fb::MetadataEvent::ExecuteTransform: {
       const auto& e = *b.event_as_ExecuteTransform();
       if (e.query_inputs() == nullptr) {
@@ -221,6 +349,15 @@ bool is_leap(int64_t y) {
 }
 
 }  // namespace
+
+std::string ObjectLinkColumn::display() const {
+  std::string s;
+  for (const auto& p : path) {
+    if (!s.empty()) s += '.';
+    s += p;
+  }
+  return s;
+}
 
 std::string Timestamp::to_string() const {
   char buf[96];
@@ -313,6 +450,11 @@ Result<MetadataBlock> parse_block(std::span<const uint8_t> bytes) {
     return Status::parse_error(
         "Manifest.content is not a valid FlatBuffers MetadataBlock "
         "(ExecuteTransform.queryInputs is misaligned)");
+  }
+  if (!strict && has_odf_data_schema(inner) && !verify_buffer_as_block(inner, true)) {
+    return Status::parse_error(
+        "Manifest.content is not a valid FlatBuffers MetadataBlock (a version 2 SetDataSchema "
+        "with an ODF schema must have an aligned layout)");
   }
   if (!verify_buffer_as_block(inner, strict)) {
     return Status::parse_error(

@@ -19,7 +19,7 @@ Status field_error(const std::string& where, const char* key, const std::string&
 }
 
 std::optional<ProblemKind> problem_kind_from_name(const std::string& name) {
-  for (int k = 0; k <= static_cast<int>(ProblemKind::kLinkOutside); ++k) {
+  for (int k = 0; k <= static_cast<int>(ProblemKind::kLinkedObjectsSummaryMismatch); ++k) {
     auto kind = static_cast<ProblemKind>(k);
     if (name == problem_kind_name(kind)) return kind;
   }
@@ -35,6 +35,11 @@ nlohmann::json problem_to_json(const Problem& p) {
   jp["file"] = text_or_null(p.file);
   jp["expected"] = text_or_null(p.expected);
   jp["actual"] = text_or_null(p.actual);
+  // Only on the problems about links: the other problems keep their shape.
+  if (p.link) {
+    jp["link"] = {
+        {"data_file", p.link->data_file}, {"column", p.link->column}, {"row", p.link->row}};
+  }
   return jp;
 }
 
@@ -116,6 +121,16 @@ Result<Problem> problem_from_json(const nlohmann::json& j, const std::string& wh
   p.file = file.value_or("");
   p.expected = expected.value_or("");
   p.actual = actual.value_or("");
+  auto link = j.find("link");
+  if (link != j.end() && !link->is_null()) {
+    const std::string lw = where + ".link";
+    if (!link->is_object()) return Status::parse_error(lw + ": expected an object or null");
+    LinkRef r;
+    ODF_HASH_ASSIGN_OR_RETURN(r.data_file, json_string(*link, lw, "data_file"));
+    ODF_HASH_ASSIGN_OR_RETURN(r.column, json_string(*link, lw, "column"));
+    ODF_HASH_ASSIGN_OR_RETURN(r.row, json_u64(*link, lw, "row"));
+    p.link = std::move(r);
+  }
   return p;
 }
 

@@ -53,7 +53,8 @@ Problem folder_problem(const DatasetEntry& e) {
 }  // namespace
 
 Unreferenced find_unreferenced(const DatasetDir& dir, const std::vector<ChainBlock>& blocks,
-                               bool chain_complete, bool strict) {
+                               const std::set<std::string>& linked, bool chain_complete,
+                               bool strict) {
   Unreferenced out;
   auto add = [&](const std::string& rel, ObjectKind kind, const std::string& link_target,
                  bool broken, std::optional<uint64_t> listed_size, std::string canonical) {
@@ -87,6 +88,7 @@ Unreferenced find_unreferenced(const DatasetDir& dir, const std::vector<ChainBlo
     auto scan = [&](const std::vector<DatasetFile>& files, const std::set<std::string>& refs) {
       for (const auto& f : files) {
         if (f.canonical && refs.count(hash_key(f.hash)) != 0) continue;
+        if (f.canonical && linked.count(f.rel_path) != 0) continue;
         add(f.rel_path, f.kind, f.link_target, f.broken_link, f.size,
             f.canonical ? "" : f.hash.to_string());
       }

@@ -2,6 +2,8 @@
 // (verify.h, step 4), as the report's unreferenced section and the problems they give.
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "odf_hash/dataset.h"
@@ -20,7 +22,10 @@ struct Unreferenced {
 // complete (otherwise every file below the break would look unreferenced). A file counts as
 // referenced only under its canonical name. Sizes of regular files come from the listing
 // where it gives them (object stores), else from one stat each. `dir` must be listed.
+// `linked`: the keys of the linked objects the data files reference ("data/f1620…"), which
+// are not unreferenced.
 Unreferenced find_unreferenced(const DatasetDir& dir, const std::vector<ChainBlock>& blocks,
-                               bool chain_complete, bool strict);
+                               const std::set<std::string>& linked, bool chain_complete,
+                               bool strict);
 
 }  // namespace odf_hash::odf::detail

@@ -98,12 +98,21 @@ const char* problem_kind_name(ProblemKind kind) {
     case ProblemKind::kUnexpectedFile: return "unexpected-file";
     case ProblemKind::kNotRegularFile: return "not-a-regular-file";
     case ProblemKind::kLinkOutside: return "link-outside-dataset";
+    case ProblemKind::kLinkedObjectMissing: return "linked-object-missing";
+    case ProblemKind::kLinkedObjectHashMismatch: return "linked-object-hash-mismatch";
+    case ProblemKind::kLinkMalformed: return "link-malformed";
+    case ProblemKind::kLinkedObjectsSummaryMismatch: return "linked-objects-summary-mismatch";
   }
   return "unknown";
 }
 
 const char* file_role_name(FileRole role) {
-  return role == FileRole::kData ? "data" : "checkpoint";
+  switch (role) {
+    case FileRole::kData: return "data";
+    case FileRole::kCheckpoint: return "checkpoint";
+    case FileRole::kLinkedObject: return "linked-object";
+  }
+  return "data";
 }
 
 const char* file_outcome_name(FileOutcome outcome) {
@@ -147,6 +156,20 @@ uint64_t DatasetReport::unreferenced_bytes() const noexcept {
 uint64_t DatasetReport::logical_fallbacks() const noexcept {
   uint64_t n = 0;
   for (const auto& f : files) n += f.outcome == FileOutcome::kLogicalMatch ? 1 : 0;
+  return n;
+}
+
+uint64_t DatasetReport::linked_objects() const noexcept {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f.role == FileRole::kLinkedObject ? 1 : 0;
+  return n;
+}
+
+uint64_t DatasetReport::linked_objects_matched() const noexcept {
+  uint64_t n = 0;
+  for (const auto& f : files) {
+    n += f.role == FileRole::kLinkedObject && f.outcome == FileOutcome::kPhysicalMatch ? 1 : 0;
+  }
   return n;
 }
 

@@ -17,6 +17,7 @@ std::string verify_report_json(const DatasetReport& r, int indent) {
   j["unexpected_checked"] = r.unexpected_checked;
   j["valid"] = r.valid();
   j["logical_fallbacks"] = r.logical_fallbacks();
+  j["linked_objects"] = {{"checked", r.linked_objects()}, {"matched", r.linked_objects_matched()}};
   j["files"] = nlohmann::json::array();
   for (const auto& f : r.files) {
     nlohmann::json jf{{"role", file_role_name(f.role)},
@@ -26,6 +27,7 @@ std::string verify_report_json(const DatasetReport& r, int indent) {
                       {"outcome", file_outcome_name(f.outcome)}};
     if (f.actual_physical) jf["actual_physical"] = f.actual_physical->to_string();
     if (f.logical) jf["logical"] = f.logical->to_string();
+    if (f.size) jf["size"] = *f.size;
     j["files"].push_back(std::move(jf));
   }
   j["problems"] = nlohmann::json::array();

@@ -14,6 +14,7 @@
 
 #include "chain_walk.h"
 #include "entry.h"
+#include "linked_objects.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
@@ -109,22 +110,99 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
   common.derivative = report.kind == DatasetKind::kDerivative;
   common.integrity_only = options.integrity_only;
   plan.tasks = collect_tasks(dir, walk.blocks, common);
+  detail::LinkScan links = detail::scan_links(dir, walk.blocks, common, plan.tasks.size());
+  for (auto& t : links.tasks) plan.tasks.push_back(std::move(t));
+  for (auto& p : links.problems) report.problems.push_back(std::move(p));
+  plan.linked_summaries = std::move(links.summaries);
   report.strict = options.strict;
   if (dir.listed()) {
+    // Linked objects are referenced by the data files (by their canonical names only).
+    std::set<std::string> linked;
+    for (const auto& t : plan.tasks) {
+      if (t.role == FileRole::kLinkedObject) linked.insert(t.file);
+    }
     detail::Unreferenced u =
-        detail::find_unreferenced(dir, walk.blocks, walk.complete, options.strict);
+        detail::find_unreferenced(dir, walk.blocks, linked, walk.complete, options.strict);
     report.unreferenced = std::move(u.entries);
     plan.unexpected = std::move(u.problems);
   }
   return plan;
 }
 
+namespace {
+
+// A linked object: exists as data/<canonical name>, a regular file, hashing to its name. Its
+// size is kept for the linkedObjects summary.
+FileCheckResult check_linked_object(const ObjectStore& store, const FileTask& t,
+                                    const CheckProgress& progress) {
+  FileCheckResult r{t.id,
+                    FileCheck{t.role, t.block, t.sequence_number, t.file, FileOutcome::kFailed,
+                              std::nullopt, std::nullopt, std::nullopt},
+                    std::nullopt};
+  std::string linked_by;
+  if (t.link) {
+    linked_by = " (linked from row " + std::to_string(t.link->row) + " of column \"" +
+                t.link->column + "\" of " + t.link->data_file + ")";
+  }
+  auto fail = [&](ProblemKind kind, std::string expected, std::string actual, std::string message) {
+    r.problem = Problem{kind,
+                        t.block,
+                        t.sequence_number,
+                        t.file,
+                        std::move(expected),
+                        std::move(actual),
+                        message + linked_by,
+                        t.link};
+    return r;
+  };
+  // No size is recorded for a linked object. A server that announces none (a kamu node
+  // streams data chunked) can still be read whole under a bound; a larger object is opened
+  // again without one.
+  constexpr uint64_t kBound = 64u << 20;
+  detail::EntryOpen entry = detail::open_entry(store, t.file, "the linked object", kBound);
+  if (entry.fault == detail::EntryFault::kTooLarge) {
+    entry = detail::open_entry(store, t.file, "the linked object",
+                               std::numeric_limits<uint64_t>::max());
+  }
+  if (entry.fault == detail::EntryFault::kMissing) {
+    return fail(ProblemKind::kLinkedObjectMissing, t.physical.to_string(), "",
+                "the linked object does not exist");
+  }
+  if (entry.fault != detail::EntryFault::kNone) {
+    return fail(detail::problem_kind_of(entry.fault, ProblemKind::kLinkedObjectMissing,
+                                        ProblemKind::kFileUnreadable),
+                "", "", std::move(entry.message));
+  }
+  auto physical = physical_hash_object(*entry.reader, [&](uint64_t done, uint64_t) {
+    if (progress) progress(done);
+    return true;
+  });
+  if (!physical.is_ok()) {
+    return fail(ProblemKind::kFileUnreadable, "", "",
+                "cannot read the linked object: " + physical.status().message());
+  }
+  if (!(physical->hash == t.physical)) {
+    return fail(ProblemKind::kLinkedObjectHashMismatch, t.physical.to_string(),
+                physical->hash.to_string(), "the linked object's bytes do not hash to its name");
+  }
+  r.check.outcome = FileOutcome::kPhysicalMatch;
+  r.check.size = entry.info.size;
+  return r;
+}
+
+}  // namespace
+
 FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
                            const CheckProgress& progress) {
+  if (t.role == FileRole::kLinkedObject) {
+    FileCheckResult r = check_linked_object(store, t, progress);
+    r.task_digest = task_fingerprint(t);
+    return r;
+  }
   const bool data = t.role == FileRole::kData;
   FileCheckResult r{t.id,
                     FileCheck{t.role, t.block, t.sequence_number, t.file, FileOutcome::kFailed,
-                              std::nullopt, std::nullopt},
+                              std::nullopt, std::nullopt, std::nullopt},
                     std::nullopt, task_fingerprint(t)};
   auto fail = [&](ProblemKind kind, std::string expected, std::string actual, std::string message) {
     r.check.outcome = FileOutcome::kFailed;
@@ -134,7 +212,8 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
                         r.check.file,
                         std::move(expected),
                         std::move(actual),
-                        std::move(message)};
+                        std::move(message),
+                        std::nullopt};
     return r;
   };
   const std::string what = data ? "data file" : "checkpoint file";
@@ -286,6 +365,45 @@ Result<FileCheckResult> check_file(const FileTask& task) {
   return check_file(*store, task);
 }
 
+namespace {
+
+// AddData's linkedObjects summary against the data file: numObjectsNaive is the number of
+// non-null link values; sizeNaive the sum of the linked objects' sizes, one per value
+// (checked only when every object the file links was found).
+void check_linked_summaries(const VerifyPlan& plan, DatasetReport& report) {
+  for (const auto& s : plan.linked_summaries) {
+    auto problem = [&](std::string expected, std::string actual, std::string message) {
+      report.problems.push_back(Problem{ProblemKind::kLinkedObjectsSummaryMismatch, s.block,
+                                        s.sequence_number, s.data_file, std::move(expected),
+                                        std::move(actual), std::move(message), std::nullopt});
+    };
+    if (s.values != s.recorded.num_objects_naive) {
+      problem(std::to_string(s.recorded.num_objects_naive) + " link values",
+              std::to_string(s.values) + " link values",
+              "AddData's linkedObjects.numObjectsNaive differs from the number of non-null "
+              "ObjectLink values in the data file");
+      continue;
+    }
+    uint64_t size = 0;
+    bool known = true;
+    for (auto [task, count] : s.objects) {
+      const FileCheck* f = task < report.files.size() ? &report.files[task] : nullptr;
+      if (f == nullptr || !f->size) {
+        known = false;
+        break;
+      }
+      size += *f->size * count;
+    }
+    if (known && size != s.recorded.size_naive) {
+      problem(std::to_string(s.recorded.size_naive) + " bytes", std::to_string(size) + " bytes",
+              "AddData's linkedObjects.sizeNaive differs from the sizes of the objects the data "
+              "file links (one per value)");
+    }
+  }
+}
+
+}  // namespace
+
 Result<DatasetReport> merge_checks(const VerifyPlan& plan, std::vector<FileCheckResult> results) {
   const size_t n = plan.tasks.size();
   std::vector<std::optional<FileCheckResult>> by_task(n);
@@ -331,6 +449,7 @@ Result<DatasetReport> merge_checks(const VerifyPlan& plan, std::vector<FileCheck
     if (r.problem) report.problems.push_back(std::move(*r.problem));
     report.files.push_back(std::move(r.check));
   }
+  check_linked_summaries(plan, report);
   for (const auto& p : plan.unexpected) report.problems.push_back(p);
   return report;
 }

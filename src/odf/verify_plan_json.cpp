@@ -49,7 +49,10 @@ Result<FileRole> role_from(const json& j, const std::string& where) {
   ODF_HASH_ASSIGN_OR_RETURN(std::string role, json_string(j, where, "role"));
   if (role == "data") return FileRole::kData;
   if (role == "checkpoint") return FileRole::kCheckpoint;
-  return Status::parse_error(where + ".role: expected \"data\" or \"checkpoint\", not \"" +
+  if (role == "linked-object") return FileRole::kLinkedObject;
+  return Status::parse_error(where +
+                             ".role: expected \"data\", \"checkpoint\" or \"linked-object\", "
+                             "not \"" +
                              escape_untrusted(role) + "\"");
 }
 
@@ -57,7 +60,7 @@ Result<FileRole> role_from(const json& j, const std::string& where) {
 // below its folder. A task is untrusted: it must not name refs/head, a block or a path
 // leaving the dataset.
 Status check_file_key(const std::string& file, FileRole role, const std::string& where) {
-  const std::string folder = role == FileRole::kData ? "data/" : "checkpoints/";
+  const std::string folder = role == FileRole::kCheckpoint ? "checkpoints/" : "data/";
   if (!is_valid_object_key(file) || file.rfind(folder, 0) != 0 ||
       file.find('/', folder.size()) != std::string::npos || file.size() == folder.size()) {
     return Status::parse_error(where + ".file: \"" + escape_untrusted(file, 160) +
@@ -99,6 +102,11 @@ Status store_from_json(const json& j, const std::string& where, StoreOptions& o)
   return Status::ok();
 }
 
+json link_to_json(const std::optional<LinkRef>& link) {
+  if (!link) return json();
+  return json{{"data_file", link->data_file}, {"column", link->column}, {"row", link->row}};
+}
+
 json task_to_json(const FileTask& t) {
   return json{{"version", kVerifyPlanJsonVersion},
               {"id", t.id},
@@ -121,7 +129,8 @@ json task_to_json(const FileTask& t) {
               {"physical", t.physical.to_string()},
               {"logical", hash_or_null(t.logical)},
               {"derivative", t.derivative},
-              {"integrity_only", t.integrity_only}};
+              {"integrity_only", t.integrity_only},
+              {"link", link_to_json(t.link)}};
 }
 
 Result<FileTask> task_from_json(const json& j, const std::string& where) {
@@ -156,7 +165,28 @@ Result<FileTask> task_from_json(const json& j, const std::string& where) {
   ODF_HASH_ASSIGN_OR_RETURN(t.derivative, json_bool(j, where, "derivative"));
   ODF_HASH_ASSIGN_OR_RETURN(t.integrity_only, json_bool(j, where, "integrity_only"));
   if (t.dataset.empty()) return Status::parse_error(where + ".dataset: empty");
-  if ((t.role == FileRole::kData) != t.logical.has_value()) {
+  {
+    // Absent in no task this version writes; tolerated as null.
+    auto link = j.find("link");
+    if (link != j.end() && !link->is_null()) {
+      const std::string lw = where + ".link";
+      if (!link->is_object()) return Status::parse_error(lw + ": expected an object or null");
+      LinkRef r;
+      ODF_HASH_ASSIGN_OR_RETURN(r.data_file, json_string(*link, lw, "data_file"));
+      ODF_HASH_ASSIGN_OR_RETURN(r.column, json_string(*link, lw, "column"));
+      ODF_HASH_ASSIGN_OR_RETURN(r.row, json_u64(*link, lw, "row"));
+      t.link = std::move(r);
+    }
+  }
+  if ((t.role == FileRole::kLinkedObject) != t.link.has_value()) {
+    return Status::parse_error(where + ".link: given exactly for a linked object");
+  }
+  if (t.role == FileRole::kLinkedObject && (t.logical || t.known_missing)) {
+    return Status::parse_error(where +
+                               ": a linked object has no logical hash and is never known "
+                               "missing");
+  }
+  if (t.role != FileRole::kLinkedObject && (t.role == FileRole::kData) != t.logical.has_value()) {
     return Status::parse_error(where +
                                ".logical: a data file has a recorded logical hash, "
                                "a checkpoint none");
@@ -176,6 +206,7 @@ json result_to_json(const FileCheckResult& r) {
               {"outcome", file_outcome_name(c.outcome)},
               {"actual_physical", hash_or_null(c.actual_physical)},
               {"logical", hash_or_null(c.logical)},
+              {"size", c.size ? json(*c.size) : json()},
               {"problem", r.problem ? detail::problem_to_json(*r.problem) : json()}};
 }
 
@@ -199,12 +230,17 @@ Result<FileCheckResult> result_from_json(const json& j, const std::string& where
     return Status::parse_error(where + ".outcome: unknown outcome \"" +
                                escape_untrusted(outcome_name) + "\"");
   }
-  FileCheckResult r{task, FileCheck{role, block, seq, file, outcome, std::nullopt, std::nullopt},
-                    std::nullopt};
+  FileCheckResult r{
+      task, FileCheck{role, block, seq, file, outcome, std::nullopt, std::nullopt, std::nullopt},
+      std::nullopt};
   ODF_HASH_ASSIGN_OR_RETURN(r.task_digest, json_string(j, where, "task_digest"));
   if (r.task_digest.size() != 64 ||
       r.task_digest.find_first_not_of("0123456789abcdef") != std::string::npos) {
     return Status::parse_error(where + ".task_digest: expected 64 lower-case hex digits");
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(r.check.size, detail::json_optional_u64(j, where, "size"));
+  if (r.check.size && (role != FileRole::kLinkedObject || outcome == FileOutcome::kFailed)) {
+    return Status::parse_error(where + ".size: given only for a linked object that matched");
   }
   ODF_HASH_ASSIGN_OR_RETURN(r.check.actual_physical,
                             json_optional_hash(j, where, "actual_physical"));
@@ -271,6 +307,18 @@ std::string verify_plan_json(const VerifyPlan& plan) {
   for (const auto& t : plan.tasks) j["tasks"].push_back(task_to_json(t));
   j["unexpected"] = json::array();
   for (const auto& p : plan.unexpected) j["unexpected"].push_back(detail::problem_to_json(p));
+  j["linked_summaries"] = json::array();
+  for (const auto& s : plan.linked_summaries) {
+    json objects = json::array();
+    for (auto [task, count] : s.objects) objects.push_back(json::array({task, count}));
+    j["linked_summaries"].push_back(json{{"block", s.block.to_string()},
+                                         {"sequence_number", s.sequence_number},
+                                         {"data_file", s.data_file},
+                                         {"num_objects_naive", s.recorded.num_objects_naive},
+                                         {"size_naive", s.recorded.size_naive},
+                                         {"values", s.values},
+                                         {"objects", std::move(objects)}});
+  }
   j["unreferenced"] = detail::unreferenced_to_json(r);
   return dump(j);
 }
@@ -321,6 +369,37 @@ Result<VerifyPlan> parse_verify_plan_json(std::string_view text) {
                                  ", not its position in the plan");
     }
     plan.tasks.push_back(std::move(t));
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(const json* sums, detail::json_field(j, "plan", "linked_summaries"));
+  if (!sums->is_array()) return Status::parse_error("plan.linked_summaries: expected a list");
+  for (size_t i = 0; i < sums->size(); ++i) {
+    const std::string where = "plan.linked_summaries[" + std::to_string(i) + "]";
+    const json& o = (*sums)[i];
+    if (!o.is_object()) return Status::parse_error(where + ": expected an object");
+    LinkedSummaryCheck s;
+    ODF_HASH_ASSIGN_OR_RETURN(s.block, json_hash(o, where, "block"));
+    ODF_HASH_ASSIGN_OR_RETURN(s.sequence_number, json_u64(o, where, "sequence_number"));
+    ODF_HASH_ASSIGN_OR_RETURN(s.data_file, json_string(o, where, "data_file"));
+    ODF_HASH_RETURN_IF_ERROR(check_file_key(s.data_file, FileRole::kData, where));
+    ODF_HASH_ASSIGN_OR_RETURN(s.recorded.num_objects_naive,
+                              json_u64(o, where, "num_objects_naive"));
+    ODF_HASH_ASSIGN_OR_RETURN(s.recorded.size_naive, json_u64(o, where, "size_naive"));
+    ODF_HASH_ASSIGN_OR_RETURN(s.values, json_u64(o, where, "values"));
+    ODF_HASH_ASSIGN_OR_RETURN(const json* objects, detail::json_field(o, where, "objects"));
+    if (!objects->is_array()) return Status::parse_error(where + ".objects: expected a list");
+    for (const json& pair : *objects) {
+      if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_unsigned() ||
+          !pair[1].is_number_unsigned()) {
+        return Status::parse_error(where + ".objects: expected [task, count] pairs");
+      }
+      const uint64_t task = pair[0].get<uint64_t>();
+      if (task >= plan.tasks.size() || plan.tasks[task].role != FileRole::kLinkedObject) {
+        return Status::parse_error(where + ".objects: task " + std::to_string(task) +
+                                   " is not a linked object of the plan");
+      }
+      s.objects.emplace_back(task, pair[1].get<uint64_t>());
+    }
+    plan.linked_summaries.push_back(std::move(s));
   }
   return plan;
 }

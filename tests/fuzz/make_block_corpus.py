@@ -120,6 +120,87 @@ SLICE = {"logical_hash": bytes([0x96, 0x80, 0xC0, 0x01, 0x20]) + bytes(32),
          "physical_hash": HASH, "offset_interval": (1, 3), "size": 1234}
 
 
+# DataType union tags (position in the spec's union, from 1) and ObjectLink attributes.
+DT_INT64, DT_OPTION, DT_STRUCT, DT_STRING = 12, 20, 21, 24
+OBJECT_LINK = ('{"opendatafabric.org/type":{"kind":"ObjectLink",'
+               '"linkType":{"kind":"Multihash"}}}')
+OBJECT_LINK_LOWER = '{"opendatafabric.org/type":{"kind":"objectLink"}}'  # a kamu alias
+
+
+def fb_extra(b, text):
+    s = b.CreateString(text)
+    b.StartObject(1)
+    b.PrependUOffsetTRelativeSlot(0, s, 0)
+    return b.EndObject()
+
+
+def fb_data_type(b, tag, arg):
+    """(tag, table offset) of a DataType: Option wraps the type `arg`, Struct has the
+    fields `arg`, others are empty tables."""
+    if tag == DT_OPTION:
+        inner_tag, inner = fb_data_type(b, arg, None)
+        b.StartObject(2)
+        b.PrependUint8Slot(0, inner_tag, 0)
+        b.PrependUOffsetTRelativeSlot(1, inner, 0)
+        return tag, b.EndObject()
+    if tag == DT_STRUCT:
+        fields = fb_fields(b, arg)
+        b.StartObject(1)
+        b.PrependUOffsetTRelativeSlot(0, fields, 0)
+        return tag, b.EndObject()
+    return tag, empty_table(b)
+
+
+def fb_field(b, name, tag, arg, extra):
+    n = b.CreateString(name) if name is not None else None
+    t_tag, t = fb_data_type(b, tag, arg)
+    e = fb_extra(b, extra) if extra is not None else None
+    b.StartObject(4)
+    if n is not None:
+        b.PrependUOffsetTRelativeSlot(0, n, 0)
+    b.PrependUint8Slot(1, t_tag, 0)
+    b.PrependUOffsetTRelativeSlot(2, t, 0)
+    if e is not None:
+        b.PrependUOffsetTRelativeSlot(3, e, 0)
+    return b.EndObject()
+
+
+def fb_fields(b, fields):
+    offsets = [fb_field(b, *f) for f in fields]
+    b.StartVector(4, len(offsets), 4)
+    for o in reversed(offsets):
+        b.PrependUOffsetTRelative(o)
+    return b.EndVector()
+
+
+def set_data_schema(fields, raw=None, schema_without_fields=False):
+    def fn(b):
+        raw_vec = b.CreateByteVector(raw) if raw is not None else None
+        schema = None
+        if fields is not None or schema_without_fields:
+            vec = fb_fields(b, fields) if fields is not None else None
+            b.StartObject(2)
+            if vec is not None:
+                b.PrependUOffsetTRelativeSlot(0, vec, 0)
+            schema = b.EndObject()
+        b.StartObject(2)
+        if raw_vec is not None:
+            b.PrependUOffsetTRelativeSlot(0, raw_vec, 0)
+        if schema is not None:
+            b.PrependUOffsetTRelativeSlot(1, schema, 0)
+        return b.EndObject()
+    return fn
+
+
+def add_data_extra(text):
+    def fn(b):
+        e = fb_extra(b, text)
+        b.StartObject(7)
+        b.PrependUOffsetTRelativeSlot(6, e, 0)
+        return b.EndObject()
+    return fn
+
+
 def main():
     cases = {}  # name -> (bytes, expectation)
 
@@ -259,6 +340,52 @@ def main():
     wide = bytearray(good)
     struct.pack_into("<H", wide, content_start(good) + vtable, 60000)
     bad("inner-vtable-claims-30000-fields", bytes(wide), NOT_A_BLOCK)
+
+    # Linked objects (RFC-017): SetDataSchema's ODF schema with ObjectLink columns, and
+    # AddData's linkedObjects summary; extra attributes are JSON text.
+    def linked(name, data, event, **fields):
+        cases[name] = (data, {"event": event, **fields})
+
+    linked("set-data-schema-object-links", manifest(inner_block(10, set_data_schema([
+        ("offset", DT_INT64, None, None),
+        ("content_hash", DT_STRING, None, OBJECT_LINK),
+        ("maybe", DT_OPTION, DT_STRING, OBJECT_LINK_LOWER),
+        ("s", DT_STRUCT, [("inner", DT_STRING, None, OBJECT_LINK)], None),
+        ("described", DT_STRING, None, '{"opendatafabric.org/description":"x"}'),
+    ]))), "SetDataSchema", object_links=["content_hash", "maybe", "s.inner"])
+    linked("set-data-schema-legacy-arrow-bytes",
+           manifest(inner_block(10, set_data_schema(None, raw=b"\x10\x00\x00\x00"))),
+           "SetDataSchema", object_links=[])
+    linked("set-data-schema-version-2", manifest(inner_block(10, set_data_schema([
+        ("content_hash", DT_STRING, None, OBJECT_LINK)])), version=2), "SetDataSchema",
+        object_links=["content_hash"])
+    bad("set-data-schema-extra-not-json", manifest(inner_block(10, set_data_schema([
+        ("content_hash", DT_STRING, None, '{"opendatafabric.org/type": ')]))),
+        "SetDataSchema.schema.fields[0].extra is not a JSON object")
+    bad("set-data-schema-extra-a-list", manifest(inner_block(10, set_data_schema([
+        ("a", DT_STRING, None, "[1, 2]")]))),
+        "SetDataSchema.schema.fields[0].extra is not a JSON object")
+    bad("set-data-schema-type-without-kind", manifest(inner_block(10, set_data_schema([
+        ("a", DT_STRING, None, '{"opendatafabric.org/type": {"linkType": {}}}')]))),
+        'has no string "kind"')
+    bad("set-data-schema-field-without-name", manifest(inner_block(10, set_data_schema([
+        (None, DT_STRING, None, OBJECT_LINK)]))),
+        "SetDataSchema.schema.fields[0].name is missing")
+    bad("set-data-schema-no-fields", manifest(inner_block(10, set_data_schema(None,
+        schema_without_fields=True))), "SetDataSchema.schema.fields is missing")
+    linked("add-data-linked-objects", manifest(inner_block(1, add_data_extra(
+        '{"opendatafabric.org/linkedObjects":{"numObjectsNaive":2,"sizeNaive":8}}'))),
+        "AddData", linked_objects=[2, 8])
+    linked("add-data-other-extra", manifest(inner_block(1, add_data_extra('{"x": 1}'))),
+           "AddData")
+    bad("add-data-linked-objects-negative", manifest(inner_block(1, add_data_extra(
+        '{"opendatafabric.org/linkedObjects":{"numObjectsNaive":-1,"sizeNaive":8}}'))),
+        "is not {numObjectsNaive, sizeNaive}")
+    bad("add-data-linked-objects-missing-size", manifest(inner_block(1, add_data_extra(
+        '{"opendatafabric.org/linkedObjects":{"numObjectsNaive":1}}'))),
+        "is not {numObjectsNaive, sizeNaive}")
+    bad("add-data-extra-not-object", manifest(inner_block(1, add_data_extra('"text"'))),
+        "AddData.extra is not a JSON object")
 
     CORPUS.mkdir(parents=True, exist_ok=True)
     for old in CORPUS.glob("crafted-*"):

@@ -67,6 +67,36 @@ def main():
     # Written before the store options existed: they are optional.
     seeds["task-without-store-options"] = b"\x00" + json.dumps(
         {k: v for k, v in task.items() if k not in store[1:]}).encode()
+    # Linked objects (RFC-017, plan version 2): a linked-object task and its results, and a
+    # plan with one and a linkedObjects summary (made from a data task: the example datasets
+    # link no objects).
+    link = {"data_file": task["file"], "column": "content_hash", "row": 3}
+    obj = "f1620" + "ab" * 32
+    linked = {**task, "id": len(plan["tasks"]), "role": "linked-object", "file": f"data/{obj}",
+              "physical": obj, "logical": None, "size": 0, "link": link}
+    seeds["task-linked-object"] = b"\x00" + json.dumps(linked).encode()
+    seeds["task-linked-object-without-link"] = b"\x00" + json.dumps(
+        {**linked, "link": None}).encode()
+    seeds["task-data-with-link"] = b"\x00" + json.dumps({**task, "link": link}).encode()
+    result = {"version": task["version"], "task": linked["id"], "role": "linked-object",
+              "file": linked["file"], "block": task["block"],
+              "sequence_number": task["sequence_number"], "outcome": "physical-match",
+              "actual_physical": None, "logical": None, "size": 5, "problem": None}
+    seeds["result-linked-object-match"] = b"\x01" + json.dumps(result).encode()
+    seeds["result-linked-object-missing"] = b"\x01" + json.dumps({
+        **result, "outcome": "failed", "size": None, "problem": {
+            "kind": "linked-object-missing", "message": "the linked object does not exist",
+            "block": task["block"], "sequence_number": task["sequence_number"],
+            "file": linked["file"], "expected": obj, "actual": None, "link": link}}).encode()
+    seeds["result-data-with-size"] = b"\x01" + json.dumps(
+        {**json.loads(seeds["result-root-0"][1:]), "size": 5}).encode()
+    summary = {"block": task["block"], "sequence_number": task["sequence_number"],
+               "data_file": task["file"], "num_objects_naive": 2, "size_naive": 10, "values": 2,
+               "objects": [[linked["id"], 2]]}
+    seeds["plan-linked"] = b"\x02" + json.dumps(
+        {**plan, "tasks": plan["tasks"] + [linked], "linked_summaries": [summary]}).encode()
+    seeds["plan-linked-summary-bad-task"] = b"\x02" + json.dumps(
+        {**plan, "linked_summaries": [{**summary, "objects": [[0, 1]]}]}).encode()
     seeds["plan-nested"] = b"\x02" + b"[" * 5000 + b"]" * 5000
     broken = json.loads(seeds["plan-broken"][1:])
     seeds["plan-unreferenced-bad-bytes"] = b"\x02" + json.dumps(

@@ -35,7 +35,6 @@ sys.path.insert(0, str(HERE.parent / "cli"))  # remote_servers.py: moto on 127.0
 import make_workspace  # noqa: E402
 
 PENDING = {
-    "linked": "issue 22 item 2: linked objects are verified (and are not unreferenced files)",
 }
 
 

@@ -143,6 +143,13 @@ void print_text(const DatasetReport& r, bool verbose, const std::string& alias =
   out += unreferenced_text(r, verbose);
   out += "data         " + files_line(r, FileRole::kData) + "\n";
   out += "checkpoints  " + files_line(r, FileRole::kCheckpoint) + "\n";
+  if (const uint64_t linked = r.linked_objects(); linked != 0) {
+    const uint64_t matched = r.linked_objects_matched();
+    out += "linked       " + plural(linked, "object") + " checked: " + std::to_string(matched) +
+           " match";
+    if (matched != linked) out += ", " + std::to_string(linked - matched) + " failed";
+    out += "\n";
+  }
   for (const auto& f : r.files) {
     if (f.outcome == FileOutcome::kLogicalMatch) {
       out += "logical fallback: " + block_label(f.block, f.sequence_number) + "\n";
@@ -163,6 +170,10 @@ void print_text(const DatasetReport& r, bool verbose, const std::string& alias =
     if (!p.file.empty()) out += "    file      " + escape_text(p.file) + "\n";
     if (!p.expected.empty()) out += "    expected  " + p.expected + "\n";
     if (!p.actual.empty()) out += "    actual    " + p.actual + "\n";
+    if (p.link) {
+      out += "    linked    from " + escape_text(p.link->data_file) + " column " +
+             escape_text(p.link->column) + " row " + std::to_string(p.link->row) + "\n";
+    }
     out += "    " + escape_text(p.message) + "\n";
   }
   out += "result       ";

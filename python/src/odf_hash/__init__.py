@@ -52,6 +52,7 @@ __all__ = [
     "FileCheck",
     "InvalidInputError",
     "IoError",
+    "Link",
     "LogicalDigest",
     "Multihash",
     "NotFoundError",
@@ -382,6 +383,16 @@ def compare(original: PathLike, reproduced: PathLike, *, threads: Optional[int] 
 
 
 @dataclasses.dataclass(frozen=True)
+class Link:
+    """Where a linked object (ODF RFC-017) is linked from: the first reference found
+    (newest data file first, then column, then row)."""
+
+    data_file: str  #: the data file, ``"data/f1620..."``
+    column: str  #: the ObjectLink column (``"a.b"`` inside a struct)
+    row: int  #: the row of the data file, from 0
+
+
+@dataclasses.dataclass(frozen=True)
 class Problem:
     """One finding of :func:`verify`: the same kinds and fields ``odf-hash verify`` prints."""
 
@@ -392,6 +403,8 @@ class Problem:
     expected: Optional[str]
     actual: Optional[str]
     message: str  #: one human sentence
+    #: for linked-object and link problems: where the object is linked from
+    link: Optional[Link] = None
 
     def __str__(self) -> str:
         where = self.file or self.block or ""
@@ -399,25 +412,31 @@ class Problem:
 
     def to_dict(self) -> Dict[str, Any]:
         """The problem as ``odf-hash verify --json`` prints it."""
-        return {"kind": self.kind.value, "message": self.message, "block": self.block,
-                "sequence_number": self.sequence_number, "file": self.file,
-                "expected": self.expected, "actual": self.actual}
+        d = {"kind": self.kind.value, "message": self.message, "block": self.block,
+             "sequence_number": self.sequence_number, "file": self.file,
+             "expected": self.expected, "actual": self.actual}
+        if self.link is not None:
+            d["link"] = dataclasses.asdict(self.link)
+        return d
 
     @classmethod
     def _from_dict(cls, d: Dict[str, Any]) -> "Problem":
+        link = d.get("link")
         return cls(ProblemKind(d["kind"]), d["block"], d["sequence_number"], d["file"] or None,
-                   d["expected"] or None, d["actual"] or None, d["message"])
+                   d["expected"] or None, d["actual"] or None, d["message"],
+                   Link(link["data_file"], link["column"], link["row"]) if link else None)
 
 
 @dataclasses.dataclass(frozen=True)
 class FileCheck:
-    """A data or checkpoint file that :func:`verify` checked."""
+    """A data or checkpoint file, or a linked object, that :func:`verify` checked."""
 
-    role: str  #: ``"data"`` or ``"checkpoint"``
+    role: str  #: ``"data"``, ``"checkpoint"`` or ``"linked-object"``
     file: str  #: relative path in the dataset
-    block: str  #: the newest block referencing it
+    block: str  #: the newest block referencing it (a linked object: its first reference's)
     sequence_number: int
     outcome: str  #: ``"physical-match"``, ``"logical-match"`` (derivative fallback) or ``"failed"``
+    size: Optional[int] = None  #: a linked object that matched: its size in bytes
 
 
 @dataclasses.dataclass(frozen=True)
@@ -453,8 +472,9 @@ class Report:
     def __init__(self, json_text: str, problems: List[tuple]):
         self._dict = json.loads(json_text)
         self.problems: List[Problem] = [
-            Problem(ProblemKind(k), b, s, f or None, e or None, a or None, m)
-            for k, b, s, f, e, a, m in problems
+            Problem(ProblemKind(k), b, s, f or None, e or None, a or None, m,
+                    Link(*link) if link is not None else None)
+            for k, b, s, f, e, a, m, link in problems
         ]
         d = self._dict
         self.path: str = d["path"]
@@ -463,9 +483,12 @@ class Report:
         self.blocks: int = d["blocks"]
         self.chain_complete: bool = d["chain_complete"]
         self.files: List[FileCheck] = [
-            FileCheck(f["role"], f["file"], f["block"], f["sequence_number"], f["outcome"])
+            FileCheck(f["role"], f["file"], f["block"], f["sequence_number"], f["outcome"],
+                      f.get("size"))
             for f in d["files"]
         ]
+        #: linked objects (ODF RFC-017) checked, and those that matched their name
+        self.linked_objects: Dict[str, int] = dict(d["linked_objects"])
         #: False when the store cannot list (HTTP): unreferenced entries were not looked for
         self.unexpected_checked: bool = d["unexpected_checked"]
         u = d["unreferenced"]
@@ -586,9 +609,9 @@ class Task:
     #: the dataset's location, as the plan was made from it (a URL without its user
     #: information: a worker uses its own credentials, e.g. its AWS credential chain)
     dataset: str
-    role: str  #: ``"data"`` or ``"checkpoint"``
+    role: str  #: ``"data"``, ``"checkpoint"`` or ``"linked-object"``
     file: str  #: key in the dataset (``"data/f1620..."``)
-    size: int  #: recorded size in bytes
+    size: int  #: recorded size in bytes (0 for a linked object: none is recorded)
     physical: str  #: recorded physical hash
     logical: Optional[str]  #: recorded logical hash (data files only)
     block: str  #: the newest block referencing the file
@@ -609,6 +632,8 @@ class Task:
     read_timeout: float = 30.0
     max_attempts: int = 4
     ipfs_gateway: str = ""
+    #: a linked object: its first reference, {"data_file", "column", "row"}
+    link: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
         return {"version": _PLAN_VERSION, **dataclasses.asdict(self)}
@@ -622,7 +647,8 @@ class Task:
 
     @classmethod
     def _from_dict(cls, d: Dict[str, Any]) -> "Task":
-        return cls(**{f.name: d[f.name] for f in dataclasses.fields(cls)})
+        return cls(**{f.name: d.get(f.name) if f.name == "link" else d[f.name]
+                      for f in dataclasses.fields(cls)})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -636,8 +662,12 @@ class CheckResult:
     block: str
     sequence_number: int
     outcome: str  #: ``"physical-match"``, ``"logical-match"`` or ``"failed"``
+    #: binds the result to the task it was computed against (its dataset, file, recorded
+    #: size and hashes): :func:`merge` refuses a result of another dataset or plan
+    task_digest: str
     actual_physical: Optional[str] = None  #: for a logical match: the physical hash found
     logical: Optional[str] = None  #: for a logical match: the logical hash that matched
+    size: Optional[int] = None  #: a linked object that matched: its size in bytes
     problem: Optional[Problem] = None  #: for ``"failed"``: what is wrong
 
     @property
@@ -659,7 +689,8 @@ class CheckResult:
 
     @classmethod
     def _from_dict(cls, d: Dict[str, Any]) -> "CheckResult":
-        kw = {f.name: d[f.name] for f in dataclasses.fields(cls)}
+        kw = {f.name: d.get(f.name) if f.name == "size" else d[f.name]
+              for f in dataclasses.fields(cls)}
         kw["problem"] = Problem._from_dict(d["problem"]) if d["problem"] is not None else None
         return cls(**kw)
 

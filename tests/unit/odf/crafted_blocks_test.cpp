@@ -40,6 +40,19 @@ TEST(CraftedBlocks, EachGivesItsEventOrAClearError) {
     if (expect.contains("event")) {
       ASSERT_TRUE(block.is_ok()) << block.status().to_string();
       EXPECT_EQ(event_kind_name(block->event), expect["event"].get<std::string>());
+      if (expect.contains("object_links")) {
+        ASSERT_TRUE(block->data_schema.has_value());
+        std::vector<std::string> links;
+        for (const auto& c : block->data_schema->object_links) links.push_back(c.display());
+        EXPECT_EQ(links, expect["object_links"].get<std::vector<std::string>>());
+      }
+      if (expect.contains("linked_objects")) {
+        ASSERT_TRUE(block->linked_objects.has_value());
+        EXPECT_EQ(block->linked_objects->num_objects_naive, expect["linked_objects"][0]);
+        EXPECT_EQ(block->linked_objects->size_naive, expect["linked_objects"][1]);
+      } else {
+        EXPECT_FALSE(block->linked_objects.has_value());
+      }
     } else {
       ASSERT_FALSE(block.is_ok()) << "parsed as " << event_kind_name(block->event);
       EXPECT_EQ(block.status().code(), StatusCode::kParseError);

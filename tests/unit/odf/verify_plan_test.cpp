@@ -4,6 +4,8 @@
 // reports must be identical. verify_test.cpp proves verify_dataset's reports against
 // independent expected values; verify_dataset itself runs plan + check + merge, so this test
 // pins the JSON round trip and the order independence. Then the malformed inputs.
+#include <openssl/evp.h>
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -169,6 +171,84 @@ TEST_F(MergeErrors, AllResultsMerge) {
   EXPECT_TRUE(merge_checks(plan_, results_).is_ok());
 }
 
+// A linked object task (RFC-017) and the AddData linkedObjects summaries merge_checks
+// compares with the objects' sizes: numObjectsNaive against the link values found, sizeNaive
+// against the sizes, one per value. The object is named by OpenSSL's SHA3-256 of its bytes.
+TEST_F(MergeErrors, LinkedObjectSummaries) {
+  const std::string bytes = "linked!";
+  unsigned char digest[32];
+  unsigned int len = 0;
+  ASSERT_EQ(EVP_Digest(bytes.data(), bytes.size(), digest, &len, EVP_sha3_256(), nullptr), 1);
+  std::string name = "f1620";
+  for (unsigned char c : digest) {
+    static const char* hex = "0123456789abcdef";
+    name += hex[c >> 4];
+    name += hex[c & 15];
+  }
+  {
+    std::ofstream out(dir_ / "data" / name, std::ios::binary);
+    out << bytes;
+  }
+  auto hash = Multihash::parse(name);
+  ASSERT_TRUE(hash.is_ok());
+  VerifyPlan plan = plan_;
+  FileTask t = plan.tasks[0];
+  t.id = plan.tasks.size();
+  t.role = FileRole::kLinkedObject;
+  t.file = "data/" + name;
+  t.size = 0;
+  t.physical = *hash;
+  t.logical.reset();
+  t.link = LinkRef{plan.tasks[0].file, "content_hash", 1};
+  plan.tasks.push_back(t);
+  auto summary = [&](uint64_t num, uint64_t size, uint64_t values) {
+    LinkedSummaryCheck s;
+    s.block = t.block;
+    s.sequence_number = t.sequence_number;
+    s.data_file = plan.tasks[0].file;
+    s.recorded = LinkedObjectsSummary{num, size};
+    s.values = values;
+    s.objects = {{t.id, values}};
+    return s;
+  };
+  plan.linked_summaries = {summary(2, 14, 2), summary(3, 21, 2), summary(2, 15, 2)};
+  auto sent = parse_verify_plan_json(verify_plan_json(plan));
+  ASSERT_TRUE(sent.is_ok()) << sent.status().to_string();
+  auto store = open_local_folder(dir_.string());
+  ASSERT_TRUE(store.is_ok());
+  auto results = results_;
+  results.push_back(check_file(**store, t));
+  EXPECT_EQ(results.back().check.outcome, FileOutcome::kPhysicalMatch);
+  EXPECT_EQ(results.back().check.size, std::optional<uint64_t>(bytes.size()));
+  auto report = merge_checks(*sent, results);
+  ASSERT_TRUE(report.is_ok()) << report.status().to_string();
+  EXPECT_EQ(report->linked_objects(), 1u);
+  EXPECT_EQ(report->linked_objects_matched(), 1u);
+  ASSERT_EQ(report->problems.size(), 2u);
+  EXPECT_EQ(report->problems[0].kind, ProblemKind::kLinkedObjectsSummaryMismatch);
+  EXPECT_EQ(report->problems[0].expected, "3 link values");
+  EXPECT_EQ(report->problems[0].actual, "2 link values");
+  EXPECT_EQ(report->problems[1].expected, "15 bytes");
+  EXPECT_EQ(report->problems[1].actual, "14 bytes");
+  EXPECT_EQ(report->problems[1].file, plan.tasks[0].file);
+
+  // The object changed: a hash mismatch naming its link, and no size to compare.
+  {
+    std::ofstream out(dir_ / "data" / name, std::ios::binary);
+    out << "LINKED!";
+  }
+  results.back() = check_file(**store, t);
+  ASSERT_TRUE(results.back().problem.has_value());
+  EXPECT_EQ(results.back().problem->kind, ProblemKind::kLinkedObjectHashMismatch);
+  ASSERT_TRUE(results.back().problem->link.has_value());
+  EXPECT_EQ(results.back().problem->link->row, 1u);
+  report = merge_checks(*sent, results);
+  ASSERT_TRUE(report.is_ok());
+  ASSERT_EQ(report->problems.size(), 2u);  // the hash mismatch, the count mismatch
+  EXPECT_EQ(report->problems[0].kind, ProblemKind::kLinkedObjectHashMismatch);
+  EXPECT_EQ(report->problems[1].expected, "3 link values");
+}
+
 TEST_F(MergeErrors, MissingResult) {
   auto results = results_;
   results.erase(results.begin() + 2);
@@ -260,13 +340,20 @@ TEST_F(MergeErrors, MalformedTasks) {
   EXPECT_EQ(error_of("[1, 2]"), "task: expected a JSON object");
   EXPECT_EQ(error_of(""), "task: not valid JSON");
   EXPECT_EQ(with("version", 3), "task: version 3 is not supported (this odf-hash reads version 2)");
+  EXPECT_EQ(with("version", 1), "task: version 1 is not supported (this odf-hash reads version 2)");
   EXPECT_EQ(with("version", "1"), "task.version: expected an unsigned integer");
   nlohmann::json no_size = good;
   no_size.erase("size");
   EXPECT_EQ(error_of(no_size.dump()), "task.size: missing");
   EXPECT_EQ(with("size", -1), "task.size: expected an unsigned integer");
   EXPECT_EQ(with("size", 1.5), "task.size: expected an unsigned integer");
-  EXPECT_EQ(with("role", "block"), "task.role: expected \"data\" or \"checkpoint\", not \"block\"");
+  EXPECT_EQ(with("role", "block"),
+            "task.role: expected \"data\", \"checkpoint\" or \"linked-object\", not \"block\"");
+  // A linked object's task names its first reference, and only a linked object's does.
+  EXPECT_EQ(with("link", nlohmann::json{{"data_file", "data/x"}, {"column", "c"}, {"row", 0}}),
+            "task.link: given exactly for a linked object");
+  EXPECT_EQ(with("role", "linked-object"), "task.link: given exactly for a linked object");
+  EXPECT_EQ(with("link", 3), "task.link: expected an object or null");
   EXPECT_NE(with("physical", "f1620zz").find("task.physical: "), std::string::npos);
   EXPECT_EQ(with("known_missing", 0), "task.known_missing: expected true or false");
   EXPECT_EQ(with("dataset", ""), "task.dataset: empty");
