@@ -146,8 +146,8 @@ static int print_logical(const char* name, odf_hash_logical_result* result) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s DATA_FILE DATASET_DIR\n", argv[0]);
+  if (argc != 3 && argc != 4) {
+    fprintf(stderr, "usage: %s DATA_FILE DATASET_DIR [NOT_A_DATASET_DIR]\n", argv[0]);
     return 2;
   }
   odf_hash_error err;
@@ -257,5 +257,15 @@ int main(int argc, char** argv) {
   }
   printf("strict adds problems: %zu\n", odf_hash_report_problem_count(report) - problems);
   odf_hash_report_free(report);
+  /* A folder that is not a dataset (a kamu workspace, a dataset's blocks/...) is an error
+   * saying what it looks like, not a dataset with problems. */
+  if (argc == 4) {
+    report = NULL;
+    const int code = odf_hash_verify(argv[3], 1, 0, &report, &err);
+    printf("not a dataset: %s\n", odf_hash_status_name(code));
+    printf("not a dataset says so: %s\n",
+           strstr(err.message, "not an ODF dataset") != NULL ? "yes" : "no");
+    odf_hash_report_free(report);
+  }
   return valid ? 0 : 1;
 }

@@ -57,7 +57,9 @@ def main() -> int:
                 shutil.copytree(dataset, served / "datasets" / "root")
                 server = stack.enter_context(http_server(served))
                 file, dataset = f"{server.url}/files/{file.name}", f"{server.url}/datasets/root"
-            p = subprocess.run([args.tour, str(file), str(dataset)],
+            # A dataset's blocks/ folder: not a dataset (a local folder only).
+            extra = [] if args.http else [str(pathlib.Path(dataset) / "blocks")]
+            p = subprocess.run([args.tour, str(file), str(dataset), *extra],
                                capture_output=True, text=True, timeout=100)
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
@@ -95,6 +97,9 @@ def main() -> int:
     # A column's digest alone equals its digest inside the record batch.
     expect("column a column  (i)", lines.get("one batch column a (i)", "missing"))
     expect("json names the dataset", "yes")
+    if not args.http:
+        expect("not a dataset", "not found")
+        expect("not a dataset says so", "yes")
     if args.broken:
         expect("dataset", "INVALID")
         want = [f"physical-hash-mismatch data/{broken_file.name}"]
