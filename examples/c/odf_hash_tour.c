@@ -146,8 +146,8 @@ static int print_logical(const char* name, odf_hash_logical_result* result) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s DATA_FILE DATASET_DIR\n", argv[0]);
+  if (argc != 3 && argc != 4) {
+    fprintf(stderr, "usage: %s DATA_FILE DATASET_DIR [NOT_A_DATASET_DIR]\n", argv[0]);
     return 2;
   }
   odf_hash_error err;
@@ -239,6 +239,33 @@ int main(int argc, char** argv) {
   }
   const char* json = odf_hash_report_json(report);
   printf("json names the dataset: %s\n", strstr(json, "\"path\":\"") != NULL ? "yes" : "no");
+  /* Entries the chain does not reference are listed, not problems... */
+  printf("unreferenced: %zu (%llu bytes)\n", odf_hash_report_unreferenced_count(report),
+         (unsigned long long)odf_hash_report_unreferenced_bytes(report));
+  for (size_t i = 0; i < odf_hash_report_unreferenced_count(report); ++i) {
+    odf_hash_unreferenced u;
+    if (odf_hash_report_unreferenced(report, i, &u, &err) != ODF_HASH_OK) {
+      return failed("odf_hash_report_unreferenced", &err);
+    }
+    printf("unreferenced entry: %s %s %llu\n", u.file, u.kind, (unsigned long long)u.size);
+  }
+  const size_t problems = odf_hash_report_problem_count(report);
   odf_hash_report_free(report);
+  /* ... unless strict, where each is an unexpected-file problem. */
+  if (odf_hash_verify_ex(argv[2], 2, ODF_HASH_VERIFY_STRICT, &report, &err) != ODF_HASH_OK) {
+    return failed("odf_hash_verify_ex", &err);
+  }
+  printf("strict adds problems: %zu\n", odf_hash_report_problem_count(report) - problems);
+  odf_hash_report_free(report);
+  /* A folder that is not a dataset (a kamu workspace, a dataset's blocks/...) is an error
+   * saying what it looks like, not a dataset with problems. */
+  if (argc == 4) {
+    report = NULL;
+    const int code = odf_hash_verify(argv[3], 1, 0, &report, &err);
+    printf("not a dataset: %s\n", odf_hash_status_name(code));
+    printf("not a dataset says so: %s\n",
+           strstr(err.message, "not an ODF dataset") != NULL ? "yes" : "no");
+    odf_hash_report_free(report);
+  }
   return valid ? 0 : 1;
 }

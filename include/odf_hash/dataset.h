@@ -6,9 +6,12 @@
 //   <dataset>/checkpoints/<physicalHash>  checkpoint files (opaque)
 //   <dataset>/info/                       auxiliary files, ignored
 //
-// File names are multibase multihashes. Any final multibase encoding is accepted (older
-// datasets name files in base58btc), so files are found by decoded hash, never by string.
-// Files whose name starts with ".pending-" are temporary files of a writer and are ignored.
+// File names are multihashes in their canonical form (Multihash::to_string: "f1620" and 64
+// lower-case hex digits), the only name kamu writes and opens: a file is found by that name
+// only. A name that decodes to a multihash in another spelling (upper-case "F1620…",
+// base58btc "z…") is listed, but find_* never return it; misnamed_* say that it exists, for
+// messages. Files whose name starts with ".pending-" are temporary files of a writer and
+// are ignored.
 // A store that cannot list its folders (HTTP) is read by canonical names (`f1620…`), as the
 // spec's Simple Transfer Protocol names objects; the dataset is then not listed (listed()).
 //
@@ -40,11 +43,13 @@ struct DatasetFile {
   std::string name;      // the name as listed (canonical when the store cannot list)
   std::string rel_path;  // "data/<name>", the key in the store
   Multihash hash;
+  bool canonical = true;  // name == hash.to_string(): the one name kamu opens
   // What the name is, links resolved as the store's policy says (kSymlink: a link the
   // store does not follow, with its target in link_target).
   ObjectKind kind = ObjectKind::kFile;
   std::string link_target;
-  bool broken_link = false;  // a link that leads nowhere or loops (kind kSymlink)
+  bool broken_link = false;      // a link that leads nowhere or loops (kind kSymlink)
+  std::optional<uint64_t> size;  // of a kFile, when the listing said it (ObjectEntry::size)
 };
 
 // An entry of the dataset that is not a hash-named file of the three folders: a name that
@@ -54,6 +59,7 @@ struct DatasetEntry {
   ObjectKind kind = ObjectKind::kFile;
   std::string link_target;  // for kSymlink
   bool broken_link = false;
+  std::optional<uint64_t> size;  // of a kFile, when the listing said it (ObjectEntry::size)
 };
 
 // The store of the dataset at `url_or_path` (open_store): the one way every command, verify,
@@ -72,6 +78,8 @@ class DatasetDir {
 
   // A dataset at the root of `store`. Lists blocks/, data/ and checkpoints/ when the store
   // can list (a missing folder is empty: a dataset without data yet has no data/ folder).
+  // A listable root holding neither refs/ nor blocks/ is not a dataset: kNotFound saying
+  // what it looks like (workspace.h, not_a_dataset_status).
   // A store that cannot list (HTTP) is opened at refs/head once: an I/O error then (the
   // server refuses connections, times out, denies access) is returned, since nothing of
   // the dataset could be read; a missing refs/head is left to verification to report.
@@ -93,9 +101,17 @@ class DatasetDir {
   // The file named by `hash` in a folder: the listed one, or the canonical name (which may
   // not exist) when the folder was not listed (a store that cannot list, a folder that is
   // not a directory). nullopt when listed and absent.
+  // Only the canonical name counts (see the top of this file).
   std::optional<DatasetFile> find_block(const Multihash& hash) const;
   std::optional<DatasetFile> find_data(const Multihash& hash) const;
   std::optional<DatasetFile> find_checkpoint(const Multihash& hash) const;
+
+  // The first listed file (in name order) holding `hash` under a non-canonical name, for a
+  // message saying why the canonical one is missing. nullopt when there is none or the
+  // folder was not listed.
+  std::optional<DatasetFile> misnamed_block(const Multihash& hash) const;
+  std::optional<DatasetFile> misnamed_data(const Multihash& hash) const;
+  std::optional<DatasetFile> misnamed_checkpoint(const Multihash& hash) const;
 
   // Every hash-named entry of the three folders in name order (".pending-*" excluded).
   const std::vector<DatasetFile>& blocks() const noexcept { return blocks_; }
@@ -117,8 +133,10 @@ class DatasetDir {
   bool listed_ = false;
   bool blocks_listed_ = false, data_listed_ = false, checkpoints_listed_ = false;
   std::vector<DatasetFile> blocks_, data_, checkpoints_;
-  // Binary multihash -> index of the first file (in name order) with that hash.
+  // Binary multihash -> index of the file with the canonical name, and of the first file
+  // (in name order) holding that hash under another name.
   std::map<std::string, size_t> block_index_, data_index_, checkpoint_index_;
+  std::map<std::string, size_t> block_misnamed_, data_misnamed_, checkpoint_misnamed_;
   std::vector<DatasetEntry> foreign_;
 };
 

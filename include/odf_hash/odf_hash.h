@@ -185,13 +185,26 @@ typedef struct odf_hash_report odf_hash_report;
 
 /* Verifies the ODF dataset folder (or URL) at `path` (refs/head, blocks/, data/,
  * checkpoints/): metadata chain, then every data file (size, physical hash, and for
- * derivative datasets the logical fallback unless `integrity_only`), every checkpoint,
- * unreferenced files (where the store can list: not over HTTP). `jobs` files are hashed in
- * parallel (0 means 1). Findings about the dataset are problems in the report, not errors:
- * the function fails only when verification could not run (the path is not a readable
- * folder, the server cannot be reached). Nothing in the dataset is modified. */
+ * derivative datasets the logical fallback unless `integrity_only`), every checkpoint, each
+ * under the canonical name of its hash ("f1620" + lower-case hex). Entries the chain does
+ * not reference (where the store can list: not over HTTP) are listed in the report
+ * (odf_hash_report_unreferenced), not problems. `jobs` files are hashed in parallel (0 means
+ * 1). Findings about the dataset are problems in the report, not errors: the function fails
+ * only when verification could not run (the path is not a readable folder, the server cannot
+ * be reached), or with ODF_HASH_NOT_FOUND when `path` is a folder that is not a dataset (no
+ * refs/ nor blocks/: a kamu workspace, a dataset's blocks/ folder...), the message saying
+ * what it looks like. Nothing in the dataset is modified. */
 ODF_HASH_API int odf_hash_verify(const char* path, uint32_t jobs, int integrity_only,
                                  odf_hash_report** out, odf_hash_error* err);
+
+/* Flags of odf_hash_verify_ex, OR-ed together. */
+#define ODF_HASH_VERIFY_INTEGRITY_ONLY 1u /* no logical fallback (odf_hash_verify's flag) */
+#define ODF_HASH_VERIFY_STRICT 2u         /* unreferenced entries are unexpected-file problems */
+
+/* odf_hash_verify with flags (ODF_HASH_VERIFY_*); ODF_HASH_INVALID_ARGUMENT for an unknown
+ * flag bit. */
+ODF_HASH_API int odf_hash_verify_ex(const char* path, uint32_t jobs, uint32_t flags,
+                                    odf_hash_report** out, odf_hash_error* err);
 
 /* 1 when the dataset is valid (no problem), else 0. */
 ODF_HASH_API int odf_hash_report_valid(const odf_hash_report* report);
@@ -217,10 +230,29 @@ typedef struct odf_hash_problem {
 ODF_HASH_API int odf_hash_report_problem(const odf_hash_report* report, size_t index,
                                          odf_hash_problem* out, odf_hash_error* err);
 
+/* Entries of blocks/, data/ and checkpoints/ that the chain does not reference (what kamu
+ * leaves after `system compact --hard` or `reset`, a file under a non-canonical spelling of
+ * its hash, any other name): how many, and the sizes of those that are regular files. */
+ODF_HASH_API size_t odf_hash_report_unreferenced_count(const odf_hash_report* report);
+ODF_HASH_API uint64_t odf_hash_report_unreferenced_bytes(const odf_hash_report* report);
+
+/* One unreferenced entry. Strings belong to the report; absent values are NULL. */
+typedef struct odf_hash_unreferenced {
+  const char* file;           /* relative path ("data/f1620..."); untrusted bytes */
+  const char* kind;           /* "file", "directory", "symlink", "fifo", "socket",
+                                 "char-device", "block-device" or "other" */
+  uint64_t size;              /* bytes of a regular file, else 0 */
+  const char* canonical_name; /* a hash spelled another way: its canonical name, or NULL */
+} odf_hash_unreferenced;
+
+/* Unreferenced entry `index` (< unreferenced_count), in path order.
+ * ODF_HASH_INVALID_ARGUMENT when `index` is out of range. */
+ODF_HASH_API int odf_hash_report_unreferenced(const odf_hash_report* report, size_t index,
+                                              odf_hash_unreferenced* out, odf_hash_error* err);
+
 /* The whole report as JSON, the object `odf-hash verify --json` prints for one dataset
  * (path, kind, head, blocks, chain_complete, valid, logical_fallbacks, linked_objects,
- * files, problems).
- * Belongs to the report. */
+ * files, problems, unreferenced). Belongs to the report. */
 ODF_HASH_API const char* odf_hash_report_json(const odf_hash_report* report);
 ODF_HASH_API void odf_hash_report_free(odf_hash_report* report);
 

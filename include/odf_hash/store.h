@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +69,9 @@ struct ObjectInfo {
 struct ObjectEntry {
   std::string name;
   ObjectKind kind = ObjectKind::kFile;
+  // The size of a kFile when the listing says it (object stores list sizes; a local folder
+  // does not): callers needing it otherwise stat() the key.
+  std::optional<uint64_t> size;
 };
 
 // An object opened for reading.

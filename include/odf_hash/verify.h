@@ -22,9 +22,21 @@
 //     A data file that fails its own check is still read for its links when it parses
 //     (its objects belong to the dataset whatever its bytes); the links are read while
 //     planning (verify_plan.h);
-//  5. files of blocks/, data/ and checkpoints/ that the chain does not reference are
-//     reported as unexpected (".pending-*" files are ignored). A store that cannot list
-//     (HTTP) skips this check, and the report says so (unexpected_checked).
+//  5. entries of blocks/, data/ and checkpoints/ that the chain does not reference are
+//     listed in the report's unreferenced section (DatasetReport::unreferenced: path, kind,
+//     size; linked objects are not unreferenced), not as problems: kamu leaves such files behind
+//     after `system compact --hard`, `reset` or an aborted ingest, and still calls the dataset
+//     valid. VerifyOptions::strict makes each of them an unexpected-file problem, for a folder that
+//     must hold exactly the chain. ".pending-*" files (a writer's temporaries) are ignored.
+//     Whatever strict says, one of the three folders that is not a folder (a link leaving the
+//     dataset, a file, a FIFO) is a problem: the dataset's layout is broken. A store that cannot
+//     list (HTTP) skips this check, and the report says so (unexpected_checked).
+// Names: only the canonical name of a hash counts ("f1620" + 64 lower-case hex digits,
+// Multihash::to_string), the one kamu writes and opens. A block, data file or checkpoint
+// present only under another spelling (upper-case "F1620…", base58btc "z…") is missing
+// (block-missing / file-missing, the message naming the file that holds it under another
+// spelling), and that file is unreferenced. refs/head is a value, not a name: any multibase
+// spelling of a multihash is read (as kamu reads it).
 // Every problem is reported; verification never stops at the first. Nothing in the
 // dataset is modified.
 //
@@ -44,6 +56,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "odf_hash/dataset.h"
@@ -74,7 +87,9 @@ enum class ProblemKind {
   kSizeMismatch,              // file size differs from the recorded size
   kPhysicalHashMismatch,      // physical hash differs (root data, checkpoints, or no fallback)
   kLogicalHashMismatch,       // derivative data: physical and logical hashes both differ
-  kUnexpectedFile,            // a file no block of the chain references
+  kUnexpectedFile,            // an entry no block of the chain references (only with
+                              // VerifyOptions::strict), or one of the dataset's three
+                              // folders that is not a folder
   kNotRegularFile,            // a referenced name is a directory, FIFO, socket or device
   kLinkOutside,               // a referenced name is a symbolic link leaving the dataset folder
   kLinkedObjectMissing,       // a linked object (RFC-017) does not exist in data/
@@ -130,6 +145,25 @@ struct FileCheck {
   std::optional<uint64_t> size;
 };
 
+// An entry of blocks/, data/ or checkpoints/ that the (complete) chain does not reference:
+// a hash-named file no block names, a second spelling of a referenced hash, a name that is
+// not a hash, a folder, a FIFO, a link... Listed, never opened.
+struct UnreferencedEntry {
+  std::string file;  // relative path ("data/f1620…", "blocks/notes.txt"); untrusted bytes
+  ObjectKind kind = ObjectKind::kFile;  // links resolved as the store's policy says
+  uint64_t size = 0;                    // bytes of a regular file (0 for any other kind)
+  std::string link_target;              // kSymlink: where the link the store did not follow leads
+  bool broken_link = false;             // kSymlink: a link that leads nowhere or loops
+  // A name that is a multihash spelled another way: its canonical name ("f1620…"), which
+  // is the only one kamu (and verification) looks for. Empty otherwise.
+  std::string canonical_name;
+};
+
+// "file", "directory", "symlink", "fifo", "socket", "char-device", "block-device",
+// "other": the stable names of ObjectKind in reports (JSON, Python, the C ABI).
+const char* entry_kind_name(ObjectKind kind);
+std::optional<ObjectKind> entry_kind_from_name(std::string_view name);
+
 struct DatasetReport {
   std::string path;
   std::optional<Multihash> head;
@@ -140,11 +174,18 @@ struct DatasetReport {
   bool chain_complete = false;
   // False when the store cannot list its folders: unreferenced files were not looked for.
   bool unexpected_checked = true;
+  // VerifyOptions::strict was set: every unreferenced entry is also an unexpected-file
+  // problem.
+  bool strict = false;
   std::vector<FileCheck> files;   // newest block first; data before checkpoint per block
   std::vector<Problem> problems;  // metadata, then files (newest first), then unexpected
+  // Entries no block references, in path order (see 4. above): names that are not hashes
+  // always, hash-named files only when the chain is complete; empty when not checked.
+  std::vector<UnreferencedEntry> unreferenced;
 
   bool valid() const noexcept { return problems.empty(); }
   uint64_t logical_fallbacks() const noexcept;
+  uint64_t unreferenced_bytes() const noexcept;  // the sizes of the unreferenced entries
   // Linked objects checked (files of role kLinkedObject) and those that matched.
   uint64_t linked_objects() const noexcept;
   uint64_t linked_objects_matched() const noexcept;
@@ -165,6 +206,9 @@ inline constexpr unsigned kMaxVerifyJobs = 256;
 struct VerifyOptions {
   unsigned jobs = 1;            // threads hashing files (0 means 1; at most kMaxVerifyJobs)
   bool integrity_only = false;  // no logical fallback for derivative data
+  // Unreferenced entries are unexpected-file problems too (by default they are only listed
+  // in DatasetReport::unreferenced and the dataset can be valid).
+  bool strict = false;
   // How the dataset is opened (open_store.h): S3 endpoint, region, timeouts...; for a local
   // folder, store.follow_symlinks follows links leaving it (local_store.h).
   StoreOptions store;

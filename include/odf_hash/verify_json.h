@@ -8,9 +8,17 @@
 //    "files": [{"role" ("data" / "checkpoint" / "linked-object"), "file", "block",
 //               "sequence_number", "outcome", "actual_physical"?, "logical"?, "size"?}],
 //    "problems": [{"kind", "message", "block", "sequence_number", "file", "expected",
-//                  "actual", "link"?}]}   ("link": {"data_file", "column", "row"}, only
+//                  "actual", "link"?}],   ("link": {"data_file", "column", "row"}, only
 //                  on linked-object and link problems)
+//    "unreferenced": {"count", "bytes", "strict",
+//                     "entries": [{"file", "kind" ("file", "directory", "symlink", "fifo",
+//                                  "socket", "char-device", "block-device", "other"),
+//                                  "size", "link_target" (null unless a link),
+//                                  "broken_link", "canonical_name" (or null)}]}}
 //   (absent values are null; a linked object's entry names its first reference's block)
+//  "unreferenced" lists what the chain does not reference (verify.h, step 5); with "strict"
+//  each entry is also an unexpected-file problem. "unexpected_checked" is false when the
+//  store could not be listed (nothing was looked for).
 #pragma once
 
 #include <string>

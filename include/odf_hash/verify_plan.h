@@ -4,8 +4,9 @@
 //
 //  - plan_verify walks the metadata chain once (the blocks are small), lists the dataset and
 //    returns everything verify_dataset reports that does not need the data files' bytes:
-//    head, kind, the chain's problems, the unexpected files, and the ordered list of file
-//    checks (FileTask), one per data or checkpoint file the chain references;
+//    head, kind, the chain's problems, the unreferenced entries (and with strict their
+//    unexpected-file problems), and the ordered list of file checks (FileTask), one per data
+//    or checkpoint file the chain references;
 //  - check_file runs one FileTask: opens the file through the store, compares its size and
 //    physical hash, and for derivative data falls back to the logical hash. It needs only the
 //    task (a few hundred bytes: no chain, no listing);
@@ -53,6 +54,9 @@ struct FileTask {
   // The listing has no file of this hash: the check reports it missing without asking the
   // store (a listed dataset is checked against its listing, as verify_dataset does).
   bool known_missing = false;
+  // With known_missing: the key of a file holding this hash under a non-canonical name, named
+  // in the missing-file message (never read). Empty otherwise.
+  std::string misnamed;
   Multihash block{HashCode::kSha3_256, Digest256{}};  // the newest block referencing it
   uint64_t sequence_number = 0;
   uint64_t size = 0;                                     // recorded size in bytes
@@ -99,14 +103,16 @@ struct LinkedSummaryCheck {
 
 struct VerifyPlan {
   // The report without the file checks: path, head, kind, blocks, chain_complete,
-  // unexpected_checked, and the metadata problems (files is empty).
+  // unexpected_checked, strict, unreferenced, and the metadata problems (files is empty).
   DatasetReport report;
   // Report order: newest block first, data before checkpoint; then the linked objects.
   std::vector<FileTask> tasks;
   // Summaries to check against the data files, newest block first (their problems come after
   // the files'). Only data files whose link columns were read to the end are here.
   std::vector<LinkedSummaryCheck> linked_summaries;
-  std::vector<Problem> unexpected;  // problems reported after the files' (unexpected files)
+  // Problems reported after the files': a folder of the layout that is not a folder, and
+  // with strict the unexpected-file problem of every unreferenced entry.
+  std::vector<Problem> unexpected;
 
   uint64_t bytes_total() const noexcept;  // the recorded sizes of every task's file
 };
@@ -117,8 +123,8 @@ struct VerifyPlan {
 // the plan (link-malformed).
 //
 // Plans the verification of the dataset at `url_or_path` (a folder or a URL), opened as
-// verify_dataset opens it (VerifyOptions::integrity_only and store are used; jobs and
-// progress are not). Errors as verify_dataset.
+// verify_dataset opens it (VerifyOptions::integrity_only, strict and store are used; jobs
+// and progress are not). Errors as verify_dataset.
 Result<VerifyPlan> plan_verify(const std::string& url_or_path, const VerifyOptions& options = {});
 
 // Plans the verification of an opened dataset; tasks name it by dir.path() and carry

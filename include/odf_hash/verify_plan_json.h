@@ -5,12 +5,13 @@
 //   task:   {"version", "id", "dataset", "follow_symlinks", "endpoint_url", "region",
 //            "no_sign_request", "connect_timeout", "read_timeout", "max_attempts",
 //            "ipfs_gateway", "role" ("data" / "checkpoint" / "linked-object"), "file",
-//            "known_missing", "block", "sequence_number", "size", "physical", "logical" (or
-//            null), "derivative", "integrity_only", "link" (null, or {"data_file", "column",
-//            "row"} for a linked object)}
+//            "known_missing", "misnamed", "block", "sequence_number", "size", "physical",
+//            "logical" (or null), "derivative", "integrity_only", "link" (null, or
+//            {"data_file", "column", "row"} for a linked object)}
 //            (the store options, endpoint_url to ipfs_gateway, may be absent: defaults;
 //            "dataset", "endpoint_url" and "ipfs_gateway" are written without user
-//            information)
+//            information; "misnamed", a file of the same folder holding the hash under
+//            another name, may be absent)
 //   result: {"version", "task", "task_digest" (task_fingerprint), "role", "file", "block",
 //            "sequence_number", "outcome", "actual_physical" (or null), "logical" (or
 //            null), "size" (a linked object's, or null), "problem" (or null)}
@@ -18,7 +19,8 @@
 //            "chain_complete", "unexpected_checked", "problems": [...], "tasks": [...],
 //            "unexpected": [...], "linked_summaries": [{"block", "sequence_number",
 //            "data_file", "num_objects_naive", "size_naive", "values", "objects":
-//            [[task, count], ...]}]}
+//            [[task, count], ...]}], "unreferenced": {...} (as in verify_json.h; may be
+//            absent: none, not strict)}
 //   problem (in results and plans): as in verify_json.h, {"kind", "message", "block",
 //            "sequence_number", "file", "expected", "actual", "link"?} (absent values are null;
 //            "link" only on linked-object and link problems).

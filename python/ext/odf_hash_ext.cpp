@@ -32,6 +32,7 @@
 #include "odf_hash/verify_json.h"
 #include "odf_hash/verify_plan.h"
 #include "odf_hash/verify_plan_json.h"
+#include "odf_hash/workspace.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -317,11 +318,12 @@ ReportTuple report_tuple(const odf_hash::odf::DatasetReport& report) {
   return {odf_hash::odf::verify_report_json(report), std::move(problems)};
 }
 
-ReportTuple verify(const std::string& path, unsigned jobs, bool integrity_only,
+ReportTuple verify(const std::string& path, unsigned jobs, bool integrity_only, bool strict,
                    const StoreTuple& store) {
   odf_hash::odf::VerifyOptions options;
   options.jobs = jobs;
   options.integrity_only = integrity_only;
+  options.strict = strict;
   options.store = store_for(store);
   odf_hash::Result<odf_hash::odf::DatasetReport> r = odf_hash::Status::internal("not run");
   {
@@ -334,9 +336,11 @@ ReportTuple verify(const std::string& path, unsigned jobs, bool integrity_only,
 // Plan / check / merge (verify_plan.h), each side as its versioned JSON text: the Python
 // layer's Task, CheckResult and Plan are plain data built from it (cheap to pickle), and
 // everything that comes back is validated here by the C++ parsers.
-std::string plan_verify(const std::string& path, bool integrity_only, const StoreTuple& store) {
+std::string plan_verify(const std::string& path, bool integrity_only, bool strict,
+                        const StoreTuple& store) {
   odf_hash::odf::VerifyOptions options;
   options.integrity_only = integrity_only;
+  options.strict = strict;
   options.store = store_for(store);
   odf_hash::Result<odf_hash::odf::VerifyPlan> r = odf_hash::Status::internal("not run");
   {
@@ -392,6 +396,28 @@ ReportTuple merge_checks(const std::string& plan_json, const std::vector<std::st
     }();
   }
   return report_tuple(value_or_raise(std::move(r)));
+}
+
+// The kamu workspace at `path` (workspace.h), or None when it is a dataset or no workspace:
+// (folder of datasets, [(alias, dataset id, location)], [skipped folder names]).
+using WorkspaceTuple =
+    std::tuple<std::string, std::vector<std::tuple<std::string, std::string, std::string>>,
+               std::vector<std::string>>;
+
+std::optional<WorkspaceTuple> workspace(const std::string& path, const StoreTuple& store) {
+  odf_hash::Result<std::optional<odf_hash::odf::Workspace>> r =
+      odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::odf::open_workspace(path, store_for(store));
+  }
+  std::optional<odf_hash::odf::Workspace> ws = value_or_raise(std::move(r));
+  if (!ws) return std::nullopt;
+  std::vector<std::tuple<std::string, std::string, std::string>> datasets;
+  for (auto& d : ws->datasets)
+    datasets.emplace_back(d.alias, d.id, odf_hash::redact_url(d.location));
+  return WorkspaceTuple{odf_hash::redact_url(ws->location), std::move(datasets),
+                        std::move(ws->skipped)};
 }
 
 // The canonical JSON of a task / result / plan after validation (Task.from_json...).
@@ -513,8 +539,9 @@ NB_MODULE(_odf_hash, m) {
   m.def("physical_file", &physical_file, "path"_a, "store"_a);
   m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a, "store"_a);
   m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a, "store"_a);
-  m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a, "store"_a);
-  m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a, "store"_a);
+  m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a, "strict"_a, "store"_a);
+  m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a, "strict"_a, "store"_a);
+  m.def("workspace", &workspace, "path"_a, "store"_a);
   m.def(
       "is_store_url", [](const std::string& text) { return odf_hash::is_store_url(text); },
       "text"_a);

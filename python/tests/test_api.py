@@ -243,6 +243,58 @@ def test_verify_broken(root, tmp_path):
     rc, out = cli_json("verify", "--json", str(ds))
     assert rc == 1 and out["datasets"][0] == r.to_dict()
     assert [p["kind"] for p in r.to_dict()["problems"]] == [p.kind.value for p in r]
+    # The stray file is listed, not a problem; strict=True makes it one (as --strict).
+    stray = odf_hash.Unreferenced("data/stray.txt", "file", len("not part of the dataset"))
+    assert r.unreferenced == [stray] and r.unreferenced_bytes == stray.size and not r.strict
+    assert odf_hash.ProblemKind.UNEXPECTED_FILE not in [p.kind for p in r]
+    s = odf_hash.verify(ds, strict=True)
+    assert s.strict and s.unreferenced == [stray]
+    assert [(p.kind, p.file) for p in s][-1] == (odf_hash.ProblemKind.UNEXPECTED_FILE,
+                                                 "data/stray.txt")
+    rc, out = cli_json("verify", "--json", "--strict", str(ds))
+    assert rc == 1 and out["datasets"][0] == s.to_dict()
+    planned = odf_hash.plan(ds, strict=True)
+    assert planned.strict and planned.unreferenced == [stray]
+    assert odf_hash.merge(planned, [odf_hash.check(t) for t in planned]) == s
+    # A data file under the upper-case spelling of its hash is missing; the task names the
+    # other file, so the split report says so too.
+    other = sorted((ds / "data").iterdir())[1]
+    upper = other.with_name("F" + other.name[1:].upper())
+    other.rename(upper)
+    r = odf_hash.verify(ds)
+    missing = [p for p in r if p.kind is odf_hash.ProblemKind.FILE_MISSING]
+    assert [p.file for p in missing] == [f"data/{other.name}"]
+    assert f"data/{upper.name} holds the same hash under another spelling" in missing[0].message
+    planned = odf_hash.plan(ds)
+    assert [t.misnamed for t in planned if t.known_missing] == [f"data/{upper.name}"]
+    tasks = [odf_hash.Task.from_json(t.to_json()) for t in planned]
+    assert odf_hash.merge(planned, [odf_hash.check(t) for t in tasks]) == r
+
+
+def test_verify_workspace(root, tmp_path):
+    """A folder laid out as kamu lays out a workspace: .kamu/datasets/<id>/ with info/alias."""
+    datasets = tmp_path / "ws" / ".kamu" / "datasets"
+    shutil.copytree(root / "examples" / "datasets" / "root", datasets / "fed01aa")
+    (datasets / "fed01aa" / "info").mkdir()
+    (datasets / "fed01aa" / "info" / "alias").write_text("acme/root")
+    shutil.copytree(root / "examples" / "datasets" / "derivative", datasets / "fed01bb")
+    (datasets / "fed01bb" / "data" / "old").write_bytes(b"12345")
+    with pytest.raises(odf_hash.NotFoundError, match="it is a kamu workspace.*verify_workspace"):
+        odf_hash.verify(tmp_path / "ws")
+    reports = odf_hash.verify_workspace(tmp_path / "ws")
+    assert list(reports) == ["acme/root", "fed01bb"]  # no info/alias: the folder's name
+    assert all(r.ok for r in reports.values())
+    assert reports["fed01bb"].unreferenced == [odf_hash.Unreferenced("data/old", "file", 5)]
+    assert reports["acme/root"] == odf_hash.verify(datasets / "fed01aa")
+    assert list(odf_hash.verify_workspace(datasets, datasets=["acme/root"])) == ["acme/root"]
+    strict = odf_hash.verify_workspace(tmp_path / "ws", datasets="fed01bb", strict=True)
+    assert not strict["fed01bb"].ok
+    with pytest.raises(odf_hash.NotFoundError, match="no dataset aliased 'nope'"):
+        odf_hash.verify_workspace(tmp_path / "ws", datasets=["nope"])
+    with pytest.raises(odf_hash.NotFoundError, match="not a kamu workspace"):
+        odf_hash.verify_workspace(datasets / "fed01aa")
+    with pytest.raises(odf_hash.NotFoundError, match="blocks/ folder of a dataset"):
+        odf_hash.verify(datasets / "fed01aa" / "blocks")
 
 
 def test_verify_missing(tmp_path):
@@ -273,6 +325,7 @@ def test_python_m_odf_hash(tmp_path):
 
 def test_help_reads_well():
     for f in (odf_hash.logical, odf_hash.logical_file, odf_hash.physical, odf_hash.slice,
-              odf_hash.compare, odf_hash.verify, odf_hash.open_records):
+              odf_hash.compare, odf_hash.verify, odf_hash.verify_workspace,
+              odf_hash.open_records):
         assert f.__doc__ and len(f.__doc__) > 80, f.__name__
     assert "multibase" in odf_hash.Multihash.__doc__

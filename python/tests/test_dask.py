@@ -46,6 +46,14 @@ def test_cluster_reports_equal_local(client, variants):
     # The current client is picked up when none is given; progress is distributed's.
     ds = variants["derivative-reencoded"]
     assert odf_hash.dask.verify(ds, integrity_only=True) == odf_hash.verify(ds, integrity_only=True)
+    # The unreferenced section travels in the plan; strict makes its entries problems.
+    ds = variants["root-flipped-data-and-stray-file"]
+    report = odf_hash.dask.verify(ds, client, strict=True, progress=False)
+    assert report == odf_hash.verify(ds, strict=True)
+    assert [u.file for u in report.unreferenced] == ["data/stray.txt"] and report.strict
+    assert odf_hash.ProblemKind.UNEXPECTED_FILE in [p.kind for p in report]
+    assert [u.file for u in odf_hash.dask.verify(ds, client, progress=False).unreferenced] == [
+        "data/stray.txt"]
     ds = variants["root-truncated-checkpoint-deleted-data"]
     for batch_size in (1, 2, 100):
         assert (odf_hash.dask.verify(ds, client, batch_size=batch_size, progress=False)

@@ -35,6 +35,11 @@ def test_ray_reports_equal_local(session, tmp_path_factory, capsys):
     ds = variants["derivative-reencoded"]
     assert (odf_hash.ray.verify(ds, integrity_only=True, max_retries=1)
             == odf_hash.verify(ds, integrity_only=True))
+    # The unreferenced section travels in the plan; strict makes its entries problems.
+    ds = variants["root-flipped-data-and-stray-file"]
+    report = odf_hash.ray.verify(ds, strict=True, progress=False)
+    assert report == odf_hash.verify(ds, strict=True) and report.strict
+    assert [u.file for u in report.unreferenced] == ["data/stray.txt"]
     capsys.readouterr()
     odf_hash.ray.verify(variants["root"], progress=True)
     err = capsys.readouterr().err

@@ -76,8 +76,18 @@ def test_s3_verify_and_plan_check_merge_equal_local(s3, variants):
         assert merged == remote, name
         kinds |= {p.kind for p in local.problems}
     # The broken copies break in the ways the comparison is about.
-    assert {"physical-hash-mismatch", "file-missing", "unexpected-file", "block-missing",
+    assert {"physical-hash-mismatch", "file-missing", "block-missing",
             "size-mismatch", "logical-hash-mismatch"} <= {k.value for k in kinds}
+    # The bucket is listed: the stray file is unreferenced there as locally, with its size;
+    # strict makes it a problem in both, planned or not.
+    name = "root-flipped-data-and-stray-file"
+    remote = odf_hash.verify(url_of(name), endpoint_url=s3)
+    assert [u.file for u in remote.unreferenced] == ["data/stray.txt"]
+    strict = odf_hash.verify(url_of(name), endpoint_url=s3, strict=True)
+    assert_same(strict, odf_hash.verify(variants[name], strict=True), name)
+    assert "unexpected-file" in [p.kind.value for p in strict]
+    plan = odf_hash.plan(url_of(name), endpoint_url=s3, strict=True)
+    assert odf_hash.merge(plan, [odf_hash.check(t) for t in plan]) == strict
     ds = variants["derivative-reencoded"]
     assert_same(odf_hash.verify(url_of("derivative-reencoded"), endpoint_url=s3,
                                 integrity_only=True),

@@ -30,7 +30,10 @@ def test_split_equals_verify_on_every_variant(variants):
         assert split_verify(ds) == local, name
         assert split_verify(ds).to_dict() == local.to_dict(), name
         assert split_verify(ds, integrity_only=True) == odf_hash.verify(ds, integrity_only=True)
-        kinds |= {p.kind for p in local}
+        strict = odf_hash.verify(ds, strict=True)
+        assert split_verify(ds, strict=True) == strict, name
+        assert len(strict) == len(local) + len(local.unreferenced), name
+        kinds |= {p.kind for p in strict}
         kinds |= {f.outcome for f in local.files}
     # The variants cover the file findings a check can make.
     K = odf_hash.ProblemKind
@@ -105,7 +108,7 @@ def test_merge_refuses_missing_duplicated_and_foreign_results(variants):
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"version": 3}, "version 3 is not supported"),
+    ({"version": 9}, "version 9 is not supported"),
     ({"size": -1}, r"task.size: expected an unsigned integer"),
     ({"file": "refs/head"}, "is not a file of the data/ folder"),
     ({"file": "data/../../etc/passwd"}, "is not a file of the data/ folder"),

@@ -294,11 +294,21 @@ void odf_hash_logical_result_free(odf_hash_logical_result* result) {
 
 int odf_hash_verify(const char* path, uint32_t jobs, int integrity_only, odf_hash_report** out,
                     odf_hash_error* err) {
+  return odf_hash_verify_ex(path, jobs, integrity_only != 0 ? ODF_HASH_VERIFY_INTEGRITY_ONLY : 0u,
+                            out, err);
+}
+
+int odf_hash_verify_ex(const char* path, uint32_t jobs, uint32_t flags, odf_hash_report** out,
+                       odf_hash_error* err) {
   return guarded(err, [&] {
     if (path == nullptr || out == nullptr) return invalid(err, "odf_hash_verify: NULL argument");
+    if ((flags & ~(ODF_HASH_VERIFY_INTEGRITY_ONLY | ODF_HASH_VERIFY_STRICT)) != 0) {
+      return invalid(err, "odf_hash_verify_ex: unknown flag");
+    }
     odf_hash::odf::VerifyOptions options;
     options.jobs = jobs == 0 ? 1 : jobs;
-    options.integrity_only = integrity_only != 0;
+    options.integrity_only = (flags & ODF_HASH_VERIFY_INTEGRITY_ONLY) != 0;
+    options.strict = (flags & ODF_HASH_VERIFY_STRICT) != 0;
     auto r = odf_hash::odf::verify_dataset(path, options);
     if (!r.is_ok()) return report(err, r.status());
     auto* rep = new odf_hash_report{std::move(r).value(), {}, {}};
@@ -337,6 +347,30 @@ int odf_hash_report_problem(const odf_hash_report* rep, size_t index, odf_hash_p
   out->expected = text(p.expected);
   out->actual = text(p.actual);
   out->message = p.message.c_str();
+  return ok(err);
+}
+
+size_t odf_hash_report_unreferenced_count(const odf_hash_report* report) {
+  return report == nullptr ? 0 : report->report.unreferenced.size();
+}
+
+uint64_t odf_hash_report_unreferenced_bytes(const odf_hash_report* report) {
+  return report == nullptr ? 0 : report->report.unreferenced_bytes();
+}
+
+int odf_hash_report_unreferenced(const odf_hash_report* rep, size_t index,
+                                 odf_hash_unreferenced* out, odf_hash_error* err) {
+  if (rep == nullptr || out == nullptr) {
+    return invalid(err, "odf_hash_report_unreferenced: NULL argument");
+  }
+  if (index >= rep->report.unreferenced.size()) {
+    return invalid(err, "odf_hash_report_unreferenced: index out of range");
+  }
+  const odf_hash::odf::UnreferencedEntry& e = rep->report.unreferenced[index];
+  out->file = e.file.c_str();
+  out->kind = odf_hash::odf::entry_kind_name(e.kind);
+  out->size = e.size;
+  out->canonical_name = e.canonical_name.empty() ? nullptr : e.canonical_name.c_str();
   return ok(err);
 }
 

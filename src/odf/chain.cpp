@@ -86,7 +86,8 @@ ChainWalk walk_chain(const DatasetDir& dir) {
     }
     std::optional<DatasetFile> file = dir.find_block(current);
     const std::string missing = "block " + current.to_string() + " referenced by " +
-                                referrer_text(child) + " does not exist";
+                                referrer_text(child) + " does not exist" +
+                                misnamed_hint(dir.misnamed_block(current));
     if (!file) {
       walk.problems.push_back(
           problem(ProblemKind::kBlockMissing, "blocks/" + current.to_string(), missing));

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "entry.h"
+#include "odf_hash/workspace.h"
 
 namespace odf_hash::odf {
 
@@ -19,10 +20,21 @@ std::string hash_key(const Multihash& hash) {
   return std::string(bytes.begin(), bytes.end());
 }
 
-std::map<std::string, size_t> index_files(const std::vector<DatasetFile>& files) {
+// The files of one spelling (canonical or not), by binary hash; the first in name order.
+std::map<std::string, size_t> index_files(const std::vector<DatasetFile>& files, bool canonical) {
   std::map<std::string, size_t> index;
-  for (size_t i = 0; i < files.size(); ++i) index.emplace(hash_key(files[i].hash), i);
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (files[i].canonical == canonical) index.emplace(hash_key(files[i].hash), i);
+  }
   return index;
+}
+
+std::optional<DatasetFile> find_listed(const std::vector<DatasetFile>& files,
+                                       const std::map<std::string, size_t>& index,
+                                       const Multihash& hash) {
+  auto it = index.find(hash_key(hash));
+  if (it == index.end()) return std::nullopt;
+  return files[it->second];
 }
 
 std::optional<DatasetFile> find_in(bool listed, const char* folder,
@@ -31,11 +43,10 @@ std::optional<DatasetFile> find_in(bool listed, const char* folder,
                                    const Multihash& hash) {
   if (!listed) {
     std::string name = hash.to_string();
-    return DatasetFile{name, std::string(folder) + "/" + name, hash, ObjectKind::kFile, "", false};
+    return DatasetFile{name, std::string(folder) + "/" + name, hash, true, ObjectKind::kFile, "",
+                       false};
   }
-  auto it = index.find(hash_key(hash));
-  if (it == index.end()) return std::nullopt;
-  return files[it->second];
+  return find_listed(files, index, hash);
 }
 
 }  // namespace
@@ -72,13 +83,17 @@ Status DatasetDir::list_folder(const std::string& folder, std::vector<DatasetFil
         broken = true;
       }
     }
+    // A size listed for an object (not for a link, whose target's size the listing does not
+    // give) saves a request per unreferenced file.
+    const std::optional<uint64_t> size = e.kind == ObjectKind::kFile ? e.size : std::nullopt;
     auto hash = Multihash::parse(e.name);
     if (!hash.is_ok()) {
-      foreign_.push_back(DatasetEntry{std::move(rel), kind, std::move(link_target), broken});
+      foreign_.push_back(DatasetEntry{std::move(rel), kind, std::move(link_target), broken, size});
       continue;
     }
-    files.push_back(DatasetFile{std::move(e.name), std::move(rel), *hash, kind,
-                                std::move(link_target), broken});
+    const bool canonical = e.name == hash->to_string();
+    files.push_back(DatasetFile{std::move(e.name), std::move(rel), *hash, canonical, kind,
+                                std::move(link_target), broken, size});
   }
   return Status::ok();
 }
@@ -171,6 +186,10 @@ Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store) {
     }
   }
   if (dir.listed_) {
+    // A folder without refs/ nor blocks/ is no dataset (a workspace, a dataset's blocks/,
+    // anything else): an error saying what it looks like, not a head-missing problem.
+    ODF_HASH_ASSIGN_OR_RETURN(bool dataset, is_dataset_root(*dir.store_));
+    if (!dataset) return not_a_dataset_status(*dir.store_, redact_url(dir.path_));
     ODF_HASH_RETURN_IF_ERROR(dir.list_folder("blocks", dir.blocks_, &dir.blocks_listed_));
     ODF_HASH_RETURN_IF_ERROR(dir.list_folder("data", dir.data_, &dir.data_listed_));
     ODF_HASH_RETURN_IF_ERROR(
@@ -178,9 +197,12 @@ Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store) {
   }
   std::sort(dir.foreign_.begin(), dir.foreign_.end(),
             [](const DatasetEntry& a, const DatasetEntry& b) { return a.rel_path < b.rel_path; });
-  dir.block_index_ = index_files(dir.blocks_);
-  dir.data_index_ = index_files(dir.data_);
-  dir.checkpoint_index_ = index_files(dir.checkpoints_);
+  dir.block_index_ = index_files(dir.blocks_, true);
+  dir.data_index_ = index_files(dir.data_, true);
+  dir.checkpoint_index_ = index_files(dir.checkpoints_, true);
+  dir.block_misnamed_ = index_files(dir.blocks_, false);
+  dir.data_misnamed_ = index_files(dir.data_, false);
+  dir.checkpoint_misnamed_ = index_files(dir.checkpoints_, false);
   return dir;
 }
 
@@ -202,6 +224,16 @@ std::optional<DatasetFile> DatasetDir::find_data(const Multihash& hash) const {
 }
 std::optional<DatasetFile> DatasetDir::find_checkpoint(const Multihash& hash) const {
   return find_in(checkpoints_listed_, "checkpoints", checkpoints_, checkpoint_index_, hash);
+}
+
+std::optional<DatasetFile> DatasetDir::misnamed_block(const Multihash& hash) const {
+  return find_listed(blocks_, block_misnamed_, hash);
+}
+std::optional<DatasetFile> DatasetDir::misnamed_data(const Multihash& hash) const {
+  return find_listed(data_, data_misnamed_, hash);
+}
+std::optional<DatasetFile> DatasetDir::misnamed_checkpoint(const Multihash& hash) const {
+  return find_listed(checkpoints_, checkpoint_misnamed_, hash);
 }
 
 }  // namespace odf_hash::odf

@@ -64,6 +64,17 @@ EntryOpen open_entry(const ObjectStore& store, const std::string& rel, const std
   return out;
 }
 
+std::string misnamed_hint(const std::optional<DatasetFile>& misnamed) {
+  return misnamed_hint(misnamed ? misnamed->rel_path : std::string());
+}
+
+std::string misnamed_hint(const std::string& misnamed_key) {
+  if (misnamed_key.empty()) return "";
+  return " under its canonical name; " + escape_untrusted(misnamed_key, kQuotedPathChars) +
+         " holds the same hash under another spelling, which kamu does not open (only the "
+         "canonical name counts)";
+}
+
 ProblemKind problem_kind_of(EntryFault fault, ProblemKind missing, ProblemKind unreadable) {
   switch (fault) {
     case EntryFault::kMissing: return missing;

@@ -48,6 +48,11 @@ std::string not_a_file_sentence(const std::string& what, const std::string& rel,
 // The problem kind of a fault for an entry whose missing / unreadable kinds are given.
 ProblemKind problem_kind_of(EntryFault fault, ProblemKind missing, ProblemKind unreadable);
 
+// "" when `misnamed_key` is empty, else the end of a missing-file sentence saying that this
+// key holds the hash under a non-canonical name (which is not accepted as the file).
+std::string misnamed_hint(const std::string& misnamed_key);
+std::string misnamed_hint(const std::optional<DatasetFile>& misnamed);
+
 // Bytes already read, served as an object (random access over a store that has none).
 class BytesReader final : public ObjectReader {
  public:

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "odf_hash/open_store.h"
+#include "odf_hash/store.h"
 
 namespace odf_hash::odf::detail {
 
@@ -40,6 +41,67 @@ nlohmann::json problem_to_json(const Problem& p) {
         {"data_file", p.link->data_file}, {"column", p.link->column}, {"row", p.link->row}};
   }
   return jp;
+}
+
+nlohmann::json unreferenced_to_json(const DatasetReport& r) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const auto& e : r.unreferenced) {
+    const bool link = e.kind == ObjectKind::kSymlink;
+    entries.push_back(
+        nlohmann::json{{"file", e.file},
+                       {"kind", entry_kind_name(e.kind)},
+                       {"size", e.size},
+                       {"link_target", link ? nlohmann::json(e.link_target) : nlohmann::json()},
+                       {"broken_link", e.broken_link},
+                       {"canonical_name", text_or_null(e.canonical_name)}});
+  }
+  return nlohmann::json{{"count", r.unreferenced.size()},
+                        {"bytes", r.unreferenced_bytes()},
+                        {"strict", r.strict},
+                        {"entries", std::move(entries)}};
+}
+
+Status unreferenced_from_json(const nlohmann::json& j, const std::string& where, DatasetReport& r) {
+  if (!j.is_object()) return Status::parse_error(where + ": expected an object");
+  ODF_HASH_ASSIGN_OR_RETURN(const nlohmann::json* list, json_field(j, where, "entries"));
+  if (!list->is_array()) return field_error(where, "entries", "expected a list");
+  std::vector<UnreferencedEntry> out;
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string at = where + ".entries[" + std::to_string(i) + "]";
+    const nlohmann::json& je = (*list)[i];
+    if (!je.is_object()) return Status::parse_error(at + ": expected an object");
+    UnreferencedEntry e;
+    ODF_HASH_ASSIGN_OR_RETURN(e.file, json_string(je, at, "file"));
+    if (!is_valid_object_key(e.file)) {
+      return field_error(at, "file", "\"" + escape_untrusted(e.file, 160) + "\" is not a key");
+    }
+    ODF_HASH_ASSIGN_OR_RETURN(std::string kind, json_string(je, at, "kind"));
+    auto k = entry_kind_from_name(kind);
+    if (!k) return field_error(at, "kind", "unknown kind \"" + escape_untrusted(kind) + "\"");
+    e.kind = *k;
+    ODF_HASH_ASSIGN_OR_RETURN(e.size, json_u64(je, at, "size"));
+    ODF_HASH_ASSIGN_OR_RETURN(auto target, json_optional_string(je, at, "link_target"));
+    e.link_target = target.value_or("");
+    ODF_HASH_ASSIGN_OR_RETURN(e.broken_link, json_bool(je, at, "broken_link"));
+    ODF_HASH_ASSIGN_OR_RETURN(auto canonical, json_optional_string(je, at, "canonical_name"));
+    e.canonical_name = canonical.value_or("");
+    out.push_back(std::move(e));
+  }
+  // The count and bytes are derived: a section that contradicts its entries is malformed.
+  ODF_HASH_ASSIGN_OR_RETURN(uint64_t count, json_u64(j, where, "count"));
+  ODF_HASH_ASSIGN_OR_RETURN(uint64_t bytes, json_u64(j, where, "bytes"));
+  uint64_t sum = 0;
+  bool overflow = false;
+  for (const auto& e : out) {
+    overflow = overflow || sum + e.size < sum;
+    sum += e.size;
+  }
+  if (overflow || count != out.size() || bytes != sum) {
+    return Status::parse_error(where + ": count and bytes do not add up to its entries");
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(r.strict, json_bool(j, where, "strict"));
+  r.unreferenced = std::move(out);
+  return Status::ok();
 }
 
 Result<Problem> problem_from_json(const nlohmann::json& j, const std::string& where) {

@@ -12,6 +12,12 @@ namespace odf_hash::odf::detail {
 
 nlohmann::json problem_to_json(const Problem& p);
 
+// The unreferenced section: {"count", "bytes", "strict", "entries": [{"file", "kind", "size",
+// "link_target" (null unless a link), "broken_link", "canonical_name" (or null)}]}.
+nlohmann::json unreferenced_to_json(const DatasetReport& r);
+// That section read into r.unreferenced and r.strict (`where` names it), every field checked.
+Status unreferenced_from_json(const nlohmann::json& j, const std::string& where, DatasetReport& r);
+
 // `where` names the object in errors ("problems[3]"). Untrusted input: every field checked.
 Result<Problem> problem_from_json(const nlohmann::json& j, const std::string& where);
 

@@ -124,6 +124,35 @@ const char* file_outcome_name(FileOutcome outcome) {
   return "failed";
 }
 
+const char* entry_kind_name(ObjectKind kind) {
+  switch (kind) {
+    case ObjectKind::kFile: return "file";
+    case ObjectKind::kDirectory: return "directory";
+    case ObjectKind::kSymlink: return "symlink";
+    case ObjectKind::kFifo: return "fifo";
+    case ObjectKind::kSocket: return "socket";
+    case ObjectKind::kCharDevice: return "char-device";
+    case ObjectKind::kBlockDevice: return "block-device";
+    case ObjectKind::kOther: return "other";
+  }
+  return "other";
+}
+
+std::optional<ObjectKind> entry_kind_from_name(std::string_view name) {
+  for (ObjectKind k : {ObjectKind::kFile, ObjectKind::kDirectory, ObjectKind::kSymlink,
+                       ObjectKind::kFifo, ObjectKind::kSocket, ObjectKind::kCharDevice,
+                       ObjectKind::kBlockDevice, ObjectKind::kOther}) {
+    if (name == entry_kind_name(k)) return k;
+  }
+  return std::nullopt;
+}
+
+uint64_t DatasetReport::unreferenced_bytes() const noexcept {
+  uint64_t n = 0;
+  for (const auto& e : unreferenced) n += e.size;
+  return n;
+}
+
 uint64_t DatasetReport::logical_fallbacks() const noexcept {
   uint64_t n = 0;
   for (const auto& f : files) n += f.outcome == FileOutcome::kLogicalMatch ? 1 : 0;

@@ -32,6 +32,7 @@ std::string verify_report_json(const DatasetReport& r, int indent) {
   }
   j["problems"] = nlohmann::json::array();
   for (const auto& p : r.problems) j["problems"].push_back(detail::problem_to_json(p));
+  j["unreferenced"] = detail::unreferenced_to_json(r);
   // Paths and messages can hold bytes that are not UTF-8 (file names are bytes): replace
   // them rather than fail.
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);

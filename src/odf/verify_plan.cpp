@@ -9,6 +9,7 @@
 #include <limits>
 #include <mutex>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "chain_walk.h"
@@ -17,6 +18,7 @@
 #include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
+#include "unreferenced.h"
 
 namespace odf_hash::odf {
 
@@ -41,6 +43,10 @@ std::vector<FileTask> collect_tasks(const DatasetDir& dir, const std::vector<Cha
     t.role = role;
     t.file = f ? f->rel_path : std::string(data ? "data/" : "checkpoints/") + hash.to_string();
     t.known_missing = !f;
+    if (!f) {
+      std::optional<DatasetFile> m = data ? dir.misnamed_data(hash) : dir.misnamed_checkpoint(hash);
+      if (m) t.misnamed = m->rel_path;
+    }
     t.block = cb.hash;
     t.sequence_number = cb.block.sequence_number;
     t.size = size;
@@ -61,75 +67,6 @@ std::vector<FileTask> collect_tasks(const DatasetDir& dir, const std::vector<Cha
     }
   }
   return tasks;
-}
-
-// "this file", "this directory", "this symbolic link (to "…"), which leaves the dataset
-// folder", for the unexpected-file sentence.
-std::string entry_noun(const DatasetEntry& e) {
-  const ObjectKind kind = e.kind;
-  const std::string& link_target = e.link_target;
-  if (kind == ObjectKind::kFile) return "this file";
-  if (e.broken_link) return "this symbolic link, which leads nowhere or loops";
-  if (kind == ObjectKind::kSymlink) {
-    return "this symbolic link (to \"" + escape_untrusted(link_target, 160) +
-           "\", which leaves the dataset folder)";
-  }
-  return std::string("this ") + object_kind_name(kind);
-}
-
-// Names present in the dataset that the (complete) chain does not reference; the linked
-// objects (`linked`: tasks of role kLinkedObject) are referenced by the data files.
-void report_unexpected(const DatasetDir& dir, const std::vector<ChainBlock>& blocks,
-                       const std::vector<FileTask>& linked, bool chain_complete,
-                       std::vector<Problem>& problems) {
-  std::vector<DatasetEntry> unexpected(dir.foreign_entries());
-  if (chain_complete) {
-    std::set<std::string> blocks_ref, data_ref, checkpoints_ref;
-    for (const auto& cb : blocks) {
-      blocks_ref.insert(hash_key(cb.hash));
-      if (cb.block.new_data) data_ref.insert(hash_key(cb.block.new_data->physical_hash));
-      if (cb.block.new_checkpoint) {
-        checkpoints_ref.insert(hash_key(cb.block.new_checkpoint->physical_hash));
-      }
-    }
-    std::set<std::string> linked_names;  // only the canonical name of a linked object counts
-    for (const auto& t : linked) {
-      if (t.role == FileRole::kLinkedObject) linked_names.insert(t.file);
-    }
-    auto scan = [&](const std::vector<DatasetFile>& files, const std::set<std::string>& refs,
-                    std::optional<DatasetFile> (DatasetDir::*find)(const Multihash&) const) {
-      for (const auto& f : files) {
-        if (linked_names.count(f.rel_path) != 0) continue;
-        // Referenced, and the file found for that hash (not a second copy of it).
-        if (refs.count(hash_key(f.hash)) != 0) {
-          auto found = (dir.*find)(f.hash);
-          if (found && found->rel_path == f.rel_path) continue;
-        }
-        unexpected.push_back(DatasetEntry{f.rel_path, f.kind, f.link_target, f.broken_link});
-      }
-    };
-    scan(dir.blocks(), blocks_ref, &DatasetDir::find_block);
-    scan(dir.data_files(), data_ref, &DatasetDir::find_data);
-    scan(dir.checkpoints(), checkpoints_ref, &DatasetDir::find_checkpoint);
-  }
-  std::sort(unexpected.begin(), unexpected.end(),
-            [](const DatasetEntry& a, const DatasetEntry& b) { return a.rel_path < b.rel_path; });
-  for (auto& e : unexpected) {
-    Problem p;
-    p.kind = ProblemKind::kUnexpectedFile;
-    p.message = "no block of the chain references " + entry_noun(e);
-    if (e.rel_path.find('/') == std::string::npos && e.kind == ObjectKind::kSymlink &&
-        !e.broken_link) {
-      // blocks/, data/ or checkpoints/ itself leads out of the dataset.
-      ObjectInfo info;
-      info.kind = e.kind;
-      info.link_target = e.link_target;
-      p.kind = ProblemKind::kLinkOutside;
-      p.message = detail::not_a_file_sentence("the " + e.rel_path + " folder", e.rel_path, info);
-    }
-    p.file = std::move(e.rel_path);
-    problems.push_back(std::move(p));
-  }
 }
 
 }  // namespace
@@ -177,8 +114,17 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
   for (auto& t : links.tasks) plan.tasks.push_back(std::move(t));
   for (auto& p : links.problems) report.problems.push_back(std::move(p));
   plan.linked_summaries = std::move(links.summaries);
+  report.strict = options.strict;
   if (dir.listed()) {
-    report_unexpected(dir, walk.blocks, plan.tasks, walk.complete, plan.unexpected);
+    // Linked objects are referenced by the data files (by their canonical names only).
+    std::set<std::string> linked;
+    for (const auto& t : plan.tasks) {
+      if (t.role == FileRole::kLinkedObject) linked.insert(t.file);
+    }
+    detail::Unreferenced u =
+        detail::find_unreferenced(dir, walk.blocks, linked, walk.complete, options.strict);
+    report.unreferenced = std::move(u.entries);
+    plan.unexpected = std::move(u.problems);
   }
   return plan;
 }
@@ -272,7 +218,8 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
   };
   const std::string what = data ? "data file" : "checkpoint file";
   if (t.known_missing) {
-    return fail(ProblemKind::kFileMissing, "", "", "the " + what + " does not exist");
+    return fail(ProblemKind::kFileMissing, "", "",
+                "the " + what + " does not exist" + detail::misnamed_hint(t.misnamed));
   }
   const bool derivative = t.derivative;
   const bool fallback = t.logical_fallback();

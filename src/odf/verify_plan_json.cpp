@@ -122,6 +122,7 @@ json task_to_json(const FileTask& t) {
               {"role", file_role_name(t.role)},
               {"file", t.file},
               {"known_missing", t.known_missing},
+              {"misnamed", t.misnamed},
               {"block", t.block.to_string()},
               {"sequence_number", t.sequence_number},
               {"size", t.size},
@@ -147,6 +148,15 @@ Result<FileTask> task_from_json(const json& j, const std::string& where) {
   ODF_HASH_ASSIGN_OR_RETURN(t.file, json_string(j, where, "file"));
   ODF_HASH_RETURN_IF_ERROR(check_file_key(t.file, t.role, where));
   ODF_HASH_ASSIGN_OR_RETURN(t.known_missing, json_bool(j, where, "known_missing"));
+  if (j.contains("misnamed")) {  // optional: tasks of version 1 written before it existed
+    ODF_HASH_ASSIGN_OR_RETURN(t.misnamed, json_string(j, where, "misnamed"));
+    if (!t.misnamed.empty()) {
+      ODF_HASH_RETURN_IF_ERROR(check_file_key(t.misnamed, t.role, where + ".misnamed"));
+      if (!t.known_missing) {
+        return Status::parse_error(where + ".misnamed: given only for a known missing file");
+      }
+    }
+  }
   ODF_HASH_ASSIGN_OR_RETURN(t.block, json_hash(j, where, "block"));
   ODF_HASH_ASSIGN_OR_RETURN(t.sequence_number, json_u64(j, where, "sequence_number"));
   ODF_HASH_ASSIGN_OR_RETURN(t.size, json_u64(j, where, "size"));
@@ -309,6 +319,7 @@ std::string verify_plan_json(const VerifyPlan& plan) {
                                          {"values", s.values},
                                          {"objects", std::move(objects)}});
   }
+  j["unreferenced"] = detail::unreferenced_to_json(r);
   return dump(j);
 }
 
@@ -344,6 +355,10 @@ Result<VerifyPlan> parse_verify_plan_json(std::string_view text) {
   ODF_HASH_ASSIGN_OR_RETURN(r.unexpected_checked, json_bool(j, "plan", "unexpected_checked"));
   ODF_HASH_ASSIGN_OR_RETURN(r.problems, problems_from(j, "problems"));
   ODF_HASH_ASSIGN_OR_RETURN(plan.unexpected, problems_from(j, "unexpected"));
+  if (j.contains("unreferenced")) {  // optional: plans of version 1 written before it existed
+    ODF_HASH_RETURN_IF_ERROR(
+        detail::unreferenced_from_json(j.at("unreferenced"), "plan.unreferenced", r));
+  }
   ODF_HASH_ASSIGN_OR_RETURN(const json* tasks, detail::json_field(j, "plan", "tasks"));
   if (!tasks->is_array()) return Status::parse_error("plan.tasks: expected a list");
   for (size_t i = 0; i < tasks->size(); ++i) {

@@ -47,6 +47,7 @@ def main() -> int:
             raw = bytearray(broken_file.read_bytes())
             raw[len(raw) // 2] ^= 0x01
             broken_file.write_bytes(bytes(raw))
+            (dataset / "data" / "stray.txt").write_bytes(b"12345")  # unreferenced
         file = conf / DATA_FILE
         with contextlib.ExitStack() as stack:
             if args.http:
@@ -56,16 +57,20 @@ def main() -> int:
                 shutil.copytree(dataset, served / "datasets" / "root")
                 server = stack.enter_context(http_server(served))
                 file, dataset = f"{server.url}/files/{file.name}", f"{server.url}/datasets/root"
-            p = subprocess.run([args.tour, str(file), str(dataset)],
+            # A dataset's blocks/ folder: not a dataset (a local folder only).
+            extra = [] if args.http else [str(pathlib.Path(dataset) / "blocks")]
+            p = subprocess.run([args.tour, str(file), str(dataset), *extra],
                                capture_output=True, text=True, timeout=100)
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
     lines = {}
-    problems = []
+    problems, unreferenced = [], []
     for line in p.stdout.splitlines():
         key, _, value = line.partition(": ")
         if key == "problem":
             problems.append(value)
+        elif key == "unreferenced entry":
+            unreferenced.append(value)
         else:
             lines[key] = value
 
@@ -92,13 +97,23 @@ def main() -> int:
     # A column's digest alone equals its digest inside the record batch.
     expect("column a column  (i)", lines.get("one batch column a (i)", "missing"))
     expect("json names the dataset", "yes")
+    if not args.http:
+        expect("not a dataset", "not found")
+        expect("not a dataset says so", "yes")
     if args.broken:
         expect("dataset", "INVALID")
         want = [f"physical-hash-mismatch data/{broken_file.name}"]
         if problems != want:
             failures.append(f"problems: got {problems}, want {want}")
+        if not args.http:  # a server cannot be listed: nothing unreferenced there
+            expect("unreferenced", "1 (5 bytes)")
+            if unreferenced != ["data/stray.txt file 5"]:
+                failures.append(f"unreferenced: got {unreferenced}")
+            expect("strict adds problems", "1")
         want_rc = 1
     else:
+        expect("unreferenced", "0 (0 bytes)")
+        expect("strict adds problems", "0")
         expect("dataset", "VALID")
         if problems:
             failures.append(f"problems on a valid dataset: {problems}")

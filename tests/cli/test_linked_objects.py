@@ -223,8 +223,13 @@ def test_linked_object_replaced_by_a_folder(run, tampered):
 def test_linked_objects_are_not_unexpected_files(run, tampered):
     _, dataset = tampered
     (dataset / "data" / sha3_name(b"stray")).write_bytes(b"stray")
-    _, d = verify_json(run, dataset)
-    # Only the stray file: the two linked objects are referenced by the data files.
+    r, d = verify_json(run, dataset)
+    # Only the stray file is unreferenced: the two linked objects are referenced by the
+    # data files. It is listed (the dataset stays valid), and a problem with --strict.
+    assert r.rc == 0 and d["problems"] == [], d
+    assert [e["file"] for e in d["unreferenced"]["entries"]] == [f"data/{sha3_name(b'stray')}"]
+    r, d = verify_json(run, "--strict", dataset)
+    assert r.rc == 1
     assert [p["file"] for p in d["problems"]] == [f"data/{sha3_name(b'stray')}"]
 
 
@@ -340,7 +345,11 @@ def test_a_rewritten_data_file_still_has_its_links_read(run, tampered):
     _, d = verify_json(run, dataset)
     kinds = sorted(p["kind"] for p in d["problems"])
     # The data file fails (its size changed), the new link is missing, and "bye" is now
-    # linked by nothing: an unexpected file.
+    # linked by nothing: an unreferenced file (an unexpected-file problem with --strict).
+    assert kinds == ["linked-object-missing", "size-mismatch"], d
+    assert [e["file"] for e in d["unreferenced"]["entries"]] == [f"data/{obj}"], d
+    _, d = verify_json(run, "--strict", dataset)
+    kinds = sorted(p["kind"] for p in d["problems"])
     assert kinds == ["linked-object-missing", "size-mismatch", "unexpected-file"], d
 
 

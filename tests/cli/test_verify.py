@@ -90,17 +90,61 @@ def test_json_report_and_never_modifies(run, tmp_path):
     assert r.rc == 1, r
     report = json.loads(r.out)
     assert report["summary"] == {"datasets": 1, "valid": 0, "invalid": 1, "errors": 0,
-                                 "problems": 2, "logical_fallbacks": 0}
+                                 "problems": 1, "logical_fallbacks": 0}
     d = report["datasets"][0]
     assert d["valid"] is False and d["kind"] == "root" and d["blocks"] == 5
+    missing = {"kind": "file-missing", "block": info[2]["block"], "sequence_number": 2,
+               "file": info[2]["data"], "expected": None, "actual": None,
+               "message": "the data file does not exist"}
+    assert d["problems"] == [missing]
+    # The stray file is listed, not a problem.
+    stray = {"file": "data/stray.parquet", "kind": "file", "size": 4, "link_target": None,
+             "broken_link": False, "canonical_name": None}
+    assert d["unreferenced"] == {"count": 1, "bytes": 4, "strict": False, "entries": [stray]}
+    assert d["unexpected_checked"] is True
+    # --strict: it is an unexpected-file problem too.
+    r = run("verify", "--json", "--strict", ds)
+    assert tree_digest(ds) == before
+    assert r.rc == 1, r
+    d = json.loads(r.out)["datasets"][0]
     assert d["problems"] == [
-        {"kind": "file-missing", "block": info[2]["block"], "sequence_number": 2,
-         "file": info[2]["data"], "expected": None, "actual": None,
-         "message": "the data file does not exist"},
+        missing,
         {"kind": "unexpected-file", "block": None, "sequence_number": None,
          "file": "data/stray.parquet", "expected": None, "actual": None,
          "message": "no block of the chain references this file"},
     ]
+    assert d["unreferenced"] == {"count": 1, "bytes": 4, "strict": True, "entries": [stray]}
+
+
+def test_unreferenced_text_section(run, tmp_path):
+    """Unreferenced entries: one line with the count and size, then the paths (at most 10
+    without -v); the dataset stays VALID, exit 0; --strict makes each a problem, exit 1."""
+    ds = copy_dataset(tmp_path, "root")
+    names = [f"n{i:02}" for i in range(12)]
+    for i, name in enumerate(names):
+        (ds / "data" / name).write_bytes(b"x" * (100 * i))
+    (ds / "blocks" / "sub").mkdir()
+    (ds / "checkpoints" / "link").symlink_to("/etc/hostname")
+    r = run("verify", "root", cwd=tmp_path)
+    assert r.rc == 0, r
+    total = sum(100 * i for i in range(12))  # 6600 bytes = 6.4 KiB
+    assert (f"unreferenced 14 entries, 6.4 KiB (not part of the chain; --strict makes them "
+            f"problems)\n"
+            "    blocks/sub  (directory)\n"
+            "    checkpoints/link  (symbolic link to \"/etc/hostname\", outside the dataset)\n"
+            "    data/n00  (0 bytes)\n"
+            "    data/n01  (100 bytes)\n") in r.out
+    assert "    data/n07  (700 bytes)\n    ... and 4 more (-v lists all)\n" in r.out
+    assert total == 6600 and "result       VALID\n" in r.out
+    r = run("verify", "-v", "root", cwd=tmp_path)
+    assert "    data/n11  (1.1 KiB)\n" in r.out and "more (-v" not in r.out
+    r = run("verify", "--strict", "root", cwd=tmp_path)
+    assert r.rc == 1, r
+    assert ("unreferenced 14 entries, 6.4 KiB (--strict: each is an unexpected-file problem "
+            "below)\n") in r.out
+    assert "    data/n00  (" not in r.out
+    assert r.out.count(": unexpected-file\n") == 14
+    assert "result       INVALID (14 problems)\n" in r.out
 
 
 def test_missing_dataset_exit_2(run, tmp_path):

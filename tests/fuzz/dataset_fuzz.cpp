@@ -11,10 +11,14 @@
 // the dataset (empty, "." and ".." components dropped, at most 4 deep); missing parents are
 // created. tests/fuzz/make_dataset_corpus.py writes seeds from the example datasets.
 //
-// Invariants (abort() when broken): one precise problem per name, i.e. no name is reported
-// both as missing and as unexpected, nor both as not-a-regular-file (or a link leaving the
-// dataset) and as unexpected; a valid report has a complete chain and a head; every problem
-// has a message; verification errors are never internal errors.
+// Each input is verified twice, by default and with VerifyOptions::strict. Invariants
+// (abort() when broken): one precise problem per name, i.e. no name is reported both as
+// missing and as unexpected, nor both as not-a-regular-file (or a link leaving the dataset)
+// and as unexpected; no unreferenced entry is also named by a problem; strict lists the same
+// unreferenced entries and adds exactly one unexpected-file problem for each to the default
+// problems; a valid report has a complete chain and a head; every problem has a message;
+// verification errors are never internal errors (a folder that is not a dataset is
+// kNotFound).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -193,6 +197,27 @@ void check(const odf::DatasetReport& r) {
     }
   }
   if (r.valid() && (!r.chain_complete || !r.head)) fail("valid without a complete chain");
+  for (const auto& e : r.unreferenced) {
+    if (!r.strict && by_file.count(e.file) != 0) fail(e.file + ": unreferenced and a problem");
+  }
+}
+
+// The strict report is the default one plus an unexpected-file problem per unreferenced entry.
+void check_strict(const odf::DatasetReport& d, const odf::DatasetReport& s) {
+  if (s.unreferenced.size() != d.unreferenced.size()) fail("strict lists other unreferenced");
+  std::multiset<std::string> extra;
+  for (size_t i = 0; i < d.unreferenced.size(); ++i) {
+    if (d.unreferenced[i].file != s.unreferenced[i].file) fail("strict lists other unreferenced");
+    extra.insert(d.unreferenced[i].file);
+  }
+  if (s.problems.size() != d.problems.size() + extra.size()) fail("strict adds other problems");
+  std::multiset<std::string> added;
+  for (const auto& p : s.problems) {
+    if (p.kind == odf::ProblemKind::kUnexpectedFile && extra.count(p.file) != 0) {
+      added.insert(p.file);
+    }
+  }
+  if (added != extra) fail("strict: not one unexpected-file per unreferenced entry");
 }
 
 }  // namespace
@@ -215,6 +240,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (report.is_ok()) {
     check(*report);
+    options.strict = true;
+    auto strict = odf::verify_dataset(root.string(), options);
+    if (!strict.is_ok()) fail("strict verification failed where the default one ran");
+    check(*strict);
+    check_strict(*report, *strict);
   } else if (report.status().code() == StatusCode::kInternal) {
     fail("internal error: " + report.status().message());
   }

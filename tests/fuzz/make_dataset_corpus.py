@@ -6,7 +6,9 @@
 Seeds: the two example datasets as they are, and copies with the kinds of names a hostile
 author controls: refs/head as a FIFO, a directory or a link out of the dataset; a data file as
 a directory, a FIFO or a link (inside and outside); a block as a directory; a folder as a link
-out; unreferenced FIFOs, folders and links; a one-block chain made with the hash-naming entry.
+out; unreferenced FIFOs, folders and links; a one-block chain made with the hash-naming entry;
+files under a non-canonical spelling (upper-case, base58btc) of their hash; and folders that
+are not datasets (a dataset nested as in a kamu workspace, one of its blocks/ alone).
 """
 import pathlib
 import struct
@@ -31,6 +33,24 @@ def dataset_entries(name, skip=()):
         if p.is_file() and rel not in skip and p.stat().st_size < 65536:
             out.append(entry(FILE, rel, p.read_bytes()))
     return out
+
+
+def base58(name):
+    """The base58btc multibase spelling of a canonical "f..." name."""
+    alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+    raw = bytes.fromhex(name[1:])
+    n, out = int.from_bytes(raw, "big"), ""
+    while n:
+        n, r = divmod(n, 58)
+        out = alphabet[r] + out
+    return "z" + "1" * (len(raw) - len(raw.lstrip(b"\0"))) + out
+
+
+def renamed(name, rel, new_rel):
+    """The dataset's entries with the file `rel` named `new_rel`."""
+    old = entry(FILE, rel, (DATASETS / name / rel).read_bytes())
+    new = entry(FILE, new_rel, (DATASETS / name / rel).read_bytes())
+    return [new if e == old else e for e in dataset_entries(name)]
 
 
 def first(folder, name="root"):
@@ -68,6 +88,15 @@ def main():
                                   entry(LINK, "data/loop", b"loop")] + dataset_entries("root"),
         "one-block": [entry(HASHED_HEAD, "blocks", (DATASETS / "root" / "blocks" / block0)
                             .read_bytes())],
+        "data-upper-case": renamed("root", f"data/{data0}", f"data/{data0.upper()}"),
+        "block-base58": renamed("root", f"blocks/{block0}", f"blocks/{base58(block0)}"),
+        "second-spelling": [entry(FILE, f"checkpoints/{ckpt0.upper()}", b"other")] +
+                           dataset_entries("root"),
+        # Paths are cut at 4 components: the nested dataset keeps refs/ and blocks/ only.
+        "nested-workspace": [entry(FILE, "ws/.kamu/datasets/refs", b""),
+                             entry(FILE, "ws/.kamu/datasets/blocks", b"")],
+        "blocks-folder-alone": [entry(HASHED, "", (DATASETS / "root" / "blocks" / block0)
+                                      .read_bytes())],
     }
     for name, entries in seeds.items():
         (CORPUS / f"seed-{name}").write_bytes(b"".join(entries))

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of verify_plan_fuzz (tests/fuzz/corpus/verify_plan/): the plans,
 tasks and results of the example datasets and of a broken copy (every outcome and problem
-shape), each prefixed with the byte that selects its parser (0 task, 1 result, 2 plan), plus
-malformed variants. Needs the odf_hash package (make python).
+shape, unreferenced entries of every kind, a data file under a non-canonical name), also
+planned with strict, each prefixed with the byte that selects its parser (0 task, 1 result,
+2 plan), plus malformed variants. Needs the odf_hash package (make python).
 
     .venv/bin/python tests/fuzz/make_verify_plan_corpus.py
 """
@@ -29,6 +30,9 @@ def main():
         data[0].write_bytes(b"changed")
         data[1].unlink()
         pathlib.Path("broken/data/stray.txt").write_text("x")
+        os.mkdir("broken/checkpoints/folder")
+        os.symlink("/etc/hostname", "broken/blocks/link")
+        data[2].rename(data[2].with_name("F" + data[2].name[1:].upper()))  # misnamed
         fixture = ROOT / "tests" / "data" / "odf" / "derivative-slice0-reencoded.parquet"
         for f in pathlib.Path("derivative/data").iterdir():
             shutil.copyfile(fixture, f)
@@ -38,6 +42,7 @@ def main():
             for t in plan:
                 seeds[f"task-{name}-{t.id}"] = b"\x00" + t.to_json().encode()
                 seeds[f"result-{name}-{t.id}"] = b"\x01" + odf_hash.check(t).to_json().encode()
+        seeds["plan-broken-strict"] = b"\x02" + odf_hash.plan("broken", strict=True).to_json().encode()
     task = json.loads(seeds["task-root-0"][1:])
     seeds["task-bad-version"] = b"\x00" + json.dumps({**task, "version": 9}).encode()
     seeds["task-bad-file"] = b"\x00" + json.dumps({**task, "file": "data/../refs/head"}).encode()
@@ -93,6 +98,11 @@ def main():
     seeds["plan-linked-summary-bad-task"] = b"\x02" + json.dumps(
         {**plan, "linked_summaries": [{**summary, "objects": [[0, 1]]}]}).encode()
     seeds["plan-nested"] = b"\x02" + b"[" * 5000 + b"]" * 5000
+    broken = json.loads(seeds["plan-broken"][1:])
+    seeds["plan-unreferenced-bad-bytes"] = b"\x02" + json.dumps(
+        {**broken, "unreferenced": {**broken["unreferenced"], "bytes": 2**64 - 1}}).encode()
+    seeds["plan-without-unreferenced"] = b"\x02" + json.dumps(
+        {k: v for k, v in broken.items() if k != "unreferenced"}).encode()
     OUT.mkdir(parents=True, exist_ok=True)
     for name, data in seeds.items():
         (OUT / name).write_bytes(data)

@@ -35,11 +35,6 @@ sys.path.insert(0, str(HERE.parent / "cli"))  # remote_servers.py: moto on 127.0
 import make_workspace  # noqa: E402
 
 PENDING = {
-    "unreferenced": "issue 22 item 1: unreferenced files (after compact, reset, an aborted "
-                    "ingest; extra files) are listed, not problems, by default",
-    "strict": "issue 22 item 1: --strict makes unreferenced files unexpected-file problems",
-    "names": "issue 22 item 3: only canonical file names count",
-    "workspace": "issue 22 item 4: verify of a kamu workspace verifies each dataset by alias",
 }
 
 

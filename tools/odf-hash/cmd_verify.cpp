@@ -1,11 +1,14 @@
 // odf-hash verify DATASET...: integrity of ODF datasets (metadata chain, data, checkpoints),
-// with the logical fallback for derivative data. Report on stdout, progress on stderr (only
-// when stderr is a terminal), exit 0 all valid, 1 some invalid, 2 some could not be verified.
+// with the logical fallback for derivative data; a kamu workspace stands for each of its
+// datasets. Report on stdout, progress on stderr (only when stderr is a terminal), exit 0
+// all valid, 1 some invalid, 2 some could not be verified.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "odf_hash/open_store.h"
 #include "odf_hash/verify.h"
 #include "odf_hash/verify_json.h"
+#include "odf_hash/workspace.h"
 #include "output.h"
 #include "parallel.h"
 #include "store_flags.h"
@@ -35,7 +39,9 @@ struct VerifyArgs {
   bool integrity_only = false;
   bool verbose = false;
   bool follow_symlinks = false;
-  unsigned jobs = 0;  // 0: the CPU count, kRemoteJobs for a remote dataset
+  bool strict = false;
+  std::vector<std::string> aliases;  // --dataset: only these datasets of a workspace
+  unsigned jobs = 0;                 // 0: the CPU count, kRemoteJobs for a remote dataset
   StoreOptions store;
 };
 
@@ -67,19 +73,74 @@ std::string files_line(const DatasetReport& r, FileRole role) {
   return s;
 }
 
-void print_text(const DatasetReport& r, bool verbose) {
+// "512 bytes", "12.3 KiB", "4.0 MiB".
+std::string byte_size(uint64_t n) {
+  if (n < 1024) return plural(n, "byte");
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = static_cast<double>(n) / 1024;
+  size_t u = 0;
+  while (v >= 1024 && u + 1 < std::size(units)) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+  return buf;
+}
+
+// Entries listed under the unreferenced line without -v.
+constexpr size_t kUnreferencedShown = 10;
+
+std::string unreferenced_text(const DatasetReport& r, bool verbose) {
+  if (!r.unexpected_checked) return "unreferenced not checked: the store cannot list its folders\n";
+  if (r.unreferenced.empty()) return "";
+  const bool all_files =
+      std::all_of(r.unreferenced.begin(), r.unreferenced.end(),
+                  [](const odf::UnreferencedEntry& e) { return e.kind == ObjectKind::kFile; });
+  const size_t n = r.unreferenced.size();
+  std::string out =
+      "unreferenced " +
+      (all_files ? plural(n, "file") : std::to_string(n) + (n == 1 ? " entry" : " entries")) +
+      ", " + byte_size(r.unreferenced_bytes());
+  if (r.strict) {
+    return out + " (--strict: each is an unexpected-file problem below)\n";
+  }
+  out += " (not part of the chain; --strict makes them problems)\n";
+  const size_t shown =
+      verbose ? r.unreferenced.size() : std::min(r.unreferenced.size(), kUnreferencedShown);
+  for (size_t i = 0; i < shown; ++i) {
+    const odf::UnreferencedEntry& e = r.unreferenced[i];
+    out += "    " + escape_text(e.file) + "  (";
+    if (e.kind == ObjectKind::kFile) {
+      out += byte_size(e.size);
+    } else if (e.kind == ObjectKind::kSymlink) {
+      out += e.broken_link ? "symbolic link leading nowhere"
+                           : "symbolic link to \"" + escape_untrusted(e.link_target, 160) +
+                                 "\", outside the dataset";
+    } else {
+      out += object_kind_name(e.kind);
+    }
+    if (!e.canonical_name.empty()) out += "; a non-canonical spelling of " + e.canonical_name;
+    out += ")\n";
+  }
+  if (shown < r.unreferenced.size()) {
+    out +=
+        "    ... and " + std::to_string(r.unreferenced.size() - shown) + " more (-v lists all)\n";
+  }
+  return out;
+}
+
+void print_text(const DatasetReport& r, bool verbose, const std::string& alias = "") {
   std::string out;
-  out += "== " + escape_text(r.path);
+  out += "== " + (alias.empty() ? "" : escape_text(alias) + ": ") + escape_text(r.path);
   if (r.kind) out += std::string(" (") + odf::dataset_kind_name(*r.kind) + " dataset)";
   out += "\n";
   out += "head         " + (r.head ? r.head->to_string() : std::string("(none)")) + "\n";
   out += "blocks       " + std::to_string(r.blocks) +
          (r.chain_complete ? " (chain complete: head to seed)"
-                           : " (chain incomplete: unreferenced files not checked)") +
+                           : " (chain incomplete: unreferenced hash-named files not looked for)") +
          "\n";
-  if (!r.unexpected_checked) {
-    out += "unexpected   not checked: the store cannot list its folders\n";
-  }
+  out += unreferenced_text(r, verbose);
   out += "data         " + files_line(r, FileRole::kData) + "\n";
   out += "checkpoints  " + files_line(r, FileRole::kCheckpoint) + "\n";
   if (const uint64_t linked = r.linked_objects(); linked != 0) {
@@ -148,60 +209,162 @@ class ProgressLine {
   std::chrono::steady_clock::time_point last_;
 };
 
-int run_verify(const VerifyArgs& args) {
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  uint64_t valid = 0, invalid = 0, errors = 0, problems = 0, fallbacks = 0;
+struct Tally {
+  uint64_t total = 0, valid = 0, invalid = 0, errors = 0, problems = 0, fallbacks = 0;
   nlohmann::json datasets = nlohmann::json::array();
-  for (const auto& path : args.datasets) {
-    odf::VerifyOptions options;
-    options.jobs = args.jobs != 0 ? args.jobs : is_store_url(path) ? kRemoteJobs : default_jobs();
-    options.integrity_only = args.integrity_only;
-    options.store = args.store;
-    options.store.follow_symlinks = args.follow_symlinks;
-    const std::string shown = redact_url(path);
-    std::optional<ProgressLine> line;
-    if (tty) {
-      line.emplace(shown);
-      options.progress = [&](const odf::VerifyProgress& p) { line->update(p); };
+};
+
+// A dataset of a workspace being verified: its alias and the workspace's folder.
+struct Named {
+  std::string alias;
+  std::string workspace;
+};
+
+// Verifies one dataset and prints its report (text) or keeps it (JSON). The one-line verdict
+// for a workspace's summary: "VALID", "INVALID (2 problems)", "ERROR: ...".
+std::string verify_one(const VerifyArgs& args, const std::string& path, const Named* named,
+                       Tally& tally) {
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  odf::VerifyOptions options;
+  options.jobs = args.jobs != 0 ? args.jobs : is_store_url(path) ? kRemoteJobs : default_jobs();
+  options.integrity_only = args.integrity_only;
+  options.strict = args.strict;
+  options.store = args.store;
+  options.store.follow_symlinks = args.follow_symlinks;
+  const std::string shown = redact_url(path);
+  std::optional<ProgressLine> line;
+  if (tty) {
+    line.emplace(shown);
+    options.progress = [&](const odf::VerifyProgress& p) { line->update(p); };
+  }
+  ++tally.total;
+  Result<DatasetReport> report = odf::verify_dataset(path, options);
+  line.reset();
+  auto tag = [&](nlohmann::json j) {
+    if (named != nullptr) {
+      j["alias"] = named->alias;
+      j["workspace"] = named->workspace;
     }
-    Result<DatasetReport> report = odf::verify_dataset(path, options);
-    line.reset();
-    if (!report.is_ok()) {
-      ++errors;
-      const std::string message = redact_url(report.status().message());
-      std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(message).c_str());
-      if (args.json) datasets.push_back({{"path", shown}, {"error", message}});
-      continue;
-    }
-    (report->valid() ? valid : invalid) += 1;
-    problems += report->problems.size();
-    fallbacks += report->logical_fallbacks();
-    if (args.json) {
-      datasets.push_back(nlohmann::json::parse(odf::verify_report_json(*report)));
-    } else {
-      print_text(*report, args.verbose);
+    return j;
+  };
+  if (!report.is_ok()) {
+    ++tally.errors;
+    const std::string message = redact_url(report.status().message());
+    std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(message).c_str());
+    if (args.json) tally.datasets.push_back(tag({{"path", shown}, {"error", message}}));
+    return "ERROR (could not be verified)";
+  }
+  (report->valid() ? tally.valid : tally.invalid) += 1;
+  tally.problems += report->problems.size();
+  tally.fallbacks += report->logical_fallbacks();
+  if (args.json) {
+    tally.datasets.push_back(tag(nlohmann::json::parse(odf::verify_report_json(*report))));
+  } else {
+    print_text(*report, args.verbose, named != nullptr ? named->alias : "");
+  }
+  std::string verdict =
+      report->valid() ? "VALID" : "INVALID (" + plural(report->problems.size(), "problem") + ")";
+  if (!report->unreferenced.empty() && !report->strict) {
+    verdict += ", " + std::to_string(report->unreferenced.size()) + " unreferenced (" +
+               byte_size(report->unreferenced_bytes()) + ")";
+  }
+  return verdict;
+}
+
+// A record of an error about a path or a selection, as verify_one records a failed dataset.
+void record_error(const VerifyArgs& args, const std::string& shown, const std::string& message,
+                  Tally& tally) {
+  ++tally.total;
+  ++tally.errors;
+  std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(message).c_str());
+  if (args.json) tally.datasets.push_back({{"path", shown}, {"error", message}});
+}
+
+// Every dataset of a kamu workspace (or those --dataset names), then one line per dataset.
+void verify_workspace(const VerifyArgs& args, const std::string& path, const odf::Workspace& ws,
+                      Tally& tally) {
+  const std::string shown = redact_url(path);
+  std::vector<const odf::WorkspaceDataset*> chosen;
+  for (const auto& d : ws.datasets) {
+    if (args.aliases.empty() ||
+        std::find(args.aliases.begin(), args.aliases.end(), d.alias) != args.aliases.end() ||
+        std::find(args.aliases.begin(), args.aliases.end(), d.id) != args.aliases.end()) {
+      chosen.push_back(&d);
     }
   }
-  const uint64_t total = args.datasets.size();
+  for (const auto& alias : args.aliases) {
+    bool found = false;
+    for (const auto& d : ws.datasets) found = found || d.alias == alias || d.id == alias;
+    if (found) continue;
+    std::string known;
+    for (const auto& d : ws.datasets) known += (known.empty() ? "" : ", ") + d.alias;
+    record_error(args, shown,
+                 shown + ": the workspace has no dataset aliased \"" + alias + "\" (" +
+                     (known.empty() ? std::string("it has no dataset") : "aliases: " + known) + ")",
+                 tally);
+  }
+  if (ws.datasets.empty() && args.aliases.empty()) {
+    record_error(args, shown, shown + ": the kamu workspace holds no dataset", tally);
+    return;
+  }
+  std::vector<std::pair<std::string, std::string>> lines;  // alias, verdict
+  for (const auto* d : chosen) {
+    Named named{d->alias, shown};
+    lines.emplace_back(d->alias, verify_one(args, d->location, &named, tally));
+  }
+  if (args.json || chosen.empty()) return;
+  std::string out = "workspace " + escape_text(shown) + ": " + plural(chosen.size(), "dataset") +
+                    (chosen.size() == ws.datasets.size()
+                         ? ""
+                         : " of " + std::to_string(ws.datasets.size()) + " (--dataset)") +
+                    "\n";
+  size_t width = 0;
+  for (const auto& [alias, verdict] : lines) width = std::max(width, escape_text(alias).size());
+  for (const auto& [alias, verdict] : lines) {
+    const std::string a = escape_text(alias);
+    out += "  " + a + std::string(width - a.size(), ' ') + "  " + verdict + "\n";
+  }
+  std::fputs((out + "\n").c_str(), stdout);
+}
+
+int run_verify(const VerifyArgs& args) {
+  Tally tally;
+  for (const auto& path : args.datasets) {
+    // A folder that is no dataset may be a kamu workspace; any error opening it is left to
+    // verify_one, which reports it as for a dataset.
+    auto ws = odf::open_workspace(path, args.store);
+    if (ws.is_ok() && ws->has_value()) {
+      verify_workspace(args, path, **ws, tally);
+    } else if (!args.aliases.empty() && ws.is_ok()) {
+      record_error(args, redact_url(path),
+                   redact_url(path) +
+                       ": --dataset selects datasets of a kamu workspace, and this is not one",
+                   tally);
+    } else {
+      verify_one(args, path, nullptr, tally);
+    }
+  }
   if (args.json) {
-    nlohmann::json out{{"datasets", datasets},
+    nlohmann::json out{{"datasets", tally.datasets},
                        {"summary",
-                        {{"datasets", total},
-                         {"valid", valid},
-                         {"invalid", invalid},
-                         {"errors", errors},
-                         {"problems", problems},
-                         {"logical_fallbacks", fallbacks}}}};
+                        {{"datasets", tally.total},
+                         {"valid", tally.valid},
+                         {"invalid", tally.invalid},
+                         {"errors", tally.errors},
+                         {"problems", tally.problems},
+                         {"logical_fallbacks", tally.fallbacks}}}};
     print_json(out);
   } else {
-    std::string s = "summary: " + plural(total, "dataset") + ": " + std::to_string(valid) +
-                    " valid, " + std::to_string(invalid) + " invalid";
-    if (errors != 0) s += ", " + std::to_string(errors) + " could not be verified";
-    s += " (" + plural(problems, "problem") + ", " + plural(fallbacks, "logical fallback") + ")";
+    std::string s = "summary: " + plural(tally.total, "dataset") + ": " +
+                    std::to_string(tally.valid) + " valid, " + std::to_string(tally.invalid) +
+                    " invalid";
+    if (tally.errors != 0) s += ", " + std::to_string(tally.errors) + " could not be verified";
+    s += " (" + plural(tally.problems, "problem") + ", " +
+         plural(tally.fallbacks, "logical fallback") + ")";
     std::cout << s << std::endl;
   }
-  if (errors != 0) return kExitError;
-  return invalid != 0 ? kExitMismatch : kExitOk;
+  if (tally.errors != 0) return kExitError;
+  return tally.invalid != 0 ? kExitMismatch : kExitOk;
 }
 
 }  // namespace
@@ -214,8 +377,18 @@ Command add_verify_command(CLI::App& root) {
       "hash), logical fallback for derivative data, unreferenced files. Never modifies a "
       "dataset.");
   app->add_option("DATASET", args->datasets,
-                  "Dataset directories (holding refs/, blocks/, ...) or URLs of datasets")
+                  "Dataset directories (holding refs/, blocks/, ...), URLs of datasets, or kamu "
+                  "workspaces (the folder holding .kamu/, or .kamu/datasets): each dataset of "
+                  "a workspace is verified, named by its alias")
       ->required();
+  app->add_flag("--strict", args->strict,
+                "Entries of blocks/, data/, checkpoints/ that the chain does not reference "
+                "are unexpected-file problems (by default they are listed as unreferenced, "
+                "and the dataset can be valid)");
+  app->add_option("--dataset", args->aliases,
+                  "In a kamu workspace, verify only the dataset of this alias (or dataset id); "
+                  "repeatable")
+      ->allow_extra_args(false);
   app->add_flag("--json", args->json, "Machine-readable report on stdout");
   app->add_flag("--integrity-only", args->integrity_only,
                 "No logical fallback: a physical mismatch fails derivative data too");
@@ -234,7 +407,8 @@ Command add_verify_command(CLI::App& root) {
               "them to N x 8 MiB;\nthe logical fallback of a derivative file reads through "
               "the Parquet reader's bounded\npool (64 MiB + 64 bytes per byte being read).\n"
               "\nExit status: 0 every dataset valid, 1 some invalid, 2 some could not be "
-              "verified\n(unreachable, access denied to the dataset itself, bad URL).");
+              "verified\n(unreachable, access denied to the dataset itself, bad URL, a folder "
+              "that is not a\ndataset, a --dataset alias the workspace does not have).");
   return Command{app, [args] { return run_verify(*args); }};
 }
 

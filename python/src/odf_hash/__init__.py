@@ -7,7 +7,8 @@
   (string views, large offsets, dictionaries) and however the records are split into batches.
 - :func:`logical_file`, :func:`physical`, :func:`slice`, :func:`compare` -- data files
   (Parquet, Arrow IPC) as the main ODF implementation reads them.
-- :func:`verify` -- an ODF dataset folder: metadata chain, data files, checkpoints.
+- :func:`verify` -- an ODF dataset folder: metadata chain, data files, checkpoints;
+  :func:`verify_workspace` -- every dataset of a kamu workspace.
 - :func:`plan`, :func:`check`, :func:`merge` -- the same verification split for a cluster:
   plan once, check each file anywhere (Dask: :mod:`odf_hash.dask`, Ray: :mod:`odf_hash.ray`),
   merge into the :class:`Report` :func:`verify` gives.
@@ -61,6 +62,7 @@ __all__ = [
     "ProblemKind",
     "Report",
     "Task",
+    "Unreferenced",
     "UnsupportedTypeError",
     "check",
     "cli_path",
@@ -74,6 +76,7 @@ __all__ = [
     "plan",
     "slice",
     "verify",
+    "verify_workspace",
 ]
 
 __version__ = _odf_hash.library_version()
@@ -437,11 +440,35 @@ class FileCheck:
     size: Optional[int] = None  #: a linked object that matched: its size in bytes
 
 
+@dataclasses.dataclass(frozen=True)
+class Unreferenced:
+    """An entry of ``blocks/``, ``data/`` or ``checkpoints/`` that the chain does not
+    reference (what kamu leaves after ``system compact --hard``, ``reset`` or an aborted
+    ingest; a file under a non-canonical spelling of its hash; anything else). Listed, never
+    opened; a problem only with ``strict=True``."""
+
+    file: str  #: relative path in the dataset (untrusted bytes: escape before printing)
+    #: ``"file"``, ``"directory"``, ``"symlink"``, ``"fifo"``, ``"socket"``,
+    #: ``"char-device"``, ``"block-device"`` or ``"other"``
+    kind: str
+    size: int  #: bytes of a regular file (0 for any other kind)
+    link_target: Optional[str] = None  #: where a link leaving the dataset leads
+    broken_link: bool = False  #: a link that leads nowhere or loops
+    #: for a name that is a multihash spelled another way: its canonical name (``"f1620..."``)
+    canonical_name: Optional[str] = None
+
+    @classmethod
+    def _from_dict(cls, d: Dict[str, Any]) -> "Unreferenced":
+        return cls(d["file"], d["kind"], d["size"], d["link_target"], d["broken_link"],
+                   d["canonical_name"])
+
+
 class Report:
     """The result of :func:`verify`. ``report.ok`` is True when the dataset is valid; iterating
     gives the :class:`Problem` objects in report order (metadata, then files newest block
-    first, then unexpected files); ``report.to_dict()`` is the object ``odf-hash verify
-    --json`` prints for the dataset."""
+    first, then unexpected files); ``report.unreferenced`` lists what the chain does not
+    reference (never a problem unless ``strict``); ``report.to_dict()`` is the object
+    ``odf-hash verify --json`` prints for the dataset."""
 
     def __init__(self, json_text: str, problems: List[tuple]):
         self._dict = json.loads(json_text)
@@ -463,6 +490,13 @@ class Report:
         ]
         #: linked objects (ODF RFC-017) checked, and those that matched their name
         self.linked_objects: Dict[str, int] = dict(d["linked_objects"])
+        #: False when the store cannot list (HTTP): unreferenced entries were not looked for
+        self.unexpected_checked: bool = d["unexpected_checked"]
+        u = d["unreferenced"]
+        #: entries no block references, in path order
+        self.unreferenced: List[Unreferenced] = [Unreferenced._from_dict(e) for e in u["entries"]]
+        self.unreferenced_bytes: int = u["bytes"]  #: their total size
+        self.strict: bool = u["strict"]  #: verified with ``strict=True``
 
     @property
     def ok(self) -> bool:
@@ -495,13 +529,20 @@ class Report:
 
 
 def verify(
-    dataset: PathLike, *, jobs: Optional[int] = None, integrity_only: bool = False, **store: Any
+    dataset: PathLike, *, jobs: Optional[int] = None, integrity_only: bool = False,
+    strict: bool = False, **store: Any
 ) -> Report:
     """Verifies the ODF dataset ``dataset``, a folder or a URL (``refs/head``, ``blocks/``, ``data/``,
     ``checkpoints/``): every block hashes to its name and the chain links down to the seed;
-    every data file and checkpoint exists with its recorded size and physical hash; derivative
-    data that differs physically must match logically (unless ``integrity_only``); files no
-    block references are reported. Every problem is reported; nothing is modified.
+    every data file and checkpoint exists, under the canonical name of its hash, with its
+    recorded size and physical hash; derivative data that differs physically must match
+    logically (unless ``integrity_only``). Entries no block references are listed in
+    ``Report.unreferenced``; with ``strict`` each is also an ``unexpected-file`` problem. Every
+    problem is reported; nothing is modified.
+
+    A folder that is not a dataset (no ``refs/`` nor ``blocks/``) raises
+    :class:`NotFoundError` saying what it looks like; for a kamu workspace, use
+    :func:`verify_workspace`.
 
     ``dataset`` may be a URL (``s3://bucket/prefix``, ``http(s)://host/path``), with the
     store options as keyword arguments (see the module's documentation): the same report as
@@ -515,8 +556,42 @@ def verify(
     remote = _odf_hash.is_store_url(p)
     n = (16 if remote else (os.cpu_count() or 1)) if jobs is None else jobs
     n = _count("jobs", n, _MAX_JOBS)
-    json_text, problems = _odf_hash.verify(p, n, bool(integrity_only), opts)
+    json_text, problems = _odf_hash.verify(p, n, bool(integrity_only), bool(strict), opts)
     return Report(json_text, problems)
+
+
+def verify_workspace(
+    workspace: PathLike, *, datasets: Optional[Iterable[str]] = None, jobs: Optional[int] = None,
+    integrity_only: bool = False, strict: bool = False, **store: Any
+) -> Dict[str, Report]:
+    """Verifies every dataset of the kamu workspace ``workspace`` (the folder holding
+    ``.kamu/``, ``.kamu`` itself or ``.kamu/datasets``; also a folder holding only dataset
+    folders), or only those whose alias (``info/alias``) or dataset id is in ``datasets``.
+    Returns ``{alias: Report}`` in alias order (a dataset without ``info/alias`` is named by
+    its folder). Aliases are text from the datasets: escape them before printing to a
+    terminal. Raises :class:`NotFoundError` when ``workspace`` is no workspace (a dataset:
+    use :func:`verify`) or a requested alias is not in it; the other arguments as
+    :func:`verify`."""
+    p = _path(workspace, "odf_hash.verify_workspace")
+    opts = _store("verify_workspace", store)
+    ws = _odf_hash.workspace(p, opts)
+    if ws is None:
+        raise NotFoundError(f"{p}: not a kamu workspace (for one dataset, use odf_hash.verify)")
+    location, found, _skipped = ws
+    wanted = None if datasets is None else [datasets] if isinstance(datasets, str) else list(datasets)
+    if wanted is not None:
+        known = {a for a, _, _ in found} | {i for _, i, _ in found}
+        missing = [a for a in wanted if a not in known]
+        if missing:
+            raise NotFoundError(f"{location}: the workspace has no dataset aliased {missing[0]!r} "
+                                f"(aliases: {', '.join(a for a, _, _ in found) or 'none'})")
+    out: Dict[str, Report] = {}
+    for alias, ident, where in found:
+        if wanted is None or alias in wanted or ident in wanted:
+            key = alias if alias not in out else f"{alias} ({ident})"
+            out[key] = verify(where, jobs=jobs, integrity_only=integrity_only, strict=strict,
+                              **store)
+    return out
 
 
 # ---- verification at cluster scale: plan, check, merge -----------------------------------------
@@ -543,6 +618,9 @@ class Task:
     block: str  #: the newest block referencing the file
     sequence_number: int
     known_missing: bool = False  #: the plan's listing has no such file
+    #: with ``known_missing``: a file holding the hash under a non-canonical name (named in
+    #: the problem's message, never read)
+    misnamed: str = ""
     derivative: bool = False  #: derivative dataset: data may match logically
     integrity_only: bool = False
     follow_symlinks: bool = False
@@ -634,8 +712,13 @@ class Plan:
         self.chain_complete: bool = d["chain_complete"]
         #: metadata problems (the chain), reported before the files'
         self.problems: List[Problem] = [Problem._from_dict(p) for p in d["problems"]]
-        #: problems reported after the files' (files no block references)
+        #: problems reported after the files' (a folder of the layout that is not a folder;
+        #: with ``strict``, every unreferenced entry)
         self.unexpected: List[Problem] = [Problem._from_dict(p) for p in d["unexpected"]]
+        u = d.get("unreferenced") or {"entries": [], "strict": False}
+        #: entries no block references (see :class:`Report`)
+        self.unreferenced: List[Unreferenced] = [Unreferenced._from_dict(e) for e in u["entries"]]
+        self.strict: bool = u["strict"]
         self.tasks: List[Task] = [Task._from_dict(t) for t in d["tasks"]]
 
     @classmethod
@@ -684,7 +767,8 @@ def _text(text: Any, what: str) -> str:
     return text
 
 
-def plan(dataset: PathLike, *, integrity_only: bool = False, **store: Any) -> Plan:
+def plan(dataset: PathLike, *, integrity_only: bool = False, strict: bool = False,
+         **store: Any) -> Plan:
     """Plans the verification of ``dataset`` (what :func:`verify` takes: a folder or a URL,
     with the store options as keyword arguments): walks the metadata chain once and lists
     the dataset, then returns a :class:`Plan` whose tasks are the file checks :func:`verify`
@@ -693,7 +777,7 @@ def plan(dataset: PathLike, *, integrity_only: bool = False, **store: Any) -> Pl
     Errors as :func:`verify`."""
     p = _path(dataset, "odf_hash.plan")
     opts = _store("plan", store)
-    return Plan(_odf_hash.plan_verify(p, bool(integrity_only), opts))
+    return Plan(_odf_hash.plan_verify(p, bool(integrity_only), bool(strict), opts))
 
 
 @dataclasses.dataclass(frozen=True)

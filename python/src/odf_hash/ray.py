@@ -54,11 +54,13 @@ class _Progress:
             self._bar.close()
 
 
-def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, max_retries: int = 3,
+def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, strict: bool = False,
+           max_retries: int = 3,
            num_cpus: float = 1, progress: bool = True,
            batch_size: Optional[int] = None, **store: Any) -> odf_hash.Report:
     """Verifies ``dataset`` as :func:`odf_hash.verify` does, with the data and checkpoint
-    files checked by Ray tasks: the report is the same (same files, problems, order).
+    files checked by Ray tasks: the report is the same (same files, problems, order, the
+    same unreferenced entries; ``strict`` as :func:`odf_hash.verify`).
 
     ``max_retries``: how often Ray re-runs a task whose worker died. ``num_cpus``: the CPUs
     one task reserves (one SHA3 stream uses one core). ``progress``: show progress while
@@ -67,7 +69,7 @@ def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, max_retr
     Ray's per-task overhead stays small and the CPUs finish together). ``dataset`` may be a URL, with the store options of :func:`odf_hash.verify` as
     keyword arguments; each task carries them (never credentials: the workers reading S3 use
     their own AWS credential chain)."""
-    plan = odf_hash.plan(dataset, integrity_only=integrity_only, **store)
+    plan = odf_hash.plan(dataset, integrity_only=integrity_only, strict=strict, **store)
     if not ray.is_initialized():
         ray.init()
     cpus = int(ray.cluster_resources().get("CPU", 1) // max(num_cpus, 1e-9))

@@ -143,9 +143,11 @@ class S3Store final : public ObjectStore {
     }
     std::vector<ObjectEntry> entries;
     for (const auto& info : *infos) {
-      entries.push_back(ObjectEntry{info.base_name(), info.type() == arrow::fs::FileType::Directory
-                                                          ? ObjectKind::kDirectory
-                                                          : ObjectKind::kFile});
+      const bool folder = info.type() == arrow::fs::FileType::Directory;
+      ObjectEntry e{info.base_name(), folder ? ObjectKind::kDirectory : ObjectKind::kFile,
+                    std::nullopt};
+      if (!folder && info.size() >= 0) e.size = static_cast<uint64_t>(info.size());
+      entries.push_back(std::move(e));
     }
     std::sort(entries.begin(), entries.end(),
               [](const ObjectEntry& a, const ObjectEntry& b) { return a.name < b.name; });

@@ -86,6 +86,22 @@ inline std::vector<std::string> describe_all(const DatasetReport& r) {
   return out;
 }
 
+// "data/x | file | 5 bytes" (+ " | link <target>", " | broken", " | canonical f1620…").
+inline std::string describe(const UnreferencedEntry& e) {
+  std::string s =
+      e.file + " | " + entry_kind_name(e.kind) + " | " + std::to_string(e.size) + " bytes";
+  if (!e.link_target.empty()) s += " | link " + e.link_target;
+  if (e.broken_link) s += " | broken";
+  if (!e.canonical_name.empty()) s += " | canonical " + e.canonical_name;
+  return s;
+}
+
+inline std::vector<std::string> describe_unreferenced(const DatasetReport& r) {
+  std::vector<std::string> out;
+  for (const auto& e : r.unreferenced) out.push_back(describe(e));
+  return out;
+}
+
 // One block of the pristine example: its hash (file name) and what it references.
 struct BlockInfo {
   std::string hash;
@@ -128,6 +144,12 @@ class BrokenDataset : public ::testing::Test {
     VerifyOptions o;
     o.jobs = jobs;
     o.integrity_only = integrity_only;
+    return verify_with(o);
+  }
+  DatasetReport verify_strict() {
+    VerifyOptions o;
+    o.jobs = 2;
+    o.strict = true;
     return verify_with(o);
   }
   DatasetReport verify_with(const VerifyOptions& o) {

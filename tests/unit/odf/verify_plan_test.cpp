@@ -7,6 +7,7 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <random>
 
@@ -22,9 +23,10 @@ class PlanCheckMerge : public BrokenDataset {
  protected:
   // The report through plan -> JSON -> tasks -> JSON -> check_file(task) -> JSON -> shuffled
   // merge, as text.
-  std::string split_report(bool integrity_only = false, unsigned seed = 1) {
+  std::string split_report(bool integrity_only = false, unsigned seed = 1, bool strict = false) {
     VerifyOptions o;
     o.integrity_only = integrity_only;
+    o.strict = strict;
     auto plan = plan_verify(dir_.string(), o);
     EXPECT_TRUE(plan.is_ok()) << plan.status().to_string();
     if (!plan.is_ok()) return "";
@@ -53,6 +55,10 @@ class PlanCheckMerge : public BrokenDataset {
     const std::string local = verify_report_json(verify(integrity_only));
     for (unsigned seed : {1u, 2u, 3u}) EXPECT_EQ(split_report(integrity_only, seed), local);
   }
+  void expect_same_strict() {
+    const std::string local = verify_report_json(verify_strict());
+    for (unsigned seed : {1u, 2u}) EXPECT_EQ(split_report(false, seed, true), local);
+  }
 };
 
 TEST_F(PlanCheckMerge, PristineRoot) {
@@ -80,7 +86,40 @@ TEST_F(PlanCheckMerge, BrokenFilesAndExtras) {
   EXPECT_NE(local.find("physical-hash-mismatch"), std::string::npos);
   EXPECT_NE(local.find("size-mismatch"), std::string::npos);
   EXPECT_NE(local.find("file-missing"), std::string::npos);
-  EXPECT_NE(local.find("unexpected-file"), std::string::npos);
+  EXPECT_EQ(local.find("unexpected-file"), std::string::npos);
+  // The unreferenced section travels in the plan and comes out of the merge.
+  const auto section = nlohmann::json::parse(local)["unreferenced"];
+  EXPECT_EQ(section["count"], 1);
+  EXPECT_EQ(section["bytes"], 1);
+  EXPECT_EQ(section["strict"], false);
+  EXPECT_EQ(section["entries"][0]["file"], "data/notes.txt");
+  expect_same();
+  EXPECT_NE(verify_report_json(verify_strict()).find("unexpected-file"), std::string::npos);
+  expect_same_strict();
+}
+
+// A data file present only under a non-canonical name: the task knows it is missing and
+// names the other file (through the task's JSON), which is unreferenced.
+TEST_F(PlanCheckMerge, MisnamedDataFile) {
+  copy_example("root");
+  const std::string upper = "F" + [&] {
+    std::string h = blocks_[3].data.substr(1);
+    for (auto& c : h) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return h;
+  }();
+  fs::rename(dir_ / "data" / blocks_[3].data, dir_ / "data" / upper);
+  auto plan = plan_verify(dir_.string());
+  ASSERT_TRUE(plan.is_ok());
+  const FileTask* task = nullptr;
+  for (const auto& t : plan->tasks) {
+    if (t.file == "data/" + blocks_[3].data) task = &t;
+  }
+  ASSERT_NE(task, nullptr);
+  EXPECT_TRUE(task->known_missing);
+  EXPECT_EQ(task->misnamed, "data/" + upper);
+  auto back = parse_file_task_json(file_task_json(*task));
+  ASSERT_TRUE(back.is_ok()) << back.status().to_string();
+  EXPECT_EQ(back->misnamed, "data/" + upper);
   expect_same();
 }
 
@@ -324,6 +363,13 @@ TEST_F(MergeErrors, MalformedTasks) {
         << bad;
   }
   EXPECT_NE(with("logical", nullptr).find("task.logical: "), std::string::npos);
+  // "misnamed" names a file of the task's folder, and only for a known missing file.
+  EXPECT_NE(with("misnamed", "blocks/x").find("is not a file of the data/ folder"),
+            std::string::npos);
+  EXPECT_EQ(with("misnamed", "data/x"), "task.misnamed: given only for a known missing file");
+  nlohmann::json old = good;
+  old.erase("misnamed");  // tasks written before it existed
+  EXPECT_TRUE(parse_file_task_json(old.dump()).is_ok());
 }
 
 TEST_F(MergeErrors, MalformedResultsAndPlans) {
@@ -355,6 +401,42 @@ TEST_F(MergeErrors, MalformedResultsAndPlans) {
   p = parse_verify_plan_json(bad_problem.dump());
   ASSERT_FALSE(p.is_ok());
   EXPECT_EQ(p.status().message(), "plan.unexpected[0].kind: expected a string");
+  // The unreferenced section is checked field by field, and its count and bytes must add up.
+  nlohmann::json with_entry = plan;
+  with_entry["unreferenced"] = {{"count", 1},
+                                {"bytes", 5},
+                                {"strict", false},
+                                {"entries",
+                                 {{{"file", "data/x"},
+                                   {"kind", "file"},
+                                   {"size", 5},
+                                   {"link_target", nullptr},
+                                   {"broken_link", false},
+                                   {"canonical_name", nullptr}}}}};
+  p = parse_verify_plan_json(with_entry.dump());
+  ASSERT_TRUE(p.is_ok()) << p.status().to_string();
+  ASSERT_EQ(p->report.unreferenced.size(), 1u);
+  EXPECT_EQ(p->report.unreferenced[0].size, 5u);
+  auto section_error = [&](const char* key, nlohmann::json value) {
+    nlohmann::json j = with_entry;
+    j["unreferenced"]["entries"][0][key] = std::move(value);
+    auto q = parse_verify_plan_json(j.dump());
+    EXPECT_FALSE(q.is_ok()) << j.dump();
+    return q.is_ok() ? std::string() : q.status().message();
+  };
+  EXPECT_EQ(section_error("kind", "pipe"),
+            "plan.unreferenced.entries[0].kind: unknown kind \"pipe\"");
+  EXPECT_EQ(section_error("size", 6),
+            "plan.unreferenced: count and bytes do not add up to its entries");
+  EXPECT_EQ(section_error("file", "../x"),
+            "plan.unreferenced.entries[0].file: \"../x\" is not a key");
+  // Written before the section existed (version 1): none, not strict.
+  nlohmann::json old = plan;
+  old.erase("unreferenced");
+  p = parse_verify_plan_json(old.dump());
+  ASSERT_TRUE(p.is_ok()) << p.status().to_string();
+  EXPECT_TRUE(p->report.unreferenced.empty());
+  EXPECT_FALSE(p->report.strict);
   // Deep nesting is refused as any other malformed input, without exhausting the stack.
   p = parse_verify_plan_json(std::string(100000, '[') + std::string(100000, ']'));
   ASSERT_FALSE(p.is_ok());

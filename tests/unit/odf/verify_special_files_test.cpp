@@ -204,13 +204,21 @@ TEST_F(SpecialFiles, DataFolderLinkedOutside) {
   EXPECT_TRUE(r.valid()) << ::testing::PrintToString(describe_all(r));
 }
 
-TEST_F(SpecialFiles, UnreferencedSpecialEntriesAreUnexpectedSayingWhatTheyAre) {
+// Unreferenced entries of any kind are listed (never opened) saying what they are; with
+// strict each is an unexpected-file problem.
+TEST_F(SpecialFiles, UnreferencedSpecialEntriesAreListedSayingWhatTheyAre) {
   NoHang guard;
   std::string extra = hex_string(sha3_multihash({'x'}));
   ASSERT_EQ(::mkfifo((dir_ / "data" / extra).c_str(), 0644), 0);
   fs::create_directory(dir_ / "checkpoints" / "folder");
   fs::create_symlink("/etc/passwd", dir_ / "blocks" / "passwd");
-  DatasetReport r = verify();
+  DatasetReport d = verify();
+  EXPECT_TRUE(d.valid()) << ::testing::PrintToString(describe_all(d));
+  EXPECT_EQ(describe_unreferenced(d),
+            (std::vector<std::string>{"blocks/passwd | symlink | 0 bytes | link /etc/passwd",
+                                      "checkpoints/folder | directory | 0 bytes",
+                                      "data/" + extra + " | fifo | 0 bytes"}));
+  DatasetReport r = verify_strict();
   EXPECT_EQ(describe_all(r),
             (std::vector<std::string>{
                 "unexpected-file | seq - | - | blocks/passwd |  |  | no block of the chain "

@@ -174,20 +174,33 @@ TEST_F(BrokenDataset, PrevBlockHashSkipsABlock) {
   DatasetReport r = verify();
   EXPECT_TRUE(r.chain_complete);
   EXPECT_EQ(r.blocks, 4u);
+  const std::vector<std::string> chain_problems = {
+      "sequence-mismatch | seq 2 | " + blocks_[2].hash + " | blocks/" + blocks_[2].hash +
+          " | 3 | 2 | sequence number is not one less than that of its successor, block " +
+          new_head + " (sequence number 4)",
+      "offset-mismatch | seq 4 | " + new_head + " | blocks/" + new_head +
+          " | 3 | 7 | prevOffset is not the last offset of the previous data slice",
+      "offset-mismatch | seq 4 | " + new_head + " | blocks/" + new_head +
+          " | 4 | 8 | newData.offsetInterval.start does not follow the previous data slice"};
+  EXPECT_EQ(describe_all(r), chain_problems);
+  // Block 3 and its files are listed as unreferenced, with their sizes on disk.
+  auto size_of = [&](const std::string& rel) { return std::to_string(fs::file_size(dir_ / rel)); };
+  const std::string b3 = "blocks/" + blocks_[3].hash, c3 = "checkpoints/" + blocks_[3].checkpoint,
+                    d3 = "data/" + blocks_[3].data;
+  EXPECT_EQ(describe_unreferenced(r),
+            (std::vector<std::string>{b3 + " | file | " + size_of(b3) + " bytes",
+                                      c3 + " | file | " + size_of(c3) + " bytes",
+                                      d3 + " | file | " + size_of(d3) + " bytes"}));
+  EXPECT_EQ(r.unreferenced_bytes(),
+            fs::file_size(dir_ / b3) + fs::file_size(dir_ / c3) + fs::file_size(dir_ / d3));
+  // --strict: each is an unexpected-file problem, after the others.
   const std::string unref = " |  |  | no block of the chain references this file";
-  EXPECT_EQ(
-      describe_all(r),
-      (std::vector<std::string>{
-          "sequence-mismatch | seq 2 | " + blocks_[2].hash + " | blocks/" + blocks_[2].hash +
-              " | 3 | 2 | sequence number is not one less than that of its successor, block " +
-              new_head + " (sequence number 4)",
-          "offset-mismatch | seq 4 | " + new_head + " | blocks/" + new_head +
-              " | 3 | 7 | prevOffset is not the last offset of the previous data slice",
-          "offset-mismatch | seq 4 | " + new_head + " | blocks/" + new_head +
-              " | 4 | 8 | newData.offsetInterval.start does not follow the previous data slice",
-          "unexpected-file | seq - | - | blocks/" + blocks_[3].hash + unref,
-          "unexpected-file | seq - | - | checkpoints/" + blocks_[3].checkpoint + unref,
-          "unexpected-file | seq - | - | data/" + blocks_[3].data + unref}));
+  std::vector<std::string> strict = chain_problems;
+  for (const auto& f : {b3, c3, d3}) strict.push_back("unexpected-file | seq - | - | " + f + unref);
+  DatasetReport s = verify_strict();
+  EXPECT_TRUE(s.strict);
+  EXPECT_EQ(describe_all(s), strict);
+  EXPECT_EQ(describe_unreferenced(s), describe_unreferenced(r));
 }
 
 TEST_F(BrokenDataset, UnreferencedExtraFiles) {
@@ -198,32 +211,18 @@ TEST_F(BrokenDataset, UnreferencedExtraFiles) {
   write_bytes(dir_ / "data" / "notes.txt", extra);
   write_bytes(dir_ / "data" / ".pending-upload", extra);  // a writer's temporary: ignored
   DatasetReport r = verify();
-  EXPECT_EQ(describe_all(r),
+  EXPECT_TRUE(r.valid()) << ::testing::PrintToString(describe_all(r));
+  EXPECT_EQ(describe_unreferenced(r),
+            (std::vector<std::string>{"checkpoints/" + extra_name + " | file | 5 bytes",
+                                      "data/notes.txt | file | 5 bytes"}));
+  EXPECT_EQ(r.unreferenced_bytes(), 10u);
+  DatasetReport s = verify_strict();
+  EXPECT_EQ(describe_all(s),
             (std::vector<std::string>{
                 "unexpected-file | seq - | - | checkpoints/" + extra_name +
                     " |  |  | no block of the chain references this file",
                 "unexpected-file | seq - | - | data/notes.txt |  |  | no block of the chain "
                 "references this file"}));
-}
-
-// Older datasets name files and refs/head in base58btc: files are found by decoded hash.
-TEST_F(BrokenDataset, Base58NamesAreFoundByHash) {
-  copy_example("root");
-  for (const char* folder : {"blocks", "data", "checkpoints"}) {
-    for (const auto& e : std::vector<fs::directory_entry>(fs::directory_iterator(dir_ / folder),
-                                                          fs::directory_iterator())) {
-      auto raw = multibase::decode(e.path().filename().string());
-      ASSERT_TRUE(raw.is_ok());
-      fs::rename(e.path(), dir_ / folder / multibase::encode(multibase::Base::kBase58Btc, *raw));
-    }
-  }
-  auto head = multibase::decode(blocks_[4].hash);
-  std::ofstream(dir_ / "refs/head", std::ios::trunc)
-      << multibase::encode(multibase::Base::kBase58Btc, *head) << "\n";
-  DatasetReport r = verify();
-  EXPECT_TRUE(r.valid()) << ::testing::PrintToString(describe_all(r));
-  EXPECT_EQ(r.files.size(), 5u);
-  EXPECT_EQ(r.files[0].file[5], 'z');  // "data/z..."
 }
 
 TEST_F(BrokenDataset, NotADirectoryCannotRun) {

@@ -1,0 +1,208 @@
+// kamu workspaces and folders that are not datasets (workspace.h).
+#include "odf_hash/workspace.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <string_view>
+#include <utility>
+
+#include "odf_hash/dataset.h"
+#include "odf_hash/multihash.h"
+
+namespace odf_hash::odf {
+
+namespace {
+
+// info/alias is a short name ("account/dataset"); anything longer is not read.
+constexpr uint64_t kMaxAliasBytes = 1024;
+// How many names a hint quotes.
+constexpr size_t kQuotedNames = 3;
+
+bool has_layout(const std::vector<ObjectEntry>& entries) {
+  return std::any_of(entries.begin(), entries.end(),
+                     [](const ObjectEntry& e) { return e.name == "refs" || e.name == "blocks"; });
+}
+
+// What `key` is, links resolved as the store's policy says (kSymlink: not followed).
+ObjectKind kind_of(const ObjectStore& store, const std::string& key, ObjectKind listed) {
+  if (listed != ObjectKind::kSymlink) return listed;
+  auto info = store.stat(key);
+  return info.is_ok() ? info->kind : ObjectKind::kSymlink;
+}
+
+bool is_dataset_at(const ObjectStore& store, const std::string& key) {
+  auto entries = store.list(key);
+  return entries.is_ok() && has_layout(*entries);
+}
+
+// The last component of a path or URL ("/a/b/" -> "b"; "." -> the folder's own name).
+std::string last_component(const std::string& url_or_path) {
+  std::string s = url_or_path;
+  if (!is_store_url(s)) {
+    std::error_code ec;
+    std::filesystem::path p = std::filesystem::absolute(s, ec);
+    if (!ec) s = p.lexically_normal().string();
+  }
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  const size_t slash = s.rfind('/');
+  return slash == std::string::npos ? s : s.substr(slash + 1);
+}
+
+std::string join_location(const std::string& base, const std::string& key) {
+  if (key.empty()) return base;
+  std::string s = base;
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s == "/" ? s + key : s + "/" + key;
+}
+
+std::string read_alias(const ObjectStore& store, const std::string& key) {
+  OpenOptions small;
+  small.max_size = kMaxAliasBytes;
+  auto opened = store.open(key, small);
+  if (!opened.is_ok() || !opened->reader) return "";
+  auto bytes = read_all(*opened->reader);
+  if (!bytes.is_ok()) return "";
+  std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  return std::string(text);
+}
+
+// The datasets below `prefix` (its subfolders holding refs/ or blocks/).
+Workspace list_datasets(const ObjectStore& store, const std::string& prefix,
+                        const std::vector<ObjectEntry>& entries, const std::string& base) {
+  Workspace ws;
+  ws.location = join_location(base, prefix);
+  for (const auto& e : entries) {
+    const std::string key = join_object_key(prefix, e.name);
+    if (kind_of(store, key, e.kind) != ObjectKind::kDirectory || !is_dataset_at(store, key)) {
+      ws.skipped.push_back(e.name);
+      continue;
+    }
+    std::string alias = read_alias(store, key + "/info/alias");
+    if (alias.empty()) alias = e.name;
+    ws.datasets.push_back(WorkspaceDataset{std::move(alias), e.name, join_location(base, key)});
+  }
+  std::sort(ws.datasets.begin(), ws.datasets.end(),
+            [](const WorkspaceDataset& a, const WorkspaceDataset& b) {
+              return a.alias != b.alias ? a.alias < b.alias : a.id < b.id;
+            });
+  return ws;
+}
+
+std::string quoted_names(const std::vector<ObjectEntry>& entries) {
+  std::string s;
+  for (size_t i = 0; i < entries.size() && i < kQuotedNames; ++i) {
+    s += (i == 0 ? "\"" : ", \"") + escape_untrusted(entries[i].name) + "\"";
+  }
+  if (entries.size() > kQuotedNames) s += ", ...";
+  return s;
+}
+
+}  // namespace
+
+Result<bool> is_dataset_root(const ObjectStore& store) {
+  if (!store.can_list()) return true;
+  ODF_HASH_ASSIGN_OR_RETURN(std::vector<ObjectEntry> entries, store.list(""));
+  return has_layout(entries);
+}
+
+Result<std::optional<Workspace>> open_workspace(const std::string& url_or_path,
+                                                const StoreOptions& options) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
+                            open_dataset_store(url_or_path, options));
+  if (!store->can_list()) return std::optional<Workspace>();
+  ODF_HASH_ASSIGN_OR_RETURN(std::vector<ObjectEntry> root, store->list(""));
+  if (has_layout(root)) return std::optional<Workspace>();
+  auto named = [&](std::string_view name) {
+    return std::any_of(root.begin(), root.end(), [&](const ObjectEntry& e) {
+      return e.name == name && kind_of(*store, e.name, e.kind) == ObjectKind::kDirectory;
+    });
+  };
+  std::string prefix;
+  bool kamu = false;
+  if (named(".kamu")) {
+    prefix = ".kamu/datasets";
+    kamu = true;
+  } else if (named("datasets") && last_component(url_or_path) == ".kamu") {
+    prefix = "datasets";
+    kamu = true;
+  }
+  if (kamu) {
+    auto entries = store->list(prefix);
+    if (!entries.is_ok()) {
+      if (entries.status().code() != StatusCode::kNotFound) return entries.status();
+      entries = std::vector<ObjectEntry>{};  // a workspace without datasets yet
+    }
+    return std::optional<Workspace>(list_datasets(*store, prefix, *entries, url_or_path));
+  }
+  // A folder of datasets (.kamu/datasets itself, or datasets pushed to a folder): only
+  // folders, at least one a dataset.
+  const bool only_folders =
+      !root.empty() && std::all_of(root.begin(), root.end(), [&](const ObjectEntry& e) {
+        return kind_of(*store, e.name, e.kind) == ObjectKind::kDirectory;
+      });
+  if (!only_folders) return std::optional<Workspace>();
+  Workspace ws = list_datasets(*store, "", root, url_or_path);
+  if (ws.datasets.empty()) return std::optional<Workspace>();
+  return std::optional<Workspace>(std::move(ws));
+}
+
+Status not_a_dataset_status(const ObjectStore& store, const std::string& shown) {
+  std::string head = shown + ": not an ODF dataset (no refs/ nor blocks/): ";
+  auto listed = store.list("");
+  if (!listed.is_ok()) return Status::not_found(head + "it cannot be listed");
+  const std::vector<ObjectEntry>& entries = *listed;
+  if (entries.empty()) return Status::not_found(head + "the folder is empty");
+  const std::string name = last_component(shown);
+  auto has = [&](std::string_view n) {
+    return std::any_of(entries.begin(), entries.end(),
+                       [&](const ObjectEntry& e) { return e.name == n; });
+  };
+  const std::string workspace_hint =
+      "`odf-hash verify` verifies each of its datasets when given this folder (Python: "
+      "odf_hash.verify_workspace)";
+  if (has(".kamu")) {
+    return Status::not_found(head + "it is a kamu workspace: " + workspace_hint +
+                             "; one dataset is .kamu/datasets/<dataset id>");
+  }
+  if (name == ".kamu" && has("datasets")) {
+    return Status::not_found(head +
+                             "it is the .kamu folder of a kamu workspace: give the workspace "
+                             "(its parent) or this folder to `odf-hash verify`");
+  }
+  const bool hash_names = std::all_of(entries.begin(), entries.end(), [](const ObjectEntry& e) {
+    return Multihash::parse(e.name).is_ok();
+  });
+  if (hash_names || name == "blocks" || name == "data" || name == "checkpoints" ||
+      (name == "refs" && has("head"))) {
+    const std::string which =
+        name == "blocks" || name == "data" || name == "checkpoints" || name == "refs"
+            ? "the " + name + "/ folder"
+            : "the blocks/, data/ or checkpoints/ folder";
+    return Status::not_found(head + (hash_names ? "its names are hashes: " : "") +
+                             "it looks like " + which +
+                             " of a dataset: verify the dataset folder, its parent");
+  }
+  size_t datasets = 0, folders = 0;
+  for (const auto& e : entries) {
+    if (kind_of(store, e.name, e.kind) != ObjectKind::kDirectory) continue;
+    ++folders;
+    datasets += is_dataset_at(store, e.name) ? 1 : 0;
+  }
+  if (datasets != 0 && folders == entries.size()) {
+    return Status::not_found(head + "it is a folder of " + std::to_string(datasets) +
+                             " dataset(s): " + workspace_hint);
+  }
+  if (datasets != 0) {
+    return Status::not_found(head + "it holds " + std::to_string(datasets) +
+                             " dataset folder(s) beside other entries: verify them one by one");
+  }
+  return Status::not_found(head + "it does not look like a dataset nor a kamu workspace (" +
+                           std::to_string(entries.size()) +
+                           (entries.size() == 1 ? " entry: " : " entries: ") +
+                           quoted_names(entries) + ")");
+}
+
+}  // namespace odf_hash::odf
