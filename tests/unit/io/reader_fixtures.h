@@ -27,6 +27,16 @@
 
 namespace odf_hash::test {
 
+// Removes the per-process fixture folder when the test program exits (ctest runs every test
+// case as its own process, so a folder left behind per case would pile up in /tmp).
+struct FixtureDirCleanup {
+  std::filesystem::path dir;
+  ~FixtureDirCleanup() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+};
+
 inline std::filesystem::path fixture_dir() {
   static const std::filesystem::path dir = [] {
     if (const char* keep = std::getenv("ODF_HASH_KEEP_FIXTURES")) {
@@ -36,6 +46,7 @@ inline std::filesystem::path fixture_dir() {
     auto d = std::filesystem::temp_directory_path() /
              ("odf_hash_reader_test_" + std::to_string(::getpid()));
     std::filesystem::create_directories(d);
+    static FixtureDirCleanup cleanup{d};
     return d;
   }();
   return dir;
