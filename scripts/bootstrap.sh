@@ -2,7 +2,7 @@
 # Idempotent set-up of everything odf-hash needs on a fresh Debian 12 machine:
 #   - Debian packages (compiler, CMake, OpenSSL, GoogleTest, Google Benchmark, CLI11,
 #     nlohmann-json, FlatBuffers, clang for the fuzzers and sanitizers, libcurl for
-#     http(s):// datasets);
+#     http(s):// datasets, zstd to unpack the kamu binary the tests run);
 #   - a project-local Python venv (.venv) holding pyarrow, whose bundled Arrow C++ and
 #     Parquet C++ headers and libraries the CMake build falls back to, pytest, which
 #     runs the black-box CLI tests (tests/cli/), and what the Python package (python/)
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 PKGS=(build-essential cmake ninja-build pkg-config openssl libssl-dev
       libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
       libflatbuffers-dev flatbuffers-compiler clang libclang-rt-14-dev clang-format
-      libcurl4-openssl-dev)
+      libcurl4-openssl-dev zstd)
 PYARROW_VERSION="26.0.1"
 PYTEST_VERSION="8.4.2"
 
