@@ -14,38 +14,18 @@ import json
 import os
 import pathlib
 import shutil
-import signal
-import socket
 import subprocess
-import time
-import urllib.error
-import urllib.request
 
 import pytest
 
+import ipfs_node
 from conftest import physical_hash
 
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
 DATASETS = SOURCE / "examples" / "datasets"
-BUILD_KUBO = SOURCE / "scripts" / "build-kubo.sh"
 KAMU = pathlib.Path(os.environ.get("ODF_KAMU", SOURCE.parent / "shared" / "tools" / "kamu" / "kamu"))
 KAMU_GATEWAY_VAR = "KAMU_CONFIG__protocol__ipfs__httpGateway"  # kamu's config, from the env
 FAST = ["--read-timeout", "5", "--connect-timeout", "2", "--max-attempts", "2"]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def ipfs_bin():
-    r = subprocess.run([str(BUILD_KUBO)], capture_output=True, timeout=1800)
-    if r.returncode == 3:
-        pytest.skip("Kubo cannot be built: " + r.stderr.decode().strip())
-    assert r.returncode == 0, r.stderr.decode()[-3000:]
-    return r.stdout.decode().strip().splitlines()[-1]
 
 
 class Gateway:
@@ -54,24 +34,13 @@ class Gateway:
 
 
 @pytest.fixture(scope="module")
+def ipfs_bin():
+    return ipfs_node.kubo_or_skip()
+
+
+@pytest.fixture(scope="module")
 def gateway(ipfs_bin, tmp_path_factory):
     base = tmp_path_factory.mktemp("ipfs")
-    repo = base / "repo"
-    env = {**os.environ, "IPFS_PATH": str(repo)}
-
-    def ipfs(*args):
-        r = subprocess.run([ipfs_bin, *args], env=env, capture_output=True, timeout=120)
-        assert r.returncode == 0, (args, r.stderr.decode()[-2000:])
-        return r.stdout.decode().strip()
-
-    # The test profile: loopback addresses, no bootstrap peers, no local discovery.
-    ipfs("init", "--profile", "test", "--empty-repo")
-    port, api_port = free_port(), free_port()
-    ipfs("config", "Addresses.Gateway", f"/ip4/127.0.0.1/tcp/{port}")
-    ipfs("config", "Addresses.API", f"/ip4/127.0.0.1/tcp/{api_port}")
-    ipfs("config", "--json", "Addresses.Swarm", "[]")
-    ipfs("bootstrap", "rm", "--all")
-
     # The datasets and a copy of root with one byte of a data file flipped.
     root = base / "datasets"
     for name in ("root", "derivative"):
@@ -81,35 +50,9 @@ def gateway(ipfs_bin, tmp_path_factory):
     b = bytearray(flipped.read_bytes())
     b[len(b) // 2] ^= 1
     flipped.write_bytes(bytes(b))
-    cids = {name: ipfs("add", "-r", "--cid-version", "1", "-Q", str(root / name))
-            for name in ("root", "derivative", "root-flipped")}
-
-    log = open(base / "daemon.log", "wb")
-    proc = subprocess.Popen(["timeout", "600", ipfs_bin, "daemon", "--offline"], env=env,
-                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        probe = f"{url}/ipfs/{cids['root']}/refs/head"
-        while True:
-            try:
-                with urllib.request.urlopen(probe, timeout=5) as resp:
-                    if resp.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError):
-                pass
-            assert proc.poll() is None, (base / "daemon.log").read_text()[-2000:]
-            assert time.monotonic() < deadline, "the IPFS gateway did not answer in 60 s"
-            time.sleep(0.2)
-        yield Gateway(url, cids, root, ipfs)
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=20)
-        log.close()
+    with ipfs_node.kubo_gateway(ipfs_bin, base / "node") as node:
+        cids = {name: node.add(root / name) for name in ("root", "derivative", "root-flipped")}
+        yield Gateway(node.url, cids, root, node.ipfs)
 
 
 def verify_json(run, *args, **kwargs):

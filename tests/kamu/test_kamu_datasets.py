@@ -241,6 +241,30 @@ def test_linked_objects_are_checked_over_s3(run, s3, alias):
 
 
 # ---------------------------------------------------------------------------------------
+# IPFS, kamu's fourth store: every dataset folder added to a real gateway (Kubo, offline)
+
+
+@pytest.fixture(scope="module")
+def ipfs(datasets, tmp_path_factory):
+    import ipfs_node
+    ipfs_bin = ipfs_node.kubo_or_skip()
+    with ipfs_node.kubo_gateway(ipfs_bin, tmp_path_factory.mktemp("kamu-ipfs")) as node:
+        yield node.url, {alias: node.add(ds["path"]) for alias, ds in datasets.items()}
+
+
+@pytest.mark.parametrize("alias", dataset_params())
+def test_valid_over_ipfs(run, ipfs, datasets, alias):
+    gateway, cids = ipfs
+    r = run("verify", "--json", "--ipfs-gateway", gateway, f"ipfs://{cids[alias]}")
+    assert r.rc == 0, r
+    report = r.json()["datasets"][0]
+    assert report["valid"] and report["chain_complete"], r
+    local = local_report(run, datasets, alias)
+    assert sorted(f["file"] for f in report["files"]) == sorted(f["file"] for f in local["files"])
+    assert report["head"] == (datasets[alias]["path"] / "refs" / "head").read_text().strip()
+
+
+# ---------------------------------------------------------------------------------------
 # HTTP: a real kamu node (kamu system api-server) serving the workspace
 
 
