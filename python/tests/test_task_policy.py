@@ -83,3 +83,35 @@ def test_engine_batches_run_under_the_clients_policy(root, tmp_path):
     forged = dataclasses.replace(plan[1], dataset=str(tmp_path))
     with pytest.raises(odf_hash.InvalidInputError, match="not allowed to read"):
         _engine.check_batch([plan[0], forged], allow)
+
+
+@pytest.mark.parametrize("password", ["it's-S3CR3T", 'q"S3CR3T<>', "pa/S3CR3T", "my S3CR3T"])
+def test_url_passwords_never_reach_python_objects(root, password):
+    """Report.path, Plan.path and Task.dataset (shipped to every worker) and error messages
+    show a URL without its password, whatever characters the password holds."""
+    import functools
+    import http.server
+    import threading
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    t = threading.Thread(target=server.serve_forever, daemon=True)
+    t.start()
+    try:
+        url = f"http://user:{password}@127.0.0.1:{server.server_address[1]}/"
+        try:
+            report = odf_hash.verify(url, max_attempts=1)
+            plan = odf_hash.plan(url, max_attempts=1)
+        except odf_hash.Error as e:  # a URL curl refuses ('/', a space in the password)
+            assert "S3CR3T" not in str(e) and "user:" not in str(e), str(e)
+            return
+        assert report.ok
+        texts = [report.path, repr(report), json.dumps(report.to_dict()), plan.path,
+                 plan.to_json()] + [t.dataset + t.to_json() for t in plan]
+        for text in texts:
+            assert "S3CR3T" not in text and "user:" not in text, text
+        assert report.path.startswith("http://***@127.0.0.1:")
+    finally:
+        server.shutdown()
+        server.server_close()
+        t.join(timeout=30)

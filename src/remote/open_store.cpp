@@ -82,23 +82,49 @@ bool is_store_url(std::string_view text) {
   return is_s3(text) || is_http(text) || is_ipfs(text);
 }
 
-// Each "scheme://" starts an authority that ends at '/', '?', '#', a space, a quote or the
-// end; its user information is what comes before its last '@'.
+// Each "scheme://" starts an authority that ends at '/', '?', '#', whitespace or the end (not
+// at a quote or '<': curl takes those in a password, "http://u:it's@host/"); its user
+// information is what comes before its last '@'. A password holding '/', '?', '#' or a space
+// (which curl refuses, but a user may type) ends the authority early: "u:pa/ss@host" shows
+// as an authority "u:pa" with a port that is not a number. Such an authority is taken as user
+// information up to the next '@' on the line (or whole, without one), so that no part of the
+// password is shown. A port (digits after the host's ':', an IPv6 "[...]:port") is kept.
 std::string redact_url(std::string_view text) {
+  constexpr std::string_view kAuthorityEnd = "/?#\t\r\n ";
   std::string out;
   out.reserve(text.size());
   size_t done = 0;
   for (size_t sep = text.find("://"); sep != std::string_view::npos;
        sep = text.find("://", sep + 3)) {
     const size_t start = sep + 3;
-    const size_t end = text.find_first_of("/?#\"' \t\r\n<>", start);
-    const std::string_view authority =
-        text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-    const size_t at = authority.rfind('@');
-    if (at == std::string_view::npos || start < done) continue;
+    if (start < done) continue;  // inside user information already hidden
+    size_t end = text.find_first_of(kAuthorityEnd, start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view authority = text.substr(start, end - start);
+    if (authority.empty()) continue;
+    size_t hide = std::string_view::npos;  // hide text[start, hide)
+    if (const size_t at = authority.rfind('@'); at != std::string_view::npos) {
+      hide = start + at;
+    } else {
+      // "host:port" or "[v6]:port" is an authority; "user:secret" with no '@' before the
+      // first '/', '?', '#' or space is a password that holds one of them.
+      const size_t host_end = authority.front() == '[' ? authority.find(']') : 0;
+      const size_t colon =
+          authority.find(':', host_end == std::string_view::npos ? authority.size() : host_end);
+      const std::string_view port =
+          colon == std::string_view::npos ? std::string_view() : authority.substr(colon + 1);
+      const bool credentials = colon != std::string_view::npos &&
+                               port.find_first_not_of("0123456789") != std::string_view::npos;
+      if (credentials) {
+        const size_t line_end = text.find_first_of("\r\n", end);
+        const size_t next_at = text.substr(0, line_end).find('@', end);
+        hide = next_at != std::string_view::npos ? next_at : end;
+      }
+    }
+    if (hide == std::string_view::npos) continue;
     out.append(text.substr(done, start - done));
     out += "***";
-    done = start + at;  // from the '@' on
+    done = hide;  // from the '@' (or the end of the authority) on
   }
   out.append(text.substr(done));
   return out;

@@ -28,6 +28,28 @@ TEST(RedactUrl, UserInformationOfEveryUrl) {
             "https://***@h1/k: moved to \"http://***@h2/k\" (x)");
 }
 
+// Issue 23: passwords holding characters that used to end the authority early. Curl takes
+// ' " < > in a password; '/', '?', '#' and a space make the URL one curl refuses, but its
+// message must not show the password either.
+TEST(RedactUrl, PasswordsHoldingQuotesSlashesSpaces) {
+  EXPECT_EQ(redact_url("http://user:it's-s3cr3t@host/ds"), "http://***@host/ds");
+  EXPECT_EQ(redact_url("http://user:a\"b<c>d@host:8080/ds"), "http://***@host:8080/ds");
+  EXPECT_EQ(redact_url("http://user:pa/ss@host/ds"), "http://***@host/ds");
+  EXPECT_EQ(redact_url("http://user:pa#ss@host/ds"), "http://***@host/ds");
+  EXPECT_EQ(redact_url("http://user:pa?ss@host/ds"), "http://***@host/ds");
+  EXPECT_EQ(redact_url("http://user:my pass@host/ds: not found"), "http://***@host/ds: not found");
+  // No '@' anywhere on the line: the whole would-be authority is hidden.
+  EXPECT_EQ(redact_url("http://user:secret/ds\nnext@line"), "http://***/ds\nnext@line");
+  // In a message, with a quote right after the host.
+  EXPECT_EQ(redact_url("cannot open \"http://u:p'q@h\": refused"),
+            "cannot open \"http://***@h\": refused");
+  // Ports, IPv6 hosts: kept.
+  for (const char* text :
+       {"http://[::1]:8080/ds", "http://[::1]/ds", "http://h:443", "ipfs://bafy/x"}) {
+    EXPECT_EQ(redact_url(text), text);
+  }
+}
+
 TEST(RedactUrl, EverythingElseUnchanged) {
   for (const char* text :
        {"", "/data/ds", "./p@th/ds", "https://host/a@b", "https://host:1/ds", "s3://bucket/a@b",
