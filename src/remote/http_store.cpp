@@ -278,6 +278,8 @@ class HttpObjectReader final : public ObjectReader {
 
   size_t take_body(const char* data, size_t n) {
     if (!headers_.complete || !is_success(headers_.status)) return 0;  // stop at an error
+    if (!classified_) classify();
+    if (verdict_ != Outcome::kOk) return 0;  // connect reports it
     if (spooling_) {
       if (received_ + n > size_) {
         overflow_ = true;
@@ -515,6 +517,8 @@ class HttpObjectReader final : public ObjectReader {
     transfer_start_ = offset;
     received_ = 0;
     skip_ = 0;
+    request_offset_ = offset;
+    classified_ = false;
     if (multi_ == nullptr) multi_ = curl().multi_init();
     easy_ = multi_ != nullptr ? client_->acquire(url_, &headers_, errbuf_, false) : nullptr;
     if (easy_ == nullptr) {
@@ -545,38 +549,57 @@ class HttpObjectReader final : public ObjectReader {
       *error = Status::io_error(transfer_error(name_, result_, errbuf_));
       return is_transient(result_) ? Outcome::kRetry : Outcome::kFatal;
     }
+    if (!classified_) classify();
+    if (verdict_ != Outcome::kOk) {
+      stop();
+      *error = verdict_error_;
+    }
+    return verdict_;
+  }
+
+  // Decides from the response's headers alone what a GET from request_offset_ got, before
+  // any body byte is taken (take_body calls it at the first one; connect when the headers
+  // end without a body): a resume answered 200 with the whole object (a server without
+  // Range support) must drop the bytes already hashed, not append them.
+  void classify() {
+    classified_ = true;
+    verdict_ = Outcome::kOk;
+    verdict_error_ = Status::ok();
+    const uint64_t offset = request_offset_;
     const long status = headers_.status;
+    auto fail = [&](Outcome o, Status e) {
+      verdict_ = o;
+      verdict_error_ = std::move(e);
+    };
     if (offset > 0 && status == 416) {
-      *error = Status::io_error(name_ + ": the transfer ended after " + std::to_string(offset) +
-                                " of the object's " + std::to_string(size_) +
-                                " bytes, and the server has no more (HTTP 416)");
-      return Outcome::kFatal;
+      return fail(Outcome::kFatal,
+                  Status::io_error(name_ + ": the transfer ended after " + std::to_string(offset) +
+                                   " of the object's " + std::to_string(size_) +
+                                   " bytes, and the server has no more (HTTP 416)"));
     }
     if (!is_success(status)) {
-      *error = status_error(name_, status);
-      return is_transient_status(status) ? Outcome::kRetry : Outcome::kFatal;
+      return fail(is_transient_status(status) ? Outcome::kRetry : Outcome::kFatal,
+                  status_error(name_, status));
     }
     if (offset == 0) {
-      if (status == 200) return Outcome::kOk;
-      *error = Status::io_error(name_ + ": the server answered HTTP " + std::to_string(status) +
-                                " to a plain GET");
-      return Outcome::kFatal;
+      if (status == 200) return;
+      return fail(Outcome::kFatal, Status::io_error(name_ + ": the server answered HTTP " +
+                                                    std::to_string(status) + " to a plain GET"));
     }
-    // A resumed transfer: the rest of the same object, or nothing.
+    // A resumed transfer: the rest of the same object, or the same object whole.
     if (status == 206) {
       const auto& cr = headers_.content_range;
-      if (cr && cr->start == offset && (!cr->total || *cr->total == size_)) return Outcome::kOk;
-    } else if (status == 200 && validator_.empty() &&
+      if (cr && cr->start == offset && (!cr->total || *cr->total == size_)) return;
+    } else if (status == 200 && (validator_.empty() || validator_of(headers_) == validator_) &&
                (!headers_.content_length || *headers_.content_length == size_)) {
       skip_ = offset;  // no range support: the whole object again, the known part skipped
       transfer_start_ = 0;
       received_ = 0;
-      return Outcome::kOk;
+      return;
     }
-    stop();
-    *error = Status::io_error(name_ + ": the object changed while being read (HTTP " +
-                              std::to_string(status) + " to a request for its remaining bytes)");
-    return Outcome::kFatal;
+    fail(Outcome::kFatal,
+         Status::io_error(name_ + ": the object changed while being read (HTTP " +
+                          std::to_string(status) + " to a request for its remaining bytes)"));
   }
 
   Status connect_with_retries(uint64_t offset) {
@@ -615,6 +638,10 @@ class HttpObjectReader final : public ObjectReader {
   uint64_t transfer_start_ = 0;     // object offset of the transfer's first kept byte
   uint64_t received_ = 0;           // bytes of the object the transfer delivered
   uint64_t skip_ = 0;               // leading body bytes to drop (a resume answered in full)
+  uint64_t request_offset_ = 0;     // where the current GET asked to start
+  bool classified_ = false;         // classify() ran for the current response
+  Outcome verdict_ = Outcome::kOk;  // what classify() decided, and why when not kOk
+  Status verdict_error_;
   Clock::time_point window_start_;  // the minimum-rate window (drive)
   uint64_t window_bytes_ = 0;       // body bytes taken in it
   std::vector<uint8_t> buf_;        // received, not yet read: buf_[buf_off_..]
