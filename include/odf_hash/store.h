@@ -57,6 +57,10 @@ const char* object_kind_name(ObjectKind kind);
 struct ObjectInfo {
   ObjectKind kind = ObjectKind::kFile;
   uint64_t size = 0;  // bytes, for kFile (0 otherwise)
+  // `size` is a lower bound: the object is larger than OpenOptions::max_size, which it was
+  // opened with, and its server announced no size (a body without Content-Length that went
+  // on past max_size). Then no reader is given, as for any object over max_size.
+  bool size_at_least = false;
   // For kSymlink: the link that was not followed (a key: the link itself, or a folder on the
   // way to the key) and its target as stored in the link. Both are untrusted text: escape
   // them before printing.

@@ -104,7 +104,8 @@ ChainWalk walk_chain(const DatasetDir& dir) {
         message = missing;
       } else if (entry.fault == EntryFault::kTooLarge) {
         kind = ProblemKind::kBlockMalformed;
-        message = "the block file is " + std::to_string(entry.info.size) +
+        message = "the block file is " + std::string(entry.info.size_at_least ? "more than " : "") +
+                  std::to_string(entry.info.size_at_least ? entry.info.size - 1 : entry.info.size) +
                   " bytes, larger than any metadata block may be (not read)";
       } else if (entry.fault == EntryFault::kNone) {
         kind = ProblemKind::kBlockUnreadable;

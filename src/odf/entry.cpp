@@ -97,7 +97,8 @@ HeadRead read_head(const DatasetDir& dir) {
   }
   if (e.fault == EntryFault::kTooLarge) {
     out.problem = ProblemKind::kHeadInvalid;
-    out.message = "refs/head is " + std::to_string(e.info.size) +
+    out.message = "refs/head is " + std::string(e.info.size_at_least ? "more than " : "") +
+                  std::to_string(e.info.size_at_least ? e.info.size - 1 : e.info.size) +
                   " bytes long: far too long for a hash, not read";
     return out;
   }

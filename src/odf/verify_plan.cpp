@@ -238,8 +238,11 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
   }
   const uint64_t size = entry.info.size;
   if (size != t.size && !fallback) {
+    // A body without Content-Length that went on past the recorded size: its size is only
+    // known to be larger.
     return fail(ProblemKind::kSizeMismatch, std::to_string(t.size) + " bytes",
-                std::to_string(size) + " bytes",
+                entry.info.size_at_least ? "more than " + std::to_string(t.size) + " bytes"
+                                         : std::to_string(size) + " bytes",
                 "the " + what + "'s size differs from the recorded size" + no_fallback_note);
   }
   std::shared_ptr<ObjectReader> object = std::move(entry.reader);

@@ -129,10 +129,13 @@ class HttpObjectReader final : public ObjectReader {
       ODF_HASH_RETURN_IF_ERROR(drive([this] { return overflow_; }));
       read_whole_ = false;
       if (overflow_ || received_ > max_size) {
-        // Never a size: the body just did not stop where the caller's bound is.
+        // Larger than the caller's bound, as an object announcing a larger Content-Length:
+        // no reader, and a size known only as a lower bound (refs/head of 5 KiB is then
+        // head-invalid whether or not the server announced its length).
         stop();
-        return Status::io_error(name_ + ": the body goes on past the " + std::to_string(max_size) +
-                                " bytes expected (no Content-Length announced)");
+        info->size = max_size + 1;
+        info->size_at_least = true;
+        return Status::ok();
       }
       if (result_ != CURLE_OK) {
         return Status::io_error(transfer_error(name_, result_, errbuf_));

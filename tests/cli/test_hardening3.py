@@ -1,6 +1,7 @@
 """Hardening, round 3 (issue 23): streams read once, constant-memory check lists, refused
 NaN timeouts, NUL bytes in paths, control characters on every output channel. Expected
 hashes come from hashlib, never from odf-hash."""
+import json
 import os
 import subprocess
 import threading
@@ -392,3 +393,38 @@ def test_resume_against_a_server_without_range_support(odf_hash_bin, etag):
                            capture_output=True, timeout=120)
     assert p.returncode == 0, p
     assert p.stdout.decode().split()[0] == physical_hash(payload)
+
+
+class _BigHead(http.server.BaseHTTPRequestHandler):
+    """refs/head of 5 KiB, with or without Content-Length (the path says which)."""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        body = b"f1620" + b"a" * 5000
+        self.send_response(200)
+        if self.path.startswith("/with-length/"):
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        else:  # chunked
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+        self.close_connection = True
+
+
+def test_an_over_long_head_is_head_invalid_with_or_without_content_length(odf_hash_bin):
+    """A refs/head over 4 KiB without Content-Length was exit 2 'cannot reach the dataset',
+    with Content-Length exit 1 head-invalid: the same object, the same verdict now."""
+    with _serve(_BigHead) as port:
+        for mode in ("with-length", "chunked"):
+            p = subprocess.run([odf_hash_bin, "verify", "--json", "--max-attempts", "1",
+                                f"http://127.0.0.1:{port}/{mode}/ds"], capture_output=True,
+                               timeout=60)
+            assert p.returncode == 1, (mode, p)
+            problems = json.loads(p.stdout)["datasets"][0]["problems"]
+            assert [x["kind"] for x in problems] == ["head-invalid"], (mode, problems)
+            assert "too long for a hash" in problems[0]["message"], problems
