@@ -33,6 +33,7 @@
 #include "odf_hash/verify_plan.h"
 #include "odf_hash/verify_plan_json.h"
 #include "odf_hash/workspace.h"
+#include "os_string.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -69,7 +70,11 @@ void translate(const std::exception_ptr& p, void*) {
   } catch (const LibraryError& e) {
     nb::object errors = nb::module_::import_("odf_hash._errors");
     nb::object cls = errors.attr(error_class(e.status.code()));
-    PyErr_SetString(cls.ptr(), odf_hash::redact_url(e.status.message()).c_str());
+    // A message may quote a file name that is not UTF-8: shown with \xNN escapes.
+    const std::string m = odf_hash::redact_url(e.status.message());
+    nb::object text = nb::steal(
+        PyUnicode_DecodeUTF8(m.data(), static_cast<Py_ssize_t>(m.size()), "backslashreplace"));
+    PyErr_SetObject(cls.ptr(), text.ptr());
   }
 }
 
@@ -94,10 +99,10 @@ odf_hash::LogicalHashOptions options_for(unsigned threads) {
 
 // The digest as (multihash text, rows, [(path, type, hex digest)]).
 using LogicalTuple =
-    std::tuple<std::string, uint64_t, std::vector<std::tuple<std::string, std::string, nb::bytes>>>;
+    std::tuple<std::string, uint64_t, std::vector<std::tuple<OsString, OsString, nb::bytes>>>;
 
 LogicalTuple to_tuple(const odf_hash::LogicalDigest& d) {
-  std::vector<std::tuple<std::string, std::string, nb::bytes>> columns;
+  std::vector<std::tuple<OsString, OsString, nb::bytes>> columns;
   columns.reserve(d.columns.size());
   for (const auto& c : d.columns) {
     columns.emplace_back(
@@ -147,7 +152,8 @@ LogicalTuple logical_array_capsules(nb::handle schema_capsule, nb::handle array_
   return to_tuple(value_or_raise(std::move(r)));
 }
 
-LogicalTuple logical_file(const std::string& path, unsigned threads, const StoreTuple& store) {
+LogicalTuple logical_file(const OsString& path_arg, unsigned threads, const StoreTuple& store) {
+  const std::string& path = path_arg.value;
   odf_hash::Result<odf_hash::LogicalDigest> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
@@ -159,7 +165,8 @@ LogicalTuple logical_file(const std::string& path, unsigned threads, const Store
 // A PyCapsule "arrow_array_stream" over a file's record batches as arrow-rs reads them. The
 // capsule owns a heap ArrowArrayStream: a consumer moves the stream out (leaving it
 // released); the destructor releases whatever is left and frees the struct.
-nb::object open_records_capsule(const std::string& path) {
+nb::object open_records_capsule(const OsString& path_arg) {
+  const std::string& path = path_arg.value;
   auto* stream = new ArrowArrayStream{};
   odf_hash::Status st;
   {
@@ -184,8 +191,9 @@ nb::object open_records_capsule(const std::string& path) {
   return nb::steal(capsule);
 }
 
-std::tuple<odf_hash::Multihash, uint64_t> physical_file(const std::string& path,
+std::tuple<odf_hash::Multihash, uint64_t> physical_file(const OsString& path_arg,
                                                         const StoreTuple& store) {
+  const std::string& path = path_arg.value;
   odf_hash::Result<odf_hash::PhysicalDigest> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
@@ -249,8 +257,9 @@ nb::dict slice_to_dict(const odf_hash::odf::DataSlice& s) {
   return d;
 }
 
-nb::dict data_slice(const std::string& path, uint64_t offset, unsigned threads,
+nb::dict data_slice(const OsString& path_arg, uint64_t offset, unsigned threads,
                     const StoreTuple& store) {
+  const std::string& path = path_arg.value;
   odf_hash::odf::SliceOptions options;
   options.offset = offset;
   options.logical = options_for(threads);
@@ -277,8 +286,10 @@ nb::dict compared_file(const odf_hash::odf::ComparedFile& f) {
   return d;
 }
 
-nb::dict compare_files(const std::string& a, const std::string& b, unsigned threads,
+nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned threads,
                        const StoreTuple& store) {
+  const std::string& a = a_arg.value;
+  const std::string& b = b_arg.value;
   odf_hash::Result<odf_hash::odf::FileComparison> r = odf_hash::Status::internal("not run");
   {
     nb::gil_scoped_release unlocked;
@@ -298,10 +309,9 @@ nb::dict compare_files(const std::string& a, const std::string& b, unsigned thre
 // The report as plain values: (json text, problems as tuples), so that the Python side can
 // build its typed objects without a second binding of every C++ struct.
 // The last member: where a linked object is linked from (data file, column, row).
-using LinkTuple = std::tuple<std::string, std::string, uint64_t>;
-using ProblemTuple =
-    std::tuple<std::string, std::optional<std::string>, std::optional<uint64_t>, std::string,
-               std::string, std::string, std::string, std::optional<LinkTuple>>;
+using LinkTuple = std::tuple<OsString, OsString, uint64_t>;
+using ProblemTuple = std::tuple<std::string, std::optional<std::string>, std::optional<uint64_t>,
+                                OsString, OsString, OsString, OsString, std::optional<LinkTuple>>;
 
 using ReportTuple = std::tuple<std::string, std::vector<ProblemTuple>>;
 
@@ -318,8 +328,9 @@ ReportTuple report_tuple(const odf_hash::odf::DatasetReport& report) {
   return {odf_hash::odf::verify_report_json(report), std::move(problems)};
 }
 
-ReportTuple verify(const std::string& path, unsigned jobs, bool integrity_only, bool strict,
+ReportTuple verify(const OsString& path_arg, unsigned jobs, bool integrity_only, bool strict,
                    const StoreTuple& store) {
+  const std::string& path = path_arg.value;
   odf_hash::odf::VerifyOptions options;
   options.jobs = jobs;
   options.integrity_only = integrity_only;
@@ -336,8 +347,9 @@ ReportTuple verify(const std::string& path, unsigned jobs, bool integrity_only, 
 // Plan / check / merge (verify_plan.h), each side as its versioned JSON text: the Python
 // layer's Task, CheckResult and Plan are plain data built from it (cheap to pickle), and
 // everything that comes back is validated here by the C++ parsers.
-std::string plan_verify(const std::string& path, bool integrity_only, bool strict,
+std::string plan_verify(const OsString& path_arg, bool integrity_only, bool strict,
                         const StoreTuple& store) {
+  const std::string& path = path_arg.value;
   odf_hash::odf::VerifyOptions options;
   options.integrity_only = integrity_only;
   options.strict = strict;
@@ -400,11 +412,11 @@ ReportTuple merge_checks(const std::string& plan_json, const std::vector<std::st
 
 // The kamu workspace at `path` (workspace.h), or None when it is a dataset or no workspace:
 // (folder of datasets, [(alias, dataset id, location)], [skipped folder names]).
-using WorkspaceTuple =
-    std::tuple<std::string, std::vector<std::tuple<std::string, std::string, std::string>>,
-               std::vector<std::string>>;
+using WorkspaceTuple = std::tuple<OsString, std::vector<std::tuple<OsString, OsString, OsString>>,
+                                  std::vector<OsString>>;
 
-std::optional<WorkspaceTuple> workspace(const std::string& path, const StoreTuple& store) {
+std::optional<WorkspaceTuple> workspace(const OsString& path_arg, const StoreTuple& store) {
+  const std::string& path = path_arg.value;
   odf_hash::Result<std::optional<odf_hash::odf::Workspace>> r =
       odf_hash::Status::internal("not run");
   {
@@ -413,11 +425,12 @@ std::optional<WorkspaceTuple> workspace(const std::string& path, const StoreTupl
   }
   std::optional<odf_hash::odf::Workspace> ws = value_or_raise(std::move(r));
   if (!ws) return std::nullopt;
-  std::vector<std::tuple<std::string, std::string, std::string>> datasets;
+  std::vector<std::tuple<OsString, OsString, OsString>> datasets;
   for (auto& d : ws->datasets)
     datasets.emplace_back(d.alias, d.id, odf_hash::redact_url(d.location));
+  std::vector<OsString> skipped(ws->skipped.begin(), ws->skipped.end());
   return WorkspaceTuple{odf_hash::redact_url(ws->location), std::move(datasets),
-                        std::move(ws->skipped)};
+                        std::move(skipped)};
 }
 
 // The canonical JSON of a task / result / plan after validation (Task.from_json...).
@@ -543,10 +556,11 @@ NB_MODULE(_odf_hash, m) {
   m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a, "strict"_a, "store"_a);
   m.def("workspace", &workspace, "path"_a, "store"_a);
   m.def(
-      "is_store_url", [](const std::string& text) { return odf_hash::is_store_url(text); },
+      "is_store_url", [](const OsString& text) { return odf_hash::is_store_url(text.value); },
       "text"_a);
   m.def(
-      "redact_url", [](const std::string& text) { return odf_hash::redact_url(text); }, "text"_a);
+      "redact_url", [](const OsString& text) { return OsString(odf_hash::redact_url(text.value)); },
+      "text"_a);
   // Stops the AWS SDK behind S3 (open_store.h) before static destructors: called at exit.
   m.def("shutdown_remote_stores", [] {
     nb::gil_scoped_release unlocked;

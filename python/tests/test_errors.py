@@ -1,6 +1,7 @@
 """Bad input of every kind is a Python exception with a clear message: never a crash, a hang
 or a hash. (The C ABI test runs the same library under LeakSanitizer.)"""
 import gc
+import pathlib
 
 from conftest import CONFORMANCE
 
@@ -159,3 +160,50 @@ def test_huge_jobs_and_threads_are_capped_not_crashing():
     for offset in (2**64, -1):
         with pytest.raises(odf_hash.InvalidInputError, match="offset must be"):
             odf_hash.slice(data, offset=offset)
+
+
+def test_names_that_are_not_utf8_are_reported_not_raised(tmp_path):
+    """A file name that is not UTF-8 in a dataset made verify() (and the Dask/Ray adapters)
+    raise UnicodeDecodeError; a str path with surrogates (os.fsdecode of such a name), or
+    bytes, raised nanobind's "incompatible function arguments". Names cross as os.fsdecode /
+    os.fsencode do, so they round-trip."""
+    import os
+    import shutil
+    from datasets import EXAMPLES
+    base = os.fsencode(str(tmp_path))
+    ds_bytes = base + b"/ds-\xff\xfe"
+    shutil.copytree(EXAMPLES / "root", os.fsdecode(ds_bytes))
+    stray = ds_bytes + b"/data/stray-\xe9\xff"
+    with open(stray, "wb") as f:
+        f.write(b"x")
+    expected = odf_hash.verify(EXAMPLES / "root")
+    for path in (ds_bytes, os.fsdecode(ds_bytes), pathlib.Path(os.fsdecode(ds_bytes))):
+        report = odf_hash.verify(path)
+        assert report.ok and len(report.files) == len(expected.files), report
+        strict = odf_hash.verify(path, strict=True)
+        assert not strict.ok
+        [p] = [p for p in strict.problems if "stray" in p.file]
+        assert os.fsencode(p.file) == b"data/stray-\xe9\xff", p.file
+        # Tasks are JSON (text): a dataset location that is not UTF-8 is refused clearly
+        # by plan() (and so by the Dask / Ray adapters), never sent as another name.
+        with pytest.raises(odf_hash.InvalidInputError, match="is not UTF-8"):
+            odf_hash.plan(path)
+    # A UTF-8 folder holding a name that is not: split verification reports it too.
+    utf8 = tmp_path / "plain"
+    shutil.copytree(os.fsdecode(ds_bytes), utf8)
+    plan = odf_hash.plan(utf8, strict=True)
+    merged = odf_hash.merge(plan, [odf_hash.check(t) for t in plan])
+    direct = odf_hash.verify(utf8, strict=True)
+    # The same report; through JSON (text) the name's undecodable bytes become U+FFFD.
+    assert merged.to_dict() == direct.to_dict()
+    assert [p.kind for p in merged.problems] == [p.kind for p in direct.problems]
+    assert [p.file for p in merged.problems] == ["data/stray-\ufffd\ufffd"]
+    data = next(iter(sorted(os.listdir(ds_bytes + b"/data"))))
+    named = ds_bytes + b"/data/" + data
+    # (physical() takes bytes as the content to hash: the path as str or os.PathLike here.)
+    for path in (os.fsdecode(named), pathlib.Path(os.fsdecode(named))):
+        assert odf_hash.physical(path) == odf_hash.physical(EXAMPLES / "root" / "data" /
+                                                            os.fsdecode(data))
+    with pytest.raises(odf_hash.NotFoundError) as e:
+        odf_hash.logical_file(base + b"/missing-\xff")
+    assert "\\xff" in str(e.value)  # the message shows the byte, escaped

@@ -278,7 +278,8 @@ Result<std::vector<Problem>> problems_from(const json& j, const char* key) {
 }  // namespace
 
 std::string task_fingerprint(const FileTask& task) {
-  const std::string text = task_to_json(task).dump();
+  // dump() (replace): a file name that is not UTF-8 must not throw here.
+  const std::string text = dump(task_to_json(task));
   Sha3_256 h;
   h.update(std::string_view(text));
   return to_hex(h.finalize());

@@ -776,6 +776,14 @@ def plan(dataset: PathLike, *, integrity_only: bool = False, strict: bool = Fals
     location: each task carries the store options, never credentials), then :func:`merge`.
     Errors as :func:`verify`."""
     p = _path(dataset, "odf_hash.plan")
+    try:
+        p.encode("utf-8")
+    except UnicodeEncodeError:
+        # Tasks travel as JSON, which is text: a location that is not UTF-8 would reach a
+        # worker as another one. verify() reads such a folder in one process.
+        raise InvalidInputError(
+            f"odf_hash.plan: {p!r} is not UTF-8, so its tasks cannot name it (their JSON is "
+            "text); verify it with odf_hash.verify(), in one process") from None
     opts = _store("plan", store)
     return Plan(_odf_hash.plan_verify(p, bool(integrity_only), bool(strict), opts))
 
