@@ -246,10 +246,42 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
                 "the " + what + "'s size differs from the recorded size" + no_fallback_note);
   }
   std::shared_ptr<ObjectReader> object = std::move(entry.reader);
-  auto physical = physical_hash_object(*object, [&](uint64_t done, uint64_t) {
-    if (progress) progress(done);
-    return true;
-  });
+  auto hash_physical = [&] {
+    return physical_hash_object(*object, [&](uint64_t done, uint64_t) {
+      if (progress) progress(done);
+      return true;
+    });
+  };
+  if (fallback && size != t.size && t.logical) {
+    // Another size: the physical hash cannot match, so the records are looked at first. A
+    // server announcing a huge object of garbage is then answered by its Parquet footer (a
+    // range read), not streamed whole first; the physical hash is only needed, for the
+    // report, once the records match.
+    const std::string differs = "the data file's size differs from the recorded one (" +
+                                std::to_string(size) + " bytes, recorded " +
+                                std::to_string(t.size) + ")";
+    auto logical = logical_hash_object(object);
+    if (!logical.is_ok()) {
+      return fail(ProblemKind::kFileUnreadable, t.logical->to_string(), "",
+                  differs + " and it cannot be read for the logical fallback: " +
+                      logical.status().message());
+    }
+    if (!(logical->multihash() == *t.logical)) {
+      return fail(ProblemKind::kLogicalHashMismatch, t.logical->to_string(),
+                  logical->multihash().to_string(),
+                  differs + " and so does its logical hash: the records differ");
+    }
+    auto physical = hash_physical();
+    if (!physical.is_ok()) {
+      return fail(ProblemKind::kFileUnreadable, "", "",
+                  "cannot read the " + what + ": " + physical.status().message());
+    }
+    r.check.outcome = FileOutcome::kLogicalMatch;
+    r.check.actual_physical = physical->hash;
+    r.check.logical = logical->multihash();
+    return r;
+  }
+  auto physical = hash_physical();
   if (!physical.is_ok()) {
     return fail(ProblemKind::kFileUnreadable, "", "",
                 "cannot read the " + what + ": " + physical.status().message());

@@ -428,3 +428,66 @@ def test_an_over_long_head_is_head_invalid_with_or_without_content_length(odf_ha
             problems = json.loads(p.stdout)["datasets"][0]["problems"]
             assert [x["kind"] for x in problems] == ["head-invalid"], (mode, problems)
             assert "too long for a hash" in problems[0]["message"], problems
+
+
+def _huge_derivative(root, huge_name):
+    """The derivative dataset `root`, but data/<huge_name> announced as 1 TB of zeros (with
+    Range support); a whole GET of it streams zeros (at most 1 GiB, then the connection
+    drops)."""
+    huge = 10**12
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def __init__(self, *a, **kw):
+            super().__init__(*a, directory=str(root), **kw)
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            if not self.path.endswith(huge_name):
+                return super().do_GET()
+            rng = self.headers.get("Range")
+            if rng:
+                a, _, b = rng[6:].partition("-")
+                start, end = int(a), (int(b) if b else huge - 1)
+                end = min(end, start + (1 << 20) - 1, huge - 1)
+                self.send_response(206)
+                self.send_header("Content-Range", f"bytes {start}-{end}/{huge}")
+                self.send_header("Content-Length", str(end - start + 1))
+                self.send_header("Accept-Ranges", "bytes")
+                self.end_headers()
+                self.wfile.write(b"\0" * (end - start + 1))
+                return
+            self.send_response(200)
+            self.send_header("Content-Length", str(huge))
+            self.send_header("Accept-Ranges", "bytes")
+            self.end_headers()
+            try:
+                for _ in range(1024):
+                    self.wfile.write(b"\0" * (1 << 20))
+            except OSError:
+                pass
+            self.close_connection = True
+    return Handler
+
+
+def test_a_derivative_file_announcing_a_terabyte_is_not_streamed_first(odf_hash_bin, tmp_path):
+    """A derivative data file of another size than recorded cannot match physically: its
+    records are read first (the Parquet footer, by a range request), so a server announcing
+    1 TB of garbage gets an answer in seconds instead of being streamed whole."""
+    ds = tmp_path / "ds"
+    shutil.copytree(EXAMPLES / "derivative", ds)
+    huge_name = sorted((ds / "data").iterdir())[0].name
+    with _serve(_huge_derivative(ds, huge_name)) as port:
+        t0 = time.monotonic()
+        p = subprocess.run([odf_hash_bin, "verify", "--json", "--max-attempts", "1",
+                            f"http://127.0.0.1:{port}/"], capture_output=True, timeout=120)
+        took = time.monotonic() - t0
+    assert p.returncode == 1, p
+    problems = json.loads(p.stdout)["datasets"][0]["problems"]
+    assert [(x["file"], x["kind"]) for x in problems] == [(f"data/{huge_name}",
+                                                           "file-unreadable")], problems
+    assert "size differs from the recorded one (1000000000000 bytes" in problems[0]["message"]
+    assert took < 30, took
