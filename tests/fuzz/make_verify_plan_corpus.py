@@ -58,6 +58,19 @@ def main():
     seeds["task-bad-attempts"] = b"\x00" + json.dumps({**remote, "max_attempts": 0}).encode()
     seeds["task-bad-timeout"] = b"\x00" + json.dumps({**remote, "read_timeout": -1}).encode()
     seeds["task-bad-sign"] = b"\x00" + json.dumps({**remote, "no_sign_request": "yes"}).encode()
+    # Issue 23's shapes: a NUL in the dataset, a forged location, links followed, a secret in a
+    # URL, timeouts that never fire; results bound to another task or to none.
+    seeds["task-nul-dataset"] = b"\x00" + json.dumps(
+        {**task, "dataset": "root\u0000/../../etc"}).encode()
+    seeds["task-forged-dataset"] = b"\x00" + json.dumps(
+        {**task, "dataset": "/etc", "follow_symlinks": True}).encode()
+    seeds["task-url-secret"] = b"\x00" + json.dumps(
+        {**task, "dataset": "http://user:it's-s3cr3t@127.0.0.1:1/ds"}).encode()
+    seeds["task-huge-timeout"] = b"\x00" + json.dumps({**remote, "read_timeout": 1e308}).encode()
+    result = json.loads(seeds["result-root-0"][1:])
+    seeds["result-bad-digest"] = b"\x01" + json.dumps({**result, "task_digest": "zz"}).encode()
+    seeds["result-no-digest"] = b"\x01" + json.dumps(
+        {k: v for k, v in result.items() if k != "task_digest"}).encode()
     plan = json.loads(seeds["plan-root"][1:])
     store = ("dataset", "endpoint_url", "region", "no_sign_request", "connect_timeout",
              "read_timeout", "max_attempts")
