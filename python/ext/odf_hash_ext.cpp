@@ -10,6 +10,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -191,14 +192,59 @@ nb::object open_records_capsule(const OsString& path_arg) {
   return nb::steal(capsule);
 }
 
+// Ctrl-C during a long call. The work runs with the GIL released, so Python's SIGINT handler
+// only notes the signal; keep_going() (a progress callback, on the calling thread) asks Python
+// every 100 ms, taking the GIL briefly, and when a handler raised (KeyboardInterrupt) stops
+// the work; rethrow() then raises that exception instead of the work's "cancelled" error.
+class SignalWatch {
+ public:
+  SignalWatch() = default;
+  SignalWatch(const SignalWatch&) = delete;
+  SignalWatch& operator=(const SignalWatch&) = delete;
+  ~SignalWatch() {
+    if (type_ != nullptr) {
+      nb::gil_scoped_acquire gil;
+      Py_XDECREF(type_);
+      Py_XDECREF(value_);
+      Py_XDECREF(traceback_);
+    }
+  }
+  bool keep_going() {
+    if (type_ != nullptr) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(100)) return true;
+    last_ = now;
+    nb::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() == 0) return true;
+    PyErr_Fetch(&type_, &value_, &traceback_);
+    return false;
+  }
+  // With the GIL held, after the work returned: raises what a signal handler raised.
+  void rethrow() {
+    if (type_ == nullptr) return;
+    PyErr_Restore(type_, value_, traceback_);
+    type_ = value_ = traceback_ = nullptr;
+    throw nb::python_error();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+  PyObject* type_ = nullptr;
+  PyObject* value_ = nullptr;
+  PyObject* traceback_ = nullptr;
+};
+
 std::tuple<odf_hash::Multihash, uint64_t> physical_file(const OsString& path_arg,
                                                         const StoreTuple& store) {
   const std::string& path = path_arg.value;
   odf_hash::Result<odf_hash::PhysicalDigest> r = odf_hash::Status::internal("not run");
+  SignalWatch watch;
   {
     nb::gil_scoped_release unlocked;
-    r = odf_hash::physical_hash_path_or_url(path, store_for(store));
+    r = odf_hash::physical_hash_path_or_url(path, store_for(store),
+                                            [&](uint64_t, uint64_t) { return watch.keep_going(); });
   }
+  watch.rethrow();
   auto d = value_or_raise(std::move(r));
   return {d.hash, d.size};
 }
