@@ -121,17 +121,20 @@ Result<Problem> problem_from_json(const nlohmann::json& j, const std::string& wh
   p.file = file.value_or("");
   p.expected = expected.value_or("");
   p.actual = actual.value_or("");
-  auto link = j.find("link");
-  if (link != j.end() && !link->is_null()) {
-    const std::string lw = where + ".link";
-    if (!link->is_object()) return Status::parse_error(lw + ": expected an object or null");
-    LinkRef r;
-    ODF_HASH_ASSIGN_OR_RETURN(r.data_file, json_string(*link, lw, "data_file"));
-    ODF_HASH_ASSIGN_OR_RETURN(r.column, json_string(*link, lw, "column"));
-    ODF_HASH_ASSIGN_OR_RETURN(r.row, json_u64(*link, lw, "row"));
-    p.link = std::move(r);
-  }
+  ODF_HASH_ASSIGN_OR_RETURN(p.link, link_from_json(j, where));
   return p;
+}
+
+Result<std::optional<LinkRef>> link_from_json(const nlohmann::json& j, const std::string& where) {
+  auto link = j.find("link");
+  if (link == j.end() || link->is_null()) return std::optional<LinkRef>();
+  const std::string lw = where + ".link";
+  if (!link->is_object()) return Status::parse_error(lw + ": expected an object or null");
+  LinkRef r;
+  ODF_HASH_ASSIGN_OR_RETURN(r.data_file, json_string(*link, lw, "data_file"));
+  ODF_HASH_ASSIGN_OR_RETURN(r.column, json_string(*link, lw, "column"));
+  ODF_HASH_ASSIGN_OR_RETURN(r.row, json_u64(*link, lw, "row"));
+  return std::optional<LinkRef>(std::move(r));
 }
 
 Result<const nlohmann::json*> json_field(const nlohmann::json& j, const std::string& where,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "odf_hash/status.h"
@@ -20,6 +21,9 @@ Status unreferenced_from_json(const nlohmann::json& j, const std::string& where,
 
 // `where` names the object in errors ("problems[3]"). Untrusted input: every field checked.
 Result<Problem> problem_from_json(const nlohmann::json& j, const std::string& where);
+
+// The "link" field of a problem or a task: null (or absent), or {"data_file", "column", "row"}.
+Result<std::optional<LinkRef>> link_from_json(const nlohmann::json& j, const std::string& where);
 
 // Typed reads of untrusted JSON fields: kParseError "<where>.<key>: ..." when the field is
 // missing or of another type. The optional forms accept null (and a missing key).

@@ -165,19 +165,8 @@ Result<FileTask> task_from_json(const json& j, const std::string& where) {
   ODF_HASH_ASSIGN_OR_RETURN(t.derivative, json_bool(j, where, "derivative"));
   ODF_HASH_ASSIGN_OR_RETURN(t.integrity_only, json_bool(j, where, "integrity_only"));
   if (t.dataset.empty()) return Status::parse_error(where + ".dataset: empty");
-  {
-    // Absent in no task this version writes; tolerated as null.
-    auto link = j.find("link");
-    if (link != j.end() && !link->is_null()) {
-      const std::string lw = where + ".link";
-      if (!link->is_object()) return Status::parse_error(lw + ": expected an object or null");
-      LinkRef r;
-      ODF_HASH_ASSIGN_OR_RETURN(r.data_file, json_string(*link, lw, "data_file"));
-      ODF_HASH_ASSIGN_OR_RETURN(r.column, json_string(*link, lw, "column"));
-      ODF_HASH_ASSIGN_OR_RETURN(r.row, json_u64(*link, lw, "row"));
-      t.link = std::move(r);
-    }
-  }
+  // Absent in no task this version writes; tolerated as null.
+  ODF_HASH_ASSIGN_OR_RETURN(t.link, detail::link_from_json(j, where));
   if ((t.role == FileRole::kLinkedObject) != t.link.has_value()) {
     return Status::parse_error(where + ".link: given exactly for a linked object");
   }

@@ -140,19 +140,16 @@ def test_control_characters_never_reach_the_terminal_raw(run, tmp_path):
     assert r.rc == 2 and "\x1b" not in r.err and "\\x1b" in r.err, r
 
 
-def test_progress_line_escapes_names(odf_hash_bin, tmp_path):
-    """The progress line (stderr on a terminal) shows the name with control characters
-    escaped. Run under a pseudo-terminal so that the line is drawn."""
+def _on_a_terminal(argv, seconds=120):
+    """Runs argv with a pseudo-terminal as its stdout and stderr (so that it draws its
+    progress line): (exit code, everything it wrote)."""
     import pty
-    name = tmp_path / "p\x1b]0;T\x07q"
-    with open(name, "wb") as f:
-        f.truncate(1 << 30)  # sparse: a second or more of hashing, so progress is drawn
     pid, fd = pty.fork()
     if pid == 0:
-        os.execv(odf_hash_bin, [odf_hash_bin, "physical", str(name)])
+        os.execv(argv[0], argv)
     out = b""
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             try:
                 chunk = os.read(fd, 65536)
@@ -164,7 +161,17 @@ def test_progress_line_escapes_names(odf_hash_bin, tmp_path):
     finally:
         _, status = os.waitpid(pid, 0)
         os.close(fd)
-    assert os.waitstatus_to_exitcode(status) == 0, out
+    return os.waitstatus_to_exitcode(status), out
+
+
+def test_progress_line_escapes_names(odf_hash_bin, tmp_path):
+    """The progress line (stderr on a terminal) shows the name with control characters
+    escaped. Run under a pseudo-terminal so that the line is drawn."""
+    name = tmp_path / "p\x1b]0;T\x07q"
+    with open(name, "wb") as f:
+        f.truncate(1 << 30)  # sparse: a second or more of hashing, so progress is drawn
+    rc, out = _on_a_terminal([odf_hash_bin, "physical", str(name)])
+    assert rc == 0, out
     assert b"\x07" not in out and b"]0;T" in out, out[:400]
     assert b"p\\x1b]0;T\\x07q" in out, out[:400]
 
@@ -338,21 +345,7 @@ def test_url_passwords_never_printed(odf_hash_bin, tmp_path, password):
             elif args[0] == "verify" and not args[-1].endswith("/"):
                 assert p.returncode != 0, (args, text)
         # The progress line, drawn on a terminal.
-        import pty
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.execv(odf_hash_bin, [odf_hash_bin, "verify", base + "/"])
-        out = b""
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        os.waitpid(pid, 0)
-        os.close(fd)
+        _, out = _on_a_terminal([odf_hash_bin, "verify", base + "/"])
         assert b"S3CR3T" not in out, out
 
 
