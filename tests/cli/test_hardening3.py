@@ -429,15 +429,7 @@ def _huge_derivative(root, huge_name):
     drops)."""
     huge = 10**12
 
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def __init__(self, *a, **kw):
-            super().__init__(*a, directory=str(root), **kw)
-
-        def log_message(self, *args):
-            pass
-
+    class Handler(_files_handler(root)):
         def do_GET(self):
             if not self.path.endswith(huge_name):
                 return super().do_GET()
