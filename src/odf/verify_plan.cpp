@@ -456,9 +456,12 @@ Status check_task_allowed(const FileTask& task, const TaskPolicy& policy) {
                                       "\", which this worker is not allowed to read");
     }
   }
-  for (const auto& [name, value] :
+  // (No structured binding here: clang 14, which builds the fuzzers, cannot capture one.)
+  for (const auto& named :
        {std::pair<const char*, const std::string*>{"S3 endpoint", &task.store.endpoint_url},
         {"IPFS gateway", &task.store.ipfs_gateway}}) {
+    const char* name = named.first;
+    const std::string* value = named.second;
     if (value->empty()) continue;
     const bool allowed =
         std::any_of(policy.endpoints.begin(), policy.endpoints.end(),
