@@ -92,6 +92,8 @@ class CurlList {
 // One object opened for reading.
 class HttpObjectReader final : public ObjectReader {
  public:
+  enum class Outcome { kOk, kRetry, kFatal };
+
   // `url` is requested; `name` (without its user information) is what messages show.
   HttpObjectReader(std::shared_ptr<CurlClient> client, std::string url, std::string name)
       : client_(std::move(client)), url_(std::move(url)), name_(std::move(name)) {}
@@ -254,14 +256,8 @@ class HttpObjectReader final : public ObjectReader {
         return spool_->read_at(offset, out, n);
       }
       if (!sink.fault.is_ok()) return sink.fault;
-      if (sink.headers.too_many_header_bytes) {
-        return Status::io_error(name_ + ": response headers over 256 KiB");
-      }
-      const long status = sink.headers.status;
-      if (!sink.headers.complete && code == CURLE_OK) return status_error(name_, status);
-      if (sink.headers.complete && !is_success(status)) {
-        last = status_error(name_, status);
-        if (is_transient_status(status)) continue;
+      if (Outcome o = judge_headers(sink.headers, code, &last); o != Outcome::kOk) {
+        if (o == Outcome::kRetry) continue;
         return last;
       }
       if (code == CURLE_OK || (code == CURLE_WRITE_ERROR && sink.full)) {
@@ -275,6 +271,25 @@ class HttpObjectReader final : public ObjectReader {
   }
 
  private:
+  // The headers of a finished blocking GET (a range read, the whole object into the spool):
+  // kOk to look at the body and curl's code; else *error says why, kRetry when asking again
+  // may help (a 5xx, 408, 429).
+  Outcome judge_headers(const ResponseHeaders& h, CURLcode code, Status* error) const {
+    if (h.too_many_header_bytes) {
+      *error = Status::io_error(name_ + ": response headers over 256 KiB");
+      return Outcome::kFatal;
+    }
+    if (!h.complete && code == CURLE_OK) {
+      *error = status_error(name_, h.status);
+      return Outcome::kFatal;
+    }
+    if (h.complete && !is_success(h.status)) {
+      *error = status_error(name_, h.status);
+      return is_transient_status(h.status) ? Outcome::kRetry : Outcome::kFatal;
+    }
+    return Outcome::kOk;
+  }
+
   static size_t on_body(char* data, size_t size, size_t nitems, void* user) {
     return static_cast<HttpObjectReader*>(user)->take_body(data, size * nitems);
   }
@@ -481,14 +496,8 @@ class HttpObjectReader final : public ObjectReader {
       const CURLcode code = curl().easy_perform(easy);
       client_->release(easy);
       if (!sink.fault.is_ok()) return Status::io_error(name_ + ": " + sink.fault.message());
-      if (sink.headers.too_many_header_bytes) {
-        return Status::io_error(name_ + ": response headers over 256 KiB");
-      }
-      const long status = sink.headers.status;
-      if (!sink.headers.complete && code == CURLE_OK) return status_error(name_, status);
-      if (sink.headers.complete && !is_success(status)) {
-        last = status_error(name_, status);
-        if (is_transient_status(status)) continue;
+      if (Outcome o = judge_headers(sink.headers, code, &last); o != Outcome::kOk) {
+        if (o == Outcome::kRetry) continue;
         return last;
       }
       if (code == CURLE_OK) {
@@ -506,8 +515,6 @@ class HttpObjectReader final : public ObjectReader {
     spool_ready_.store(true, std::memory_order_release);
     return Status::ok();
   }
-
-  enum class Outcome { kOk, kRetry, kFatal };
 
   // One GET from `offset`, up to its headers.
   Outcome connect(uint64_t offset, Status* error) {
