@@ -22,6 +22,7 @@
 #include "odf_hash/workspace.h"
 #include "output.h"
 #include "parallel.h"
+#include "progress.h"
 #include "store_flags.h"
 
 namespace odf_hash::cli {
@@ -75,17 +76,7 @@ std::string files_line(const DatasetReport& r, FileRole role) {
 
 // "512 bytes", "12.3 KiB", "4.0 MiB".
 std::string byte_size(uint64_t n) {
-  if (n < 1024) return plural(n, "byte");
-  const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  double v = static_cast<double>(n) / 1024;
-  size_t u = 0;
-  while (v >= 1024 && u + 1 < std::size(units)) {
-    v /= 1024;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
-  return buf;
+  return n < 1024 ? plural(n, "byte") : format_bytes(n);  // progress.h
 }
 
 // Entries listed under the unreferenced line without -v.
