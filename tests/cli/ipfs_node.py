@@ -6,8 +6,6 @@ bootstrap peers, no swarm addresses, a repository made here). The daemon is alwa
 import contextlib
 import os
 import pathlib
-import signal
-import socket
 import subprocess
 import time
 import urllib.error
@@ -15,14 +13,11 @@ import urllib.request
 
 import pytest
 
+from remote_servers import free_port, stop_process_group
+
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
 BUILD_KUBO = SOURCE / "scripts" / "build-kubo.sh"
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def kubo_or_skip():
@@ -84,10 +79,5 @@ def kubo_gateway(ipfs_bin, base: pathlib.Path):
             time.sleep(0.2)
         yield Node(url, ipfs)
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=20)
+        stop_process_group(proc, timeout=20)
         log.close()

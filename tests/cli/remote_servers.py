@@ -29,7 +29,9 @@ import contextlib
 import http.server
 import os
 import pathlib
+import signal
 import socket
+import subprocess
 import threading
 import time
 import urllib.parse
@@ -39,6 +41,29 @@ FAULTS = ("ok", "cut", "cut-once", "503x2", "stall", "long-length", "endless",
           "chunked-ranges")
 CHUNKED = ("chunked", "chunked-short", "chunked-long", "no-ranges", "chunked-all")
 STALL_SECONDS = 20  # the longest a stalled response holds its connection
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago (for servers that take a port
+    number rather than binding port 0 themselves: kamu, Kubo)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def stop_process_group(proc: subprocess.Popen, timeout: float = 15) -> None:
+    """Stops a server started with start_new_session=True: SIGTERM to its process group,
+    SIGKILL after `timeout` seconds. Does nothing when it has exited already."""
+    if proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=timeout)
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):

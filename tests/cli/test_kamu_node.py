@@ -21,8 +21,6 @@ import json
 import os
 import pathlib
 import shutil
-import signal
-import socket
 import subprocess
 import time
 import urllib.error
@@ -31,6 +29,7 @@ import urllib.request
 import pytest
 
 from conftest import physical_hash
+from remote_servers import free_port, stop_process_group
 
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
 DATASETS = SOURCE / "examples" / "datasets"
@@ -65,11 +64,6 @@ def seed_id(folder):
     assert len(found) == 1, found
     return found.pop()
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get(url, headers=None, method="GET"):
@@ -138,12 +132,7 @@ def node(tmp_path_factory):
             time.sleep(0.2)
         yield n
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=15)
+        stop_process_group(proc)
         log.close()
 
 

@@ -21,7 +21,7 @@ import tempfile
 import pytest
 import yaml
 
-from remote_servers import http_server, moto_s3, upload_tree
+from remote_servers import free_port, http_server, moto_s3, upload_tree
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 KAMU = pathlib.Path(os.environ.get("ODF_HASH_KAMU", ROOT.parent / "shared" / "tools" / "kamu"
@@ -355,12 +355,6 @@ def test_a_rewritten_data_file_still_has_its_links_read(run, tampered):
 
 # --- From a kamu node (kamu system api-server: Simple Transfer Protocol, data answered
 # chunked, Range ignored) ----------------------------------------------------------------
-
-def free_port():
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class KamuNode:

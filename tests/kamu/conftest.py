@@ -19,8 +19,6 @@ import json
 import os
 import pathlib
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -33,6 +31,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "cli"))  # remote_servers.py: moto on 127.0.0.1
 
 import make_workspace  # noqa: E402
+from remote_servers import free_port, stop_process_group  # noqa: E402
 
 PENDING = {
 }
@@ -116,25 +115,6 @@ def run(odf_hash_bin):
     return _run
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def stop_process(proc: subprocess.Popen):
-    """SIGTERM the process group, SIGKILL after 10 s."""
-    if proc.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-
 
 @contextlib.contextmanager
 def kamu_node(kamu: str, workspace: pathlib.Path, probe_alias: str):
@@ -162,7 +142,7 @@ def kamu_node(kamu: str, workspace: pathlib.Path, probe_alias: str):
                 return
             last = (workspace / f".api-server-{port}.log").read_text(errors="replace")[-2000:]
         finally:
-            stop_process(proc)
+            stop_process_group(proc, timeout=10)
             log.close()
     pytest.fail(f"kamu system api-server did not start: {last}")
 
@@ -176,7 +156,7 @@ def run_kamu(kamu: str, workspace: pathlib.Path, *args, timeout=60):
         out, _ = proc.communicate(timeout=timeout)
         return proc.returncode, out.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
-        stop_process(proc)
+        stop_process_group(proc, timeout=10)
         proc.communicate()
         return None, f"(no answer in {timeout} s)"
 
