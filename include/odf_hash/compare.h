@@ -14,6 +14,7 @@
 #include "odf_hash/logical.h"
 #include "odf_hash/multihash.h"
 #include "odf_hash/open_store.h"
+#include "odf_hash/row_diff.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
 
@@ -43,25 +44,40 @@ struct FileComparison {
   // side only ("a.b", "c (type l vs i)", "d (only in original)"), in path order. Empty when
   // the records differ only in the schema (names, nesting).
   std::vector<std::string> differing_columns;
+  // kDifferent, when CompareOptions::locate_rows: where the columns whose digests differ
+  // (present on both sides with one type) differ, row by row (row_diff.h), and both row
+  // counts.
+  std::optional<RowDiff> rows;
+};
+
+// What compare does beyond the verdict.
+struct CompareOptions {
+  // kDifferent: locate the differing rows (a second read of both files, of the top-level
+  // fields holding differing columns only).
+  bool locate_rows = true;
+  RowDiffOptions rows;
 };
 
 // Compares two data files (Parquet or Arrow IPC). The two logical hashes, when needed, run
 // side by side, each with `logical` options. Errors name the path that could not be read.
 Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
-                                     const LogicalHashOptions& logical = {});
+                                     const LogicalHashOptions& logical = {},
+                                     const CompareOptions& options = {});
 
 // The same over opened objects of any store (URLs: open_store.h); paths in the result are
 // the objects' names. Each object's bytes are read once with read(), its records (when
 // needed) with read_at().
 Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
                                        std::shared_ptr<ObjectReader> reproduced,
-                                       const LogicalHashOptions& logical = {});
+                                       const LogicalHashOptions& logical = {},
+                                       const CompareOptions& options = {});
 
 // compare_files for two paths; compare_objects of open_object(x, store) for each when
 // either is a URL.
 Result<FileComparison> compare_paths_or_urls(const std::string& original,
                                              const std::string& reproduced,
                                              const LogicalHashOptions& logical = {},
-                                             const StoreOptions& store = {});
+                                             const StoreOptions& store = {},
+                                             const CompareOptions& options = {});
 
 }  // namespace odf_hash::odf

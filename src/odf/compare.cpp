@@ -35,6 +35,22 @@ std::vector<std::string> differing_columns(const LogicalDigest& a, const Logical
   return out;
 }
 
+// Leaf columns present on both sides with one type whose digests differ: the ones whose
+// rows can be compared.
+std::vector<std::string> comparable_differing_columns(const LogicalDigest& a,
+                                                      const LogicalDigest& b) {
+  std::map<std::string, const ColumnDigest*> right;
+  for (const auto& c : b.columns) right[c.path] = &c;
+  std::vector<std::string> out;
+  for (const auto& c : a.columns) {
+    auto it = right.find(c.path);
+    if (it != right.end() && c.type == it->second->type && c.digest != it->second->digest) {
+      out.push_back(c.path);
+    }
+  }
+  return out;
+}
+
 Result<FileComparison> decide(FileComparison out, Result<LogicalDigest> la,
                               Result<LogicalDigest> lb) {
   ODF_HASH_RETURN_IF_ERROR(la.status());
@@ -66,24 +82,24 @@ const char* compare_verdict_name(CompareVerdict verdict) {
 // is refused at once, as `logical` refuses it: its records could not be read without reading
 // it again, and waiting on it (a FIFO with no writer) would block.
 Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
-                                     const LogicalHashOptions& logical) {
+                                     const LogicalHashOptions& logical,
+                                     const CompareOptions& options) {
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_local_file(original));
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_local_file(reproduced));
-  return compare_objects(std::move(a), std::move(b), logical);
+  return compare_objects(std::move(a), std::move(b), logical, options);
 }
 
 Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
                                        std::shared_ptr<ObjectReader> reproduced,
-                                       const LogicalHashOptions& logical) {
+                                       const LogicalHashOptions& logical,
+                                       const CompareOptions& options) {
   if (original == nullptr || reproduced == nullptr) {
     return Status::invalid_argument("compare_objects: null object");
   }
   ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pa, physical_hash_object(*original));
   ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pb, physical_hash_object(*reproduced));
   FileComparison out{ComparedFile{original->name(), pa.hash, pa.size, std::nullopt},
-                     ComparedFile{reproduced->name(), pb.hash, pb.size, std::nullopt},
-                     CompareVerdict::kIdentical,
-                     {}};
+                     ComparedFile{reproduced->name(), pb.hash, pb.size, std::nullopt}};
   if (out.original.physical == out.reproduced.physical) return out;
 
   Result<LogicalDigest> lb = Status::internal("not run");
@@ -95,19 +111,31 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
   }
   Result<LogicalDigest> la = logical_hash_object(original, logical);
   if (other) other->join();
-  return decide(std::move(out), std::move(la), std::move(lb));
+  ODF_HASH_ASSIGN_OR_RETURN(out, decide(std::move(out), std::move(la), std::move(lb)));
+  if (out.verdict == CompareVerdict::kDifferent && options.locate_rows) {
+    ODF_HASH_ASSIGN_OR_RETURN(
+        out.rows, locate_row_differences(
+                      original, reproduced,
+                      comparable_differing_columns(*out.original.logical, *out.reproduced.logical),
+                      options.rows));
+    // The row counts are the logical hash's (the locating read counts the same rows).
+    out.rows->original_rows = out.original.logical->num_rows;
+    out.rows->reproduced_rows = out.reproduced.logical->num_rows;
+  }
+  return out;
 }
 
 Result<FileComparison> compare_paths_or_urls(const std::string& original,
                                              const std::string& reproduced,
                                              const LogicalHashOptions& logical,
-                                             const StoreOptions& store) {
+                                             const StoreOptions& store,
+                                             const CompareOptions& options) {
   if (!is_store_url(original) && !is_store_url(reproduced)) {
-    return compare_files(original, reproduced, logical);
+    return compare_files(original, reproduced, logical, options);
   }
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(original, store));
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_object(reproduced, store));
-  return compare_objects(std::move(a), std::move(b), logical);
+  return compare_objects(std::move(a), std::move(b), logical, options);
 }
 
 }  // namespace odf_hash::odf

@@ -24,8 +24,43 @@ struct CompareArgs {
   std::string original;
   std::string reproduced;
   bool json = false;
+  size_t show_rows = 5;
   StoreOptions store;
 };
+
+nlohmann::json rows_json(const RowDiff& d) {
+  nlohmann::json cols = nlohmann::json::array();
+  for (const auto& c : d.columns) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& r : c.first) {
+      nlohmann::json jr{{"row", r.row}, {"original", r.original}, {"reproduced", r.reproduced}};
+      jr["offset"] = r.offset ? nlohmann::json(*r.offset) : nlohmann::json(nullptr);
+      rows.push_back(std::move(jr));
+    }
+    cols.push_back({{"column", c.column}, {"differing_rows", c.differing_rows}, {"rows", rows}});
+  }
+  return cols;
+}
+
+void print_rows(const RowDiff& d) {
+  const uint64_t common = std::min(d.original_rows, d.reproduced_rows);
+  for (const auto& c : d.columns) {
+    std::printf(
+        "  %s: %llu of %llu rows differ%s\n", escape_text(c.column).c_str(),
+        static_cast<unsigned long long>(c.differing_rows), static_cast<unsigned long long>(common),
+        c.differing_rows == 0 ? " (the digest differs through the rows only one side has)" : "");
+    for (const auto& r : c.first) {
+      std::string where = "row " + std::to_string(r.row);
+      if (r.offset) where += " (offset " + std::to_string(*r.offset) + ")";
+      std::printf("    %-26s original %s, reproduced %s\n", where.c_str(), r.original.c_str(),
+                  r.reproduced.c_str());
+    }
+    if (c.differing_rows > c.first.size()) {
+      std::printf("    ... and %llu more\n",
+                  static_cast<unsigned long long>(c.differing_rows - c.first.size()));
+    }
+  }
+}
 
 nlohmann::json side_json(const odf::ComparedFile& s) {
   nlohmann::json j{{"path", s.path}, {"physical", s.physical.to_string()}};
@@ -49,8 +84,11 @@ int run_compare(const CompareArgs& args) {
   // Two files side by side, each with half of the cores for its columns.
   LogicalHashOptions options;
   options.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
+  odf::CompareOptions compare;
+  compare.locate_rows = args.show_rows > 0;
+  compare.rows.max_rows = args.show_rows;
   Result<odf::FileComparison> result =
-      odf::compare_paths_or_urls(args.original, args.reproduced, options, args.store);
+      odf::compare_paths_or_urls(args.original, args.reproduced, options, args.store, compare);
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
@@ -61,7 +99,10 @@ int run_compare(const CompareArgs& args) {
     nlohmann::json j{{"original", side_json(c.original)},
                      {"reproduced", side_json(c.reproduced)},
                      {"verdict", verdict}};
-    if (c.verdict == odf::CompareVerdict::kDifferent) j["differing_columns"] = c.differing_columns;
+    if (c.verdict == odf::CompareVerdict::kDifferent) {
+      j["differing_columns"] = c.differing_columns;
+      if (c.rows) j["differences"] = rows_json(*c.rows);
+    }
     print_json(j);
   } else {
     print_side("original", c.original);
@@ -80,7 +121,9 @@ int run_compare(const CompareArgs& args) {
                     static_cast<unsigned long long>(c.reproduced.logical->num_rows));
         std::string list;
         for (const auto& col : c.differing_columns) list += (list.empty() ? "" : ", ") + col;
-        std::printf("columns     %s\n", list.empty() ? "(schema differs)" : list.c_str());
+        std::printf("columns     %s\n",
+                    list.empty() ? "(schema differs)" : escape_text(list).c_str());
+        if (c.rows) print_rows(*c.rows);
         break;
       }
     }
@@ -99,6 +142,10 @@ Command add_compare_command(CLI::App& root) {
   app->add_option("ORIGINAL", args->original, "The original data file")->required();
   app->add_option("REPRODUCED", args->reproduced, "The reproduced data file")->required();
   app->add_flag("--json", args->json, "Machine-readable output");
+  app->add_option("--rows", args->show_rows,
+                  "For different files: differing rows shown per column (default 5; 0: do not "
+                  "look for them, which saves a second read of the differing columns)")
+      ->check(CLI::NonNegativeNumber);
   add_store_flags(app, args->store);
   app->footer(store_help_footer());
   return Command{app, [args] { return run_compare(*args); }};
