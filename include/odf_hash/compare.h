@@ -15,6 +15,7 @@
 #include "odf_hash/multihash.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/row_diff.h"
+#include "odf_hash/schema_diff.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
 
@@ -48,12 +49,36 @@ struct FileComparison {
   // (present on both sides with one type) differ, row by row (row_diff.h), and both row
   // counts.
   std::optional<RowDiff> rows;
+
+  // kDifferent: the schemas' differences, field by field (schema_diff.h).
+  std::vector<SchemaDifference> schema_differences;
+
+  // kDifferent: what the records themselves say. arrow0 (the verdict, what ODF metadata
+  // records) also depends on the column order and on bytes under null struct slots; the
+  // records are compared on their values alone (record_digest.h).
+  enum class Records {
+    kUnknown,         // not looked at (CompareOptions::locate_rows off)
+    kEqual,           // the same records, in the same order: only the hash differs
+    kSameOtherOrder,  // the same records (the same multiset), in another order
+    kDifferent,       // the records differ (or the schemas do)
+  };
+  Records records = Records::kUnknown;
+  // kEqual / kSameOtherOrder: why the arrow0 digests differ nonetheless.
+  struct Cause {
+    std::string kind;    // "column-order", "nullability", "null-slots", "row-order"
+    std::string column;  // the column concerned ("" for the whole table)
+    std::string text;    // one sentence for a report
+  };
+  std::vector<Cause> causes;
 };
+
+// "unknown", "equal", "same-other-order", "different".
+const char* records_name(FileComparison::Records records);
 
 // What compare does beyond the verdict.
 struct CompareOptions {
-  // kDifferent: locate the differing rows (a second read of both files, of the top-level
-  // fields holding differing columns only).
+  // kDifferent: locate the differing rows and compare the records (a second read of both
+  // files, of the top-level fields holding differing columns only).
   bool locate_rows = true;
   RowDiffOptions rows;
 };

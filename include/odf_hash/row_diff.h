@@ -39,6 +39,13 @@ struct ColumnRowDifferences {
   std::string column;               // the leaf column's path ("a.b")
   uint64_t differing_rows = 0;      // rows (among those both files have) that differ
   std::vector<DifferingRow> first;  // the first ones, in row order, at most max_rows
+  // Segments (of a few rows) whose digest differs while none of their rows does: bytes the
+  // values do not show count for arrow0 there (under null slots of nested structs, which
+  // the reference hashes depending on the nulls around them). The first such segment is
+  // rows [first_hidden_row, first_hidden_row + first_hidden_rows).
+  uint64_t hidden_segments = 0;
+  uint64_t first_hidden_row = 0;
+  uint64_t first_hidden_rows = 0;
 };
 
 struct RowDiffOptions {
@@ -50,6 +57,14 @@ struct RowDiff {
   uint64_t original_rows = 0;
   uint64_t reproduced_rows = 0;
   std::vector<ColumnRowDifferences> columns;  // in the order asked
+
+  // The same rows compared as records (record_digest.h: values only, so bytes under null
+  // slots and encodings do not count) over `record_fields`, the top-level fields holding the
+  // columns asked: how many of the rows both files have differ as records, and whether
+  // each side holds the same multiset of those records (rows only one side has included).
+  std::vector<std::string> record_fields;
+  uint64_t differing_records = 0;
+  bool same_record_multiset = false;
 };
 
 // Locates the rows where the leaf columns `columns` (paths as in LogicalDigest::columns,

@@ -1,5 +1,6 @@
 #include "odf_hash/compare.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <system_error>
@@ -66,7 +67,118 @@ Result<FileComparison> decide(FileComparison out, Result<LogicalDigest> la,
   return out;
 }
 
+template <typename T>
+struct Owned {
+  T value{};
+  ~Owned() {
+    if (value.release != nullptr) value.release(&value);
+  }
+};
+
+Status schema_differences(std::shared_ptr<ObjectReader> a, std::shared_ptr<ObjectReader> b,
+                          std::vector<SchemaDifference>& out, std::vector<std::string>& top_a,
+                          std::vector<std::string>& structs_a) {
+  Owned<ArrowSchema> sa, sb;
+  for (auto [object, schema] : {std::pair{a, &sa}, std::pair{b, &sb}}) {
+    Owned<ArrowArrayStream> stream;
+    ODF_HASH_RETURN_IF_ERROR(open_record_stream(object, &stream.value));
+    if (stream.value.get_schema(&stream.value, &schema->value) != 0) {
+      return Status::io_error(object->name() + ": reading the stream's schema failed");
+    }
+  }
+  out = diff_schemas(sa.value, sb.value);
+  // The original's top-level fields, and the paths of its struct fields (for causes).
+  std::function<void(const ArrowSchema&, const std::string&)> walk =
+      [&](const ArrowSchema& s, const std::string& prefix) {
+        for (int64_t i = 0; i < s.n_children; ++i) {
+          const ArrowSchema& c = *s.children[i];
+          const std::string path = prefix + (c.name != nullptr ? c.name : "");
+          if (prefix.empty()) top_a.push_back(path);
+          if (c.dictionary == nullptr && std::string_view(c.format) == "+s") {
+            structs_a.push_back(path);
+            walk(c, path + ".");
+          }
+        }
+      };
+  walk(sa.value, "");
+  return Status::ok();
+}
+
+// Why arrow0 differs when the records do not: the schema's order and nullability, and bytes
+// under null struct slots (the reference hashes them; null_slots.cpp says when arrow-rs
+// leaves which bytes there).
+void explain(FileComparison& c, const std::vector<std::string>& top_fields,
+             const std::vector<std::string>& structs) {
+  using K = SchemaDifference::Kind;
+  for (const auto& d : c.schema_differences) {
+    if (d.kind != K::kPosition && d.kind != K::kNullability) {
+      c.records = FileComparison::Records::kDifferent;  // the schemas differ
+      return;
+    }
+  }
+  const uint64_t na = c.original.logical->num_rows, nb = c.reproduced.logical->num_rows;
+  std::vector<FileComparison::Cause> causes;
+  bool order = false;
+  for (const auto& d : c.schema_differences) {
+    if (d.kind == K::kPosition) order = true;
+    if (d.kind == K::kNullability) {
+      causes.push_back({"nullability", d.field,
+                        "column \"" + d.field + "\" is " + d.original + " in the original, " +
+                            d.reproduced + " in the reproduction"});
+    }
+  }
+  if (order) {
+    causes.insert(causes.begin(), {"column-order", "",
+                                   "the columns are in another order (arrow0 combines the "
+                                   "column digests in schema order)"});
+  }
+  if (c.rows) {
+    const RowDiff& r = *c.rows;
+    if (na == nb && r.differing_records == 0) {
+      for (const auto& col : r.columns) {
+        std::string parent;
+        for (const auto& st : structs) {
+          if (col.column.size() > st.size() && col.column.compare(0, st.size(), st) == 0 &&
+              col.column[st.size()] == '.' && st.size() > parent.size()) {
+            parent = st;
+          }
+        }
+        causes.push_back(
+            {"null-slots", col.column,
+             parent.empty()
+                 ? "the column's digest differs but no value does"
+                 : "the bytes under the null slots of struct \"" + parent +
+                       "\" differ (arrow0, as its reference, hashes them; no value differs)"});
+      }
+      c.records = FileComparison::Records::kEqual;
+    } else if (na == nb && r.same_record_multiset && r.record_fields.size() == top_fields.size()) {
+      causes.push_back({"row-order", "",
+                        "the same records in another order (" +
+                            std::to_string(r.differing_records) + " rows hold another record)"});
+      c.records = FileComparison::Records::kSameOtherOrder;
+    } else {
+      c.records = FileComparison::Records::kDifferent;
+      return;
+    }
+  } else if (c.differing_columns.empty()) {
+    c.records = FileComparison::Records::kEqual;  // the same columns: only the schema differs
+  } else {
+    return;  // rows not compared: unknown
+  }
+  c.causes = std::move(causes);
+}
+
 }  // namespace
+
+const char* records_name(FileComparison::Records records) {
+  switch (records) {
+    case FileComparison::Records::kUnknown: return "unknown";
+    case FileComparison::Records::kEqual: return "equal";
+    case FileComparison::Records::kSameOtherOrder: return "same-other-order";
+    case FileComparison::Records::kDifferent: return "different";
+  }
+  return "unknown";
+}
 
 const char* compare_verdict_name(CompareVerdict verdict) {
   switch (verdict) {
@@ -121,6 +233,12 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
     // The row counts are the logical hash's (the locating read counts the same rows).
     out.rows->original_rows = out.original.logical->num_rows;
     out.rows->reproduced_rows = out.reproduced.logical->num_rows;
+  }
+  if (out.verdict == CompareVerdict::kDifferent) {
+    std::vector<std::string> top, structs;
+    ODF_HASH_RETURN_IF_ERROR(
+        schema_differences(original, reproduced, out.schema_differences, top, structs));
+    explain(out, top, structs);
   }
   return out;
 }

@@ -37,18 +37,84 @@ nlohmann::json rows_json(const RowDiff& d) {
       jr["offset"] = r.offset ? nlohmann::json(*r.offset) : nlohmann::json(nullptr);
       rows.push_back(std::move(jr));
     }
-    cols.push_back({{"column", c.column}, {"differing_rows", c.differing_rows}, {"rows", rows}});
+    nlohmann::json jc{{"column", c.column},
+                      {"differing_rows", c.differing_rows},
+                      {"rows", rows},
+                      {"hidden_segments", c.hidden_segments}};
+    if (c.hidden_segments > 0) {
+      jc["first_hidden_rows"] = {c.first_hidden_row, c.first_hidden_row + c.first_hidden_rows};
+    }
+    cols.push_back(std::move(jc));
   }
   return cols;
+}
+
+nlohmann::json why_json(const odf::FileComparison& c, nlohmann::json& j) {
+  nlohmann::json schema = nlohmann::json::array();
+  for (const auto& d : c.schema_differences) {
+    schema.push_back({{"field", d.field},
+                      {"kind", schema_difference_kind_name(d.kind)},
+                      {"original", d.original},
+                      {"reproduced", d.reproduced}});
+  }
+  j["schema_differences"] = schema;
+  j["records"] = odf::records_name(c.records);
+  nlohmann::json causes = nlohmann::json::array();
+  for (const auto& k : c.causes) {
+    causes.push_back({{"kind", k.kind}, {"column", k.column}, {"text", k.text}});
+  }
+  j["causes"] = causes;
+  return j;
+}
+
+void print_why(const odf::FileComparison& c) {
+  if (!c.schema_differences.empty()) {
+    std::printf("schema      %zu difference%s\n", c.schema_differences.size(),
+                c.schema_differences.size() == 1 ? "" : "s");
+    for (const auto& d : c.schema_differences) {
+      using K = SchemaDifference::Kind;
+      std::string what;
+      switch (d.kind) {
+        case K::kOnlyInOriginal: what = "only in original (" + d.original + ")"; break;
+        case K::kOnlyInReproduced: what = "only in reproduced (" + d.reproduced + ")"; break;
+        case K::kType: what = "type " + d.original + " vs " + d.reproduced; break;
+        case K::kNullability: what = d.original + " vs " + d.reproduced; break;
+        case K::kPosition: what = "position " + d.original + " vs " + d.reproduced; break;
+      }
+      std::printf("  %s: %s\n", escape_text(d.field).c_str(), escape_text(what).c_str());
+    }
+  }
+  switch (c.records) {
+    case odf::FileComparison::Records::kEqual:
+      std::printf("records     the records are equal; only the arrow0 hash differs:\n");
+      break;
+    case odf::FileComparison::Records::kSameOtherOrder:
+      std::printf("records     the records are the same, in another order:\n");
+      break;
+    default: return;
+  }
+  for (const auto& k : c.causes) {
+    std::printf("  %s%s\n", k.column.empty() ? "" : (escape_text(k.column) + ": ").c_str(),
+                escape_text(k.text).c_str());
+  }
 }
 
 void print_rows(const RowDiff& d) {
   const uint64_t common = std::min(d.original_rows, d.reproduced_rows);
   for (const auto& c : d.columns) {
-    std::printf(
-        "  %s: %llu of %llu rows differ%s\n", escape_text(c.column).c_str(),
-        static_cast<unsigned long long>(c.differing_rows), static_cast<unsigned long long>(common),
-        c.differing_rows == 0 ? " (the digest differs through the rows only one side has)" : "");
+    std::string hidden;
+    if (c.hidden_segments > 0) {
+      hidden = "; " + std::to_string(c.hidden_segments) +
+               " segments differ only in bytes no value shows (under null slots), the first "
+               "rows " +
+               std::to_string(c.first_hidden_row) + "-" +
+               std::to_string(c.first_hidden_row + c.first_hidden_rows - 1);
+    } else if (c.differing_rows == 0) {
+      hidden = " (the digest differs through the rows only one side has)";
+    }
+    std::printf("  %s: %llu of %llu rows differ%s\n", escape_text(c.column).c_str(),
+                static_cast<unsigned long long>(c.differing_rows),
+                static_cast<unsigned long long>(common), hidden.c_str());
     for (const auto& r : c.first) {
       std::string where = "row " + std::to_string(r.row);
       if (r.offset) where += " (offset " + std::to_string(*r.offset) + ")";
@@ -102,6 +168,7 @@ int run_compare(const CompareArgs& args) {
     if (c.verdict == odf::CompareVerdict::kDifferent) {
       j["differing_columns"] = c.differing_columns;
       if (c.rows) j["differences"] = rows_json(*c.rows);
+      why_json(c, j);
     }
     print_json(j);
   } else {
@@ -124,6 +191,7 @@ int run_compare(const CompareArgs& args) {
         std::printf("columns     %s\n",
                     list.empty() ? "(schema differs)" : escape_text(list).c_str());
         if (c.rows) print_rows(*c.rows);
+        print_why(c);
         break;
       }
     }
