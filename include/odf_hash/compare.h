@@ -18,6 +18,7 @@
 #include "odf_hash/schema_diff.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
+#include "odf_hash/unordered.h"
 
 namespace odf_hash::odf {
 
@@ -104,5 +105,14 @@ Result<FileComparison> compare_paths_or_urls(const std::string& original,
                                              const LogicalHashOptions& logical = {},
                                              const StoreOptions& store = {},
                                              const CompareOptions& options = {});
+
+// compare --ignore-order (unordered.h: the same multiset of records? not the ODF hash) and
+// the order-independent digest of one file, for paths and URLs (open_object of open_store.h).
+Result<UnorderedComparison> compare_unordered_paths_or_urls(const std::string& original,
+                                                            const std::string& reproduced,
+                                                            const StoreOptions& store = {},
+                                                            const UnorderedOptions& options = {});
+Result<UnorderedFileDigest> unordered_digest_path_or_url(const std::string& path_or_url,
+                                                         const StoreOptions& store = {});
 
 }  // namespace odf_hash::odf

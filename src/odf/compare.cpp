@@ -256,4 +256,19 @@ Result<FileComparison> compare_paths_or_urls(const std::string& original,
   return compare_objects(std::move(a), std::move(b), logical, options);
 }
 
+Result<UnorderedComparison> compare_unordered_paths_or_urls(const std::string& original,
+                                                            const std::string& reproduced,
+                                                            const StoreOptions& store,
+                                                            const UnorderedOptions& options) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(original, store));
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_object(reproduced, store));
+  return compare_unordered(std::move(a), std::move(b), options);
+}
+
+Result<UnorderedFileDigest> unordered_digest_path_or_url(const std::string& path_or_url,
+                                                         const StoreOptions& store) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(path_or_url, store));
+  return unordered_digest_object(std::move(a));
+}
+
 }  // namespace odf_hash::odf

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "odf_hash/compare.h"
 #include "odf_hash/open_store.h"
+#include "odf_hash/record_digest.h"
 #include "output.h"
 #include "store_flags.h"
 
@@ -25,6 +26,7 @@ struct CompareArgs {
   std::string reproduced;
   bool json = false;
   size_t show_rows = 5;
+  bool ignore_order = false;
   StoreOptions store;
 };
 
@@ -47,6 +49,18 @@ nlohmann::json rows_json(const RowDiff& d) {
     cols.push_back(std::move(jc));
   }
   return cols;
+}
+
+std::string schema_difference_text(const SchemaDifference& d) {
+  using K = SchemaDifference::Kind;
+  switch (d.kind) {
+    case K::kOnlyInOriginal: return "only in original (" + d.original + ")";
+    case K::kOnlyInReproduced: return "only in reproduced (" + d.reproduced + ")";
+    case K::kType: return "type " + d.original + " vs " + d.reproduced;
+    case K::kNullability: return d.original + " vs " + d.reproduced;
+    case K::kPosition: return "position " + d.original + " vs " + d.reproduced;
+  }
+  return "";
 }
 
 nlohmann::json why_json(const odf::FileComparison& c, nlohmann::json& j) {
@@ -72,15 +86,7 @@ void print_why(const odf::FileComparison& c) {
     std::printf("schema      %zu difference%s\n", c.schema_differences.size(),
                 c.schema_differences.size() == 1 ? "" : "s");
     for (const auto& d : c.schema_differences) {
-      using K = SchemaDifference::Kind;
-      std::string what;
-      switch (d.kind) {
-        case K::kOnlyInOriginal: what = "only in original (" + d.original + ")"; break;
-        case K::kOnlyInReproduced: what = "only in reproduced (" + d.reproduced + ")"; break;
-        case K::kType: what = "type " + d.original + " vs " + d.reproduced; break;
-        case K::kNullability: what = d.original + " vs " + d.reproduced; break;
-        case K::kPosition: what = "position " + d.original + " vs " + d.reproduced; break;
-      }
+      const std::string what = schema_difference_text(d);
       std::printf("  %s: %s\n", escape_text(d.field).c_str(), escape_text(what).c_str());
     }
   }
@@ -146,7 +152,84 @@ void print_side(const char* label, const odf::ComparedFile& s) {
   }
 }
 
+nlohmann::json unordered_side_json(const UnorderedSide& s) {
+  nlohmann::json examples = nlohmann::json::array();
+  for (const auto& e : s.examples) {
+    examples.push_back({{"row", e.row},
+                        {"offset", e.offset ? nlohmann::json(*e.offset) : nlohmann::json()},
+                        {"values", e.values}});
+  }
+  return {{"path", s.path},
+          {"rows", s.digest.rows},
+          {"unordered", unordered_digest_string(s.digest.digest)},
+          {"only_here", s.only_here},
+          {"examples", examples}};
+}
+
+void print_unordered_side(const char* label, const UnorderedSide& s) {
+  std::printf("%-11s %s\n", label, escape_text(s.path).c_str());
+  std::printf("  unordered %s (%llu rows)\n", unordered_digest_string(s.digest.digest).c_str(),
+              static_cast<unsigned long long>(s.digest.rows));
+}
+
+void print_only(const char* label, const UnorderedSide& s) {
+  std::printf("%-19s %llu record%s\n", label, static_cast<unsigned long long>(s.only_here),
+              s.only_here == 1 ? "" : "s");
+  for (const auto& e : s.examples) {
+    std::string where = "row " + std::to_string(e.row);
+    if (e.offset) where += " (offset " + std::to_string(*e.offset) + ")";
+    std::printf("    %-26s %s\n", where.c_str(), e.values.c_str());
+  }
+  if (s.only_here > s.examples.size()) {
+    std::printf("    ... and %llu more\n",
+                static_cast<unsigned long long>(s.only_here - s.examples.size()));
+  }
+}
+
+// --ignore-order: the same multiset of records? (unordered.h; not the ODF hash)
+int run_unordered(const CompareArgs& args) {
+  UnorderedOptions options;
+  options.max_examples = args.show_rows;
+  Result<UnorderedComparison> result =
+      odf::compare_unordered_paths_or_urls(args.original, args.reproduced, args.store, options);
+  if (!result.is_ok()) {
+    std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
+    return kExitError;
+  }
+  const UnorderedComparison& c = *result;
+  if (args.json) {
+    nlohmann::json schema = nlohmann::json::array();
+    for (const auto& d : c.schema_differences) {
+      schema.push_back({{"field", d.field},
+                        {"kind", schema_difference_kind_name(d.kind)},
+                        {"original", d.original},
+                        {"reproduced", d.reproduced}});
+    }
+    print_json({{"mode", "ignore-order"},
+                {"note", "order-independent record digests, not the ODF logical hash"},
+                {"original", unordered_side_json(c.original)},
+                {"reproduced", unordered_side_json(c.reproduced)},
+                {"same_records", c.same_records},
+                {"schema_differences", schema}});
+  } else {
+    print_unordered_side("original", c.original);
+    print_unordered_side("reproduced", c.reproduced);
+    std::printf("verdict     %s (row order ignored; not the ODF hash)\n",
+                c.same_records ? "same records" : "different records");
+    for (const auto& d : c.schema_differences) {
+      std::printf("schema      %s: %s\n", escape_text(d.field).c_str(),
+                  escape_text(schema_difference_text(d)).c_str());
+    }
+    if (!c.same_records) {
+      print_only("only in original", c.original);
+      print_only("only in reproduced", c.reproduced);
+    }
+  }
+  return c.same_records ? kExitOk : kExitMismatch;
+}
+
 int run_compare(const CompareArgs& args) {
+  if (args.ignore_order) return run_unordered(args);
   // Two files side by side, each with half of the cores for its columns.
   LogicalHashOptions options;
   options.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
@@ -214,6 +297,10 @@ Command add_compare_command(CLI::App& root) {
                   "For different files: differing rows shown per column (default 5; 0: do not "
                   "look for them, which saves a second read of the differing columns)")
       ->check(CLI::NonNegativeNumber);
+  app->add_flag("--ignore-order", args->ignore_order,
+                "Not the ODF hash: whether the two files hold the same multiset of records in "
+                "any row order (and column order), with the records only one side has (their "
+                "rows; --rows examples per side). Exit 0 same records, 1 different");
   add_store_flags(app, args->store);
   app->footer(store_help_footer());
   return Command{app, [args] { return run_compare(*args); }};

@@ -14,6 +14,8 @@
 #include "odf_hash/logical.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/reader.h"
+#include "odf_hash/record_digest.h"
+#include "odf_hash/unordered.h"
 #include "output.h"
 #include "parallel.h"
 #include "store_flags.h"
@@ -26,8 +28,9 @@ struct LogicalOptions {
   std::vector<std::string> files;
   bool columns = false;
   bool json = false;
-  unsigned jobs = 0;     // 0: chosen from the file count (see plan_threads)
-  unsigned threads = 0;  // 0: chosen from the file count and --jobs
+  bool unordered = false;  // the order-independent digest instead (unordered.h)
+  unsigned jobs = 0;       // 0: chosen from the file count (see plan_threads)
+  unsigned threads = 0;    // 0: chosen from the file count and --jobs
   LogicalHashOptions::ColumnStreams column_streams = LogicalHashOptions::ColumnStreams::kAuto;
   StoreOptions store;  // for URLs
 };
@@ -52,6 +55,7 @@ ThreadPlan plan_threads(const LogicalOptions& opt) {
 struct FileOutcome {
   std::optional<FileFormat> format;
   std::optional<LogicalDigest> digest;
+  std::optional<UnorderedFileDigest> unordered;
   Status error;
 };
 
@@ -69,7 +73,7 @@ std::string hex_of(const Digest256& d) {
 // The file is opened once: its format is detected and its records hashed from the same
 // descriptor (what was detected is what is hashed).
 FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options,
-                     const StoreOptions& store) {
+                     const StoreOptions& store, bool unordered) {
   FileOutcome out;
   Result<std::unique_ptr<ObjectReader>> opened = open_object(path, store);
   if (!opened.is_ok()) {
@@ -83,6 +87,15 @@ FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options,
     return out;
   }
   out.format = *format;
+  if (unordered) {
+    Result<UnorderedFileDigest> u = unordered_digest_object(std::move(object));
+    if (!u.is_ok()) {
+      out.error = u.status();
+      return out;
+    }
+    out.unordered = *u;
+    return out;
+  }
   Result<LogicalDigest> digest = logical_hash_object(std::move(object), options);
   if (!digest.is_ok()) {
     out.error = digest.status();
@@ -93,6 +106,12 @@ FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options,
 }
 
 void print_text(const std::string& path, const FileOutcome& r, bool columns) {
+  if (r.unordered) {
+    std::printf("%s  %s\n", unordered_digest_string(r.unordered->digest).c_str(),
+                escape_name(path).c_str());
+    std::fflush(stdout);
+    return;
+  }
   if (!r.digest) {
     print_error(r.error.message());
     return;
@@ -110,6 +129,12 @@ void print_text(const std::string& path, const FileOutcome& r, bool columns) {
 nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool columns) {
   nlohmann::json j;
   j["path"] = path;
+  if (r.unordered) {
+    j["unordered"] = unordered_digest_string(r.unordered->digest);
+    j["rows"] = r.unordered->rows;
+    j["format"] = file_format_name(*r.format);
+    return j;
+  }
   if (!r.digest) {
     j["error"] = reason_of(r.error, path);
     return j;
@@ -136,11 +161,12 @@ int run_logical(const LogicalOptions& opt) {
   nlohmann::json files = nlohmann::json::array();
   run_ordered<FileOutcome>(
       opt.files.size(), plan.jobs,
-      [&](size_t i) { return hash_one(opt.files[i], options, opt.store); },
+      [&](size_t i) { return hash_one(opt.files[i], options, opt.store, opt.unordered); },
       [&](size_t i, FileOutcome& r) {
-        if (!r.digest) failed = true;
+        const bool ok = r.digest || r.unordered;
+        if (!ok) failed = true;
         if (opt.json) {
-          if (!r.digest) print_error(r.error.message());
+          if (!ok) print_error(r.error.message());
           files.push_back(to_json(opt.files[i], r, opt.columns));
         } else {
           print_text(opt.files[i], r, opt.columns);
@@ -167,6 +193,10 @@ Command add_logical_command(CLI::App& root) {
   app->add_flag("--columns", opt->columns,
                 "Also print the digest of every leaf column (hex, Arrow format string, path)");
   app->add_flag("--json", opt->json, "Print one JSON document instead of text");
+  app->add_flag("--unordered", opt->unordered,
+                "Not the ODF hash: an order-independent digest of the records "
+                "(unordered-sha3-256, the same for any row or column order; "
+                "docs/unordered-digest.md)");
   app->add_option("-j,--jobs", opt->jobs,
                   "Files hashed in parallel (default: one per core, at most one per file)")
       ->check(CLI::Range(1u, 1024u));
