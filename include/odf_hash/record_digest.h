@@ -80,4 +80,12 @@ class UnorderedDigest {
 // (never as an ODF multihash, which it is not).
 std::string unordered_digest_string(const Digest256& digest);
 
+// The order-independent digest of a record stream (a struct-typed stream, as for
+// logical_hash_stream) and its record count. Consumes (releases) the stream.
+struct UnorderedStreamDigest {
+  Digest256 digest{};
+  uint64_t rows = 0;
+};
+Result<UnorderedStreamDigest> unordered_digest_stream(ArrowArrayStream* stream);
+
 }  // namespace odf_hash

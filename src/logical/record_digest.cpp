@@ -263,4 +263,38 @@ std::string unordered_digest_string(const Digest256& digest) {
   return out;
 }
 
+Result<UnorderedStreamDigest> unordered_digest_stream(ArrowArrayStream* stream) {
+  if (stream == nullptr || stream->release == nullptr) {
+    return Status::invalid_argument("unordered_digest_stream: no stream");
+  }
+  // Released on every path, with the schema and every batch pulled from it.
+  struct Releaser {
+    ArrowArrayStream* s;
+    ArrowSchema schema{};
+    ~Releaser() {
+      if (schema.release != nullptr) schema.release(&schema);
+      if (s->release != nullptr) s->release(s);
+    }
+  } guard{stream};
+  auto stream_error = [&](const char* what) {
+    const char* e = stream->get_last_error(stream);
+    return Status::io_error(std::string(what) + (e != nullptr ? std::string(": ") + e : ""));
+  };
+  if (stream->get_schema(stream, &guard.schema) != 0) return stream_error("reading the schema");
+  ODF_HASH_ASSIGN_OR_RETURN(RecordDigester digester, RecordDigester::create(guard.schema));
+  UnorderedDigest sum;
+  std::vector<Digest256> digests;
+  while (true) {
+    ArrowArray batch{};
+    if (stream->get_next(stream, &batch) != 0) return stream_error("reading a batch");
+    if (batch.release == nullptr) break;
+    digests.clear();
+    Status st = digester.digest_rows(batch, 0, batch.length, digests);
+    batch.release(&batch);
+    ODF_HASH_RETURN_IF_ERROR(st);
+    for (const auto& d : digests) sum.add(d);
+  }
+  return UnorderedStreamDigest{sum.finalize(digester.schema_bytes()), sum.count()};
+}
+
 }  // namespace odf_hash

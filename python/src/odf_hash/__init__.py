@@ -6,7 +6,10 @@
   the reference implementation (the Rust crate ``arrow-digest``), whatever the encoding
   (string views, large offsets, dictionaries) and however the records are split into batches.
 - :func:`logical_file`, :func:`physical`, :func:`slice`, :func:`compare` -- data files
-  (Parquet, Arrow IPC) as the main ODF implementation reads them.
+  (Parquet, Arrow IPC) as the main ODF implementation reads them; :func:`compare` also says
+  where (rows, values) and why (schema, column order, null slots, row order) files differ,
+  and with ``ignore_order=True`` whether they hold the same records in any order
+  (:func:`unordered_digest`: an order-independent digest, not the ODF hash).
 - :func:`verify` -- an ODF dataset folder: metadata chain, data files, checkpoints;
   :func:`verify_workspace` -- every dataset of a kamu workspace.
 - :func:`plan`, :func:`check`, :func:`merge` -- the same verification split for a cluster:
@@ -42,11 +45,24 @@ import os
 from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union, overload
 
 from . import _odf_hash
+from ._compare import (
+    Cause,
+    ColumnDifference,
+    Comparison,
+    RowDifference,
+    SchemaDifference,
+    UnorderedComparison,
+    UnorderedRecord,
+    compare,
+    unordered_digest,
+)
 from ._errors import Error, InvalidInputError, IoError, NotFoundError, UnsupportedTypeError
 
 __all__ = [
     "Allow",
+    "Cause",
     "CheckResult",
+    "ColumnDifference",
     "ColumnDigest",
     "Comparison",
     "Error",
@@ -72,6 +88,11 @@ __all__ = [
     "merge",
     "open_records",
     "RecordStream",
+    "RowDifference",
+    "SchemaDifference",
+    "UnorderedComparison",
+    "UnorderedRecord",
+    "unordered_digest",
     "physical",
     "plan",
     "slice",
@@ -348,39 +369,6 @@ def slice(path: PathLike, *, offset: int = 0, threads: Optional[int] = None,  # 
         raise InvalidInputError(f"offset must be an integer from 0 to 2**64 - 1, not {offset!r}")
     opts = _store("slice", store)
     return _odf_hash.data_slice(_path(path, "odf_hash.slice"), offset, _threads(threads), opts)
-
-
-@dataclasses.dataclass(frozen=True)
-class Comparison:
-    """The verdict on a reproduced data file (see :func:`compare`)."""
-
-    verdict: str  #: ``"identical"``, ``"equivalent"`` or ``"different"``
-    original: Dict[str, Any]  #: path, physical, size, logical (or None), rows (or None)
-    reproduced: Dict[str, Any]
-    differing_columns: List[str]  #: for ``"different"``: the leaf columns that differ
-
-    @property
-    def same_records(self) -> bool:
-        """True for ``identical`` and ``equivalent``: the reproduction is verified."""
-        return self.verdict != "different"
-
-    def __bool__(self) -> bool:
-        return self.same_records
-
-
-def compare(original: PathLike, reproduced: PathLike, *, threads: Optional[int] = None,
-            **store: Any) -> Comparison:
-    """Verifies a reproduced data file as the ODF specification describes it: physical hashes
-    first (``identical``: same bytes); when they differ, logical hashes (``equivalent``: same
-    records, different encoding; ``different``: different records, with the leaf columns that
-    differ). The comparison is truthy when the records are the same. Either file may be a
-    URL (the store options as keyword arguments, see the module's documentation)."""
-    opts = _store("compare", store)
-    d = _odf_hash.compare_files(
-        _path(original, "odf_hash.compare"), _path(reproduced, "odf_hash.compare"),
-        _threads(threads), opts
-    )
-    return Comparison(d["verdict"], d["original"], d["reproduced"], list(d["differing_columns"]))
 
 
 @dataclasses.dataclass(frozen=True)
