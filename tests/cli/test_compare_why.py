@@ -125,3 +125,24 @@ def test_schema_differences_field_by_field(run, tmp_path):
     text = run("compare", tmp_path / "a.parquet", tmp_path / "b.parquet").out
     assert "i: type int32 vs int64" in text
     assert "gone: only in original (int64)" in text
+
+
+def test_swapped_rows_with_a_column_that_does_not_change(run, tmp_path):
+    """The constant column's digest is equal, so the rows are located on the others only;
+    whether the whole records are the same multiset is then checked on every column."""
+    n = 3000
+    t = pa.table({"k": list(range(n)), "const": ["same"] * n, "v": [i * 5 for i in range(n)]})
+    pq.write_table(t, tmp_path / "a.parquet")
+    idx = list(range(n))
+    idx[7], idx[2500] = idx[2500], idx[7]
+    pq.write_table(t.take(idx), tmp_path / "b.parquet")
+    r, doc = compare(run, tmp_path / "a.parquet", tmp_path / "b.parquet")
+    assert r.rc == 1 and doc["differing_columns"] == ["k", "v"]
+    assert doc["records"] == "same-other-order"
+    # One value of the constant column changed as well: no longer the same records.
+    const = ["same"] * n
+    const[2500] = "other"
+    t2 = t.take(idx).set_column(1, "const", pa.array(const))
+    pq.write_table(t2, tmp_path / "c.parquet")
+    r, doc = compare(run, tmp_path / "a.parquet", tmp_path / "c.parquet")
+    assert doc["records"] == "different"
