@@ -59,6 +59,33 @@ class RecordDigester {
   std::unique_ptr<Impl> impl_;
 };
 
+// The bytes one column contributes to a record digest, row by row (a struct member is null
+// where one of its parent structs is): for comparing two tables' rows column by column
+// without hashing them.
+class ColumnValueEncoder {
+ public:
+  // `schema` is a record schema ("+s"); `child_path` leads from it to the column (child
+  // indices; members of structs below the first). Errors as RecordDigester::create, or a
+  // path that names no column.
+  static Result<ColumnValueEncoder> create(const ArrowSchema& schema,
+                                           const std::vector<int>& child_path);
+
+  ColumnValueEncoder(ColumnValueEncoder&&) noexcept;
+  ColumnValueEncoder& operator=(ColumnValueEncoder&&) noexcept;
+  ~ColumnValueEncoder();
+
+  // Validates the rows [begin, begin + count) of `batch` (as digest_rows does); then
+  // encode_row may read any of them.
+  Status check(const ArrowArray& batch, int64_t begin, int64_t count) const;
+  // Replaces `out` with the bytes of the column at `row` of a checked batch.
+  void encode_row(const ArrowArray& batch, int64_t row, std::vector<uint8_t>& out) const;
+
+ private:
+  struct Impl;
+  explicit ColumnValueEncoder(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
 // The order-independent accumulator: add every record digest, in any order.
 class UnorderedDigest {
  public:

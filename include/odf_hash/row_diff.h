@@ -60,8 +60,9 @@ struct RowDiff {
 
   // The same rows compared as records (record_digest.h: values only, so bytes under null
   // slots and encodings do not count) over `record_fields`, the top-level fields holding the
-  // columns asked: how many of the rows both files have differ as records, and whether
-  // each side holds the same multiset of those records (rows only one side has included).
+  // columns asked: how many of the rows both files have differ as records, and whether both
+  // hold the same multiset of those records (false when the row counts differ). Only the
+  // rows of segments whose digests differ are looked at: the others hold the same values.
   std::vector<std::string> record_fields;
   uint64_t differing_records = 0;
   bool same_record_multiset = false;

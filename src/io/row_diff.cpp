@@ -27,8 +27,11 @@ struct Owned {
   }
 };
 
-// Below this many rows, a differing segment is hashed row by row instead of halved again.
-constexpr int64_t kRowsHashedOneByOne = 8;
+// A differing segment of at most this many rows has its values compared row by row (both
+// sides are in memory: comparing encoded values costs less than hashing each row) instead
+// of being halved again; so has a larger one whose halves both differ in every column (the
+// differences are dense there: halving would hash every row at every level).
+constexpr int64_t kRowsComparedDirectly = 256;
 
 void release_nothing(ArrowArray* a) {
   a->release = nullptr;
@@ -69,17 +72,21 @@ struct Side {
   int64_t pos = 0;    // next row of `batch`
   uint64_t base = 0;  // rows before `batch`
   bool done = false;
-  std::vector<std::vector<int>> leaves;   // per column asked: child indices in `schema`
-  std::vector<size_t> digest_index;       // per column asked: its index in LogicalDigest::columns
-  int offset_child = -1;                  // the top-level `offset` column, when there is one
-  std::optional<RecordDigester> records;  // over the top-level fields of the columns asked
-  UnorderedDigest multiset;               // of every record read
-  std::vector<Digest256> digests;         // of the records being compared
+  std::vector<std::vector<int>> leaves;    // per column asked: child indices in `schema`
+  std::vector<size_t> digest_index;        // per column asked: its index in LogicalDigest::columns
+  int offset_child = -1;                   // the top-level `offset` column, when there is one
+  std::optional<RecordDigester> records;   // over the top-level fields of the columns asked
+  std::vector<ColumnValueEncoder> values;  // per column asked
+  // Of the records in the segments whose digests differ (the others are equal on both
+  // sides, so they add the same to both sums and are left out).
+  UnorderedDigest multiset;
+  std::vector<Digest256> digests;  // of the records being compared
 
-  // Record digests of the next n rows into `digests` (and the multiset).
-  Status digest_records(int64_t n) {
+  // Record digests of the rows [start, start + n) after `pos` into `digests`, and the
+  // multiset.
+  Status digest_records(int64_t start, int64_t n) {
     digests.clear();
-    ODF_HASH_RETURN_IF_ERROR(records->digest_rows(batch.value, pos, n, digests));
+    ODF_HASH_RETURN_IF_ERROR(records->digest_rows(batch.value, pos + start, n, digests));
     for (const auto& d : digests) multiset.add(d);
     return Status::ok();
   }
@@ -155,6 +162,11 @@ Status open_side(std::shared_ptr<ObjectReader> object, const io_internal::ArrowM
   ODF_HASH_ASSIGN_OR_RETURN(RecordDigester records,
                             RecordDigester::create(side.schema.value, fields));
   side.records.emplace(std::move(records));
+  for (const auto& leaf : side.leaves) {
+    ODF_HASH_ASSIGN_OR_RETURN(ColumnValueEncoder e,
+                              ColumnValueEncoder::create(side.schema.value, leaf));
+    side.values.push_back(std::move(e));
+  }
   // Where each column's digest sits among the hasher's leaf columns.
   ODF_HASH_ASSIGN_OR_RETURN(LogicalHasher empty, LogicalHasher::create(side.schema.value));
   ODF_HASH_ASSIGN_OR_RETURN(LogicalDigest d, std::move(empty).finalize());
@@ -192,41 +204,67 @@ class Locator {
 
   // Compares the next n rows of both sides' batches for the columns `which`.
   Status compare(int64_t start, int64_t n, const std::vector<size_t>& which) {
-    ODF_HASH_ASSIGN_OR_RETURN(std::vector<Digest256> da, hash_rows(a_, start, n));
-    ODF_HASH_ASSIGN_OR_RETURN(std::vector<Digest256> db, hash_rows(b_, start, n));
-    std::vector<size_t> differ;
-    for (size_t c : which) {
-      if (da[c] != db[c]) differ.push_back(c);
-    }
-    if (differ.empty()) return Status::ok();
-    if (n == 1) {
-      for (size_t c : differ) ODF_HASH_RETURN_IF_ERROR(record(c, start));
-      return Status::ok();
-    }
-    if (n <= kRowsHashedOneByOne) {
-      std::vector<uint64_t> before;
-      for (size_t c : differ) before.push_back(out_.columns[c].differing_rows);
-      for (int64_t r = 0; r < n; ++r) ODF_HASH_RETURN_IF_ERROR(compare(start + r, 1, differ));
-      // A segment whose digest differs while none of its rows does: the reference's
-      // validity rule for nested structs depends on the nulls of the whole batch (see
-      // docs/divergences.md, section 1), so bytes under null slots count in a segment and
-      // not in a single row.
-      for (size_t k = 0; k < differ.size(); ++k) {
-        ColumnRowDifferences& col = out_.columns[differ[k]];
-        if (col.differing_rows != before[k]) continue;
-        if (col.hidden_segments++ == 0) {
-          col.first_hidden_row = a_.base + uint64_t(a_.pos + start);
-          col.first_hidden_rows = uint64_t(n);
-        }
-      }
-      return Status::ok();
-    }
-    const int64_t half = n / 2;
-    ODF_HASH_RETURN_IF_ERROR(compare(start, half, differ));
-    return compare(start + half, n - half, differ);
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<size_t> differ, differing(start, n, which));
+    return differ.empty() ? Status::ok() : narrow(start, n, differ);
   }
 
  private:
+  // The columns of `which` whose digests differ over rows [start, start + n).
+  Result<std::vector<size_t>> differing(int64_t start, int64_t n,
+                                        const std::vector<size_t>& which) {
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<Digest256> da, hash_rows(a_, start, n));
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<Digest256> db, hash_rows(b_, start, n));
+    std::vector<size_t> out;
+    for (size_t c : which) {
+      if (da[c] != db[c]) out.push_back(c);
+    }
+    return out;
+  }
+
+  // Rows [start, start + n) differ in the columns `which`: halve, or compare rows.
+  Status narrow(int64_t start, int64_t n, const std::vector<size_t>& which) {
+    if (n <= kRowsComparedDirectly) return compare_rows(start, n, which);
+    const int64_t half = n / 2;
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<size_t> d1, differing(start, half, which));
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<size_t> d2, differing(start + half, n - half, which));
+    // Neither half differs: the reference's validity rule for nested structs depends on the
+    // nulls of the whole slice hashed (docs/divergences.md, section 1), so bytes under null
+    // slots can count in a segment and not in its halves. compare_rows says so.
+    if ((d1.empty() && d2.empty()) || (d1 == which && d2 == which)) {
+      return compare_rows(start, n, which);
+    }
+    if (!d1.empty()) ODF_HASH_RETURN_IF_ERROR(narrow(start, half, d1));
+    if (!d2.empty()) ODF_HASH_RETURN_IF_ERROR(narrow(start + half, n - half, d2));
+    return Status::ok();
+  }
+
+  // Compares rows [start, start + n) value by value (and as records).
+  Status compare_rows(int64_t start, int64_t n, const std::vector<size_t>& which) {
+    ODF_HASH_RETURN_IF_ERROR(a_.digest_records(start, n));
+    ODF_HASH_RETURN_IF_ERROR(b_.digest_records(start, n));
+    for (int64_t r = 0; r < n; ++r) {
+      if (a_.digests[size_t(r)] != b_.digests[size_t(r)]) ++out_.differing_records;
+    }
+    std::vector<uint8_t> va, vb;
+    for (size_t c : which) {
+      ODF_HASH_RETURN_IF_ERROR(a_.values[c].check(a_.batch.value, a_.pos + start, n));
+      ODF_HASH_RETURN_IF_ERROR(b_.values[c].check(b_.batch.value, b_.pos + start, n));
+      ColumnRowDifferences& col = out_.columns[c];
+      const uint64_t before = col.differing_rows;
+      for (int64_t r = start; r < start + n; ++r) {
+        a_.values[c].encode_row(a_.batch.value, a_.pos + r, va);
+        b_.values[c].encode_row(b_.batch.value, b_.pos + r, vb);
+        if (va != vb) ODF_HASH_RETURN_IF_ERROR(record(c, r));
+      }
+      // The digests differ and no value does: bytes under null slots (see narrow).
+      if (col.differing_rows == before && col.hidden_segments++ == 0) {
+        col.first_hidden_row = a_.base + uint64_t(a_.pos + start);
+        col.first_hidden_rows = uint64_t(n);
+      }
+    }
+    return Status::ok();
+  }
+
   Status record(size_t c, int64_t start) {
     ColumnRowDifferences& col = out_.columns[c];
     ++col.differing_rows;
@@ -284,24 +322,17 @@ Result<RowDiff> locate_row_differences(std::shared_ptr<ObjectReader> original,
     if (a.done || b.done) break;
     const int64_t n = std::min(a.remaining(), b.remaining());
     ODF_HASH_RETURN_IF_ERROR(locator.compare(0, n, all));
-    ODF_HASH_RETURN_IF_ERROR(a.digest_records(n));
-    ODF_HASH_RETURN_IF_ERROR(b.digest_records(n));
-    for (int64_t i = 0; i < n; ++i) {
-      if (a.digests[size_t(i)] != b.digests[size_t(i)]) ++out.differing_records;
-    }
     a.pos += n;
     b.pos += n;
   }
-  // The longer side's remaining rows, counted and added to its multiset.
+  // The longer side's remaining rows, counted (with them the multisets cannot be the same).
   for (Side* s : {&a, &b}) {
     while (!s->done) {
-      ODF_HASH_RETURN_IF_ERROR(s->digest_records(s->remaining()));
       s->pos = s->batch.value.release ? s->batch.value.length : 0;
       ODF_HASH_RETURN_IF_ERROR(s->advance());
     }
   }
-  out.same_record_multiset = a.multiset.count() == b.multiset.count() &&
-                             a.multiset.sum() == b.multiset.sum() &&
+  out.same_record_multiset = a.base == b.base && a.multiset.sum() == b.multiset.sum() &&
                              a.records->schema_bytes() == b.records->schema_bytes();
   out.original_rows = a.base;
   out.reproduced_rows = b.base;

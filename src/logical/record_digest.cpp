@@ -213,6 +213,56 @@ Status RecordDigester::digest_rows(const ArrowArray& batch, int64_t begin, int64
   return Status::ok();
 }
 
+struct ColumnValueEncoder::Impl {
+  TypeNode root;
+  std::vector<int> path;
+  std::vector<const TypeNode*> nodes;  // along the path, the column last
+};
+
+ColumnValueEncoder::ColumnValueEncoder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ColumnValueEncoder::ColumnValueEncoder(ColumnValueEncoder&&) noexcept = default;
+ColumnValueEncoder& ColumnValueEncoder::operator=(ColumnValueEncoder&&) noexcept = default;
+ColumnValueEncoder::~ColumnValueEncoder() = default;
+
+Result<ColumnValueEncoder> ColumnValueEncoder::create(const ArrowSchema& schema,
+                                                      const std::vector<int>& child_path) {
+  auto impl = std::make_unique<Impl>();
+  ODF_HASH_ASSIGN_OR_RETURN(impl->root, logical::compile_type(schema, "", false));
+  impl->path = child_path;
+  const TypeNode* node = &impl->root;
+  for (size_t k = 0; k < child_path.size(); ++k) {
+    if ((k > 0 && node->kind != Kind::kStruct) || child_path[k] < 0 ||
+        size_t(child_path[k]) >= node->children.size()) {
+      return Status::invalid_argument("column values: no such column");
+    }
+    node = &node->children[size_t(child_path[k])];
+    impl->nodes.push_back(node);
+  }
+  if (impl->nodes.empty()) return Status::invalid_argument("column values: no such column");
+  return ColumnValueEncoder(std::move(impl));
+}
+
+Status ColumnValueEncoder::check(const ArrowArray& batch, int64_t begin, int64_t count) const {
+  return logical::check_array(impl_->root, batch, begin, count);
+}
+
+void ColumnValueEncoder::encode_row(const ArrowArray& batch, int64_t row,
+                                    std::vector<uint8_t>& out) const {
+  out.clear();
+  // As put_value walks a struct: a member's index is its parent's plus the parent's offset.
+  const ArrowArray* a = batch.children[impl_->path[0]];
+  int64_t i = batch.offset + row;
+  for (size_t k = 0; k + 1 < impl_->nodes.size(); ++k) {
+    if (!valid(*a, i)) {
+      out.push_back(0);
+      return;
+    }
+    i += a->offset;
+    a = a->children[impl_->path[k + 1]];
+  }
+  put_value(out, *impl_->nodes.back(), *a, i);
+}
+
 void UnorderedDigest::add(const Digest256& record) {
   uint64_t carry = 0;
   for (int limb = 0; limb < 4; ++limb) {
