@@ -167,3 +167,20 @@ def test_rows_zero_does_not_look_for_rows(run, tmp_path):
     write("pyarrow", cols, tmp_path / "b.parquet")
     doc = compare_json(run, tmp_path / "a.parquet", tmp_path / "b.parquet", "--rows", "0")
     assert doc["differing_columns"] == ["i32"] and "differences" not in doc
+
+
+def test_every_row_changed_is_counted(run, tmp_path):
+    """Dense differences (every value of a column, e.g. a float computed another way)."""
+    n = 25_000
+    pq.write_table(pa.table({"offset": pa.array(range(n), pa.int64()),
+                             "f": pa.array([i / 3 for i in range(n)], pa.float64())}),
+                   tmp_path / "a.parquet")
+    pq.write_table(pa.table({"offset": pa.array(range(n), pa.int64()),
+                             "f": pa.array([i / 3 + 1e-9 for i in range(n)], pa.float64())}),
+                   tmp_path / "b.parquet")
+    doc = compare_json(run, tmp_path / "a.parquet", tmp_path / "b.parquet", "--rows", "2")
+    (d,) = doc["differences"]
+    assert d["column"] == "f" and d["differing_rows"] == n
+    assert [r["row"] for r in d["rows"]] == [0, 1]
+    assert d["rows"][0]["original"] == "0" and float(d["rows"][0]["reproduced"]) == 1e-9
+    assert doc["records"] == "different"
