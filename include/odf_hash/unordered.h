@@ -9,8 +9,8 @@
 // first byte. When the sums differ, the partitions are compared pairwise (each sorted in
 // memory, one pair at a time), which names the records only one side has; the first few of
 // them are rendered by reading each file again up to the last of its examples. Memory: the
-// write buffers (a few MiB) and one pair of partitions (48 bytes a record, 1/64 of the
-// records); disk: 48 bytes a record per file, released when the call returns.
+// write buffers (a few MiB) and one pair of partitions (32 bytes a record, 1/64 of the
+// records); disk: 32 bytes a record per file, released when the call returns.
 //
 // Thread safety: reentrant.
 #pragma once

@@ -31,12 +31,17 @@ struct Owned {
 };
 
 // One record as spilled: its digest and where it is.
+// The digest's first 16 bytes are enough to match records (a false match needs a 128-bit
+// collision) and make an entry 32 bytes instead of 48.
+using DigestPrefix = std::array<uint8_t, 16>;
 struct Entry {
-  Digest256 digest;
+  DigestPrefix digest;
   uint64_t row;
   int64_t offset;  // kNoOffset when the file has none (or it is null there)
 };
 constexpr int64_t kNoOffset = INT64_MIN;
+// stdio buffer per partition: 64 partitions x 2 files x 128 KiB = 16 MiB.
+constexpr size_t kSpillBuffer = 128 << 10;
 
 struct FileCloser {
   void operator()(FILE* f) const {
@@ -55,6 +60,7 @@ struct Spill {
         return Status::io_error(std::string("cannot create a temporary file for the records: ") +
                                 std::strerror(errno));
       }
+      std::setvbuf(f.get(), nullptr, _IOFBF, kSpillBuffer);
     }
     return Status::ok();
   }
@@ -80,6 +86,12 @@ struct Spill {
     return out;
   }
 };
+
+DigestPrefix prefix_of(const Digest256& d) {
+  DigestPrefix p;
+  std::memcpy(p.data(), d.data(), p.size());
+  return p;
+}
 
 int find_top(const ArrowSchema& s, std::string_view name) {
   for (int64_t i = 0; i < s.n_children; ++i) {
@@ -139,7 +151,7 @@ Status read_side(std::shared_ptr<ObjectReader> object, Spill* spill, SideResult&
       out.sum.add(digests[i]);
       if (spill != nullptr) {
         ODF_HASH_RETURN_IF_ERROR(
-            spill->write({digests[i], row0 + i,
+            spill->write({prefix_of(digests[i]), row0 + i,
                           offset_at(out.schema.value, batch.value, offset_child, int64_t(i))}));
       }
     }
