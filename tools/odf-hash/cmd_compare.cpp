@@ -8,10 +8,13 @@
 #include <string>
 #include <thread>
 
+#include <sys/stat.h>
+
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "odf_hash/compare.h"
+#include "odf_hash/compare_datasets.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/record_digest.h"
 #include "output.h"
@@ -27,8 +30,14 @@ struct CompareArgs {
   bool json = false;
   size_t show_rows = 5;
   bool ignore_order = false;
+  bool datasets = false;  // ODF datasets (folders are taken as datasets without it)
   StoreOptions store;
 };
+
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return !is_store_url(path) && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
 
 nlohmann::json rows_json(const RowDiff& d) {
   nlohmann::json cols = nlohmann::json::array();
@@ -186,6 +195,108 @@ void print_only(const char* label, const UnorderedSide& s) {
   }
 }
 
+nlohmann::json comparison_json(const odf::FileComparison& c) {
+  nlohmann::json j{{"original", side_json(c.original)},
+                   {"reproduced", side_json(c.reproduced)},
+                   {"verdict", odf::compare_verdict_name(c.verdict)}};
+  if (c.verdict == odf::CompareVerdict::kDifferent) {
+    j["differing_columns"] = c.differing_columns;
+    if (c.rows) j["differences"] = rows_json(*c.rows);
+    why_json(c, j);
+  }
+  return j;
+}
+
+// The verdict line and, for different files, where and why.
+void print_verdict(const odf::FileComparison& c) {
+  switch (c.verdict) {
+    case odf::CompareVerdict::kIdentical:
+      std::printf("verdict     identical (same bytes)\n");
+      break;
+    case odf::CompareVerdict::kEquivalent:
+      std::printf("verdict     equivalent (same records, different encoding)\n");
+      break;
+    case odf::CompareVerdict::kDifferent: {
+      std::printf("verdict     different\n");
+      std::printf("rows        original %llu, reproduced %llu\n",
+                  static_cast<unsigned long long>(c.original.logical->num_rows),
+                  static_cast<unsigned long long>(c.reproduced.logical->num_rows));
+      std::string list;
+      for (const auto& col : c.differing_columns) list += (list.empty() ? "" : ", ") + col;
+      std::printf("columns     %s\n",
+                  list.empty() ? "(schema differs)" : escape_text(list).c_str());
+      if (c.rows) print_rows(*c.rows);
+      print_why(c);
+      break;
+    }
+  }
+}
+
+// compare ORIGINAL_DATASET REPRODUCED_DATASET: slices paired by offset interval.
+int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
+                 const odf::CompareOptions& compare) {
+  Result<odf::DatasetComparison> result =
+      odf::compare_datasets(args.original, args.reproduced, logical, args.store, compare);
+  if (!result.is_ok()) {
+    std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
+    return kExitError;
+  }
+  const odf::DatasetComparison& d = *result;
+  auto interval = [](const odf::SliceComparison& s) {
+    return "[" + std::to_string(s.interval.start) + ", " + std::to_string(s.interval.end) + "]";
+  };
+  auto verdict_of = [](const odf::SliceComparison& s) -> std::string {
+    if (s.original_file.empty()) return "only-in-reproduced";
+    if (s.reproduced_file.empty()) return "only-in-original";
+    if (!s.comparison) return "error";
+    return odf::compare_verdict_name(s.comparison->verdict);
+  };
+  if (args.json) {
+    nlohmann::json slices = nlohmann::json::array();
+    for (const auto& s : d.slices) {
+      nlohmann::json js{{"offset_interval", {{"start", s.interval.start}, {"end", s.interval.end}}},
+                        {"original_file", s.original_file},
+                        {"reproduced_file", s.reproduced_file},
+                        {"verdict", verdict_of(s)}};
+      if (s.comparison) js["comparison"] = comparison_json(*s.comparison);
+      if (!s.error.empty()) js["error"] = s.error;
+      slices.push_back(std::move(js));
+    }
+    nlohmann::json j{{"original", {{"path", d.original}, {"blocks", d.original_blocks}}},
+                     {"reproduced", {{"path", d.reproduced}, {"blocks", d.reproduced_blocks}}},
+                     {"slices", slices},
+                     {"verdict", d.same_records ? "same-records" : "different"}};
+    j["chain_divergence"] = d.divergence
+                                ? nlohmann::json{{"sequence_number", d.divergence->sequence_number},
+                                                 {"original", d.divergence->original},
+                                                 {"reproduced", d.divergence->reproduced}}
+                                : nlohmann::json();
+    print_json(j);
+  } else {
+    std::printf("original    %s (%llu blocks)\n", escape_text(d.original).c_str(),
+                static_cast<unsigned long long>(d.original_blocks));
+    std::printf("reproduced  %s (%llu blocks)\n", escape_text(d.reproduced).c_str(),
+                static_cast<unsigned long long>(d.reproduced_blocks));
+    if (d.divergence) {
+      std::printf("chains      diverge at block %llu: %s vs %s\n",
+                  static_cast<unsigned long long>(d.divergence->sequence_number),
+                  d.divergence->original.empty() ? "(end)" : d.divergence->original.c_str(),
+                  d.divergence->reproduced.empty() ? "(end)" : d.divergence->reproduced.c_str());
+    } else {
+      std::printf("chains      the same events, block by block\n");
+    }
+    for (const auto& s : d.slices) {
+      std::printf("slice %-20s %s\n", interval(s).c_str(), verdict_of(s).c_str());
+      if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
+      if (s.comparison && s.comparison->verdict == odf::CompareVerdict::kDifferent) {
+        print_verdict(*s.comparison);
+      }
+    }
+    std::printf("verdict     %s\n", d.same_records ? "same records in every slice" : "different");
+  }
+  return d.same_records ? kExitOk : kExitMismatch;
+}
+
 // --ignore-order: the same multiset of records? (unordered.h; not the ODF hash)
 int run_unordered(const CompareArgs& args) {
   UnorderedOptions options;
@@ -236,6 +347,9 @@ int run_compare(const CompareArgs& args) {
   odf::CompareOptions compare;
   compare.locate_rows = args.show_rows > 0;
   compare.rows.max_rows = args.show_rows;
+  if (args.datasets || (is_directory(args.original) && is_directory(args.reproduced))) {
+    return run_datasets(args, options, compare);
+  }
   Result<odf::FileComparison> result =
       odf::compare_paths_or_urls(args.original, args.reproduced, options, args.store, compare);
   if (!result.is_ok()) {
@@ -243,41 +357,12 @@ int run_compare(const CompareArgs& args) {
     return kExitError;
   }
   const odf::FileComparison& c = *result;
-  const char* verdict = odf::compare_verdict_name(c.verdict);
   if (args.json) {
-    nlohmann::json j{{"original", side_json(c.original)},
-                     {"reproduced", side_json(c.reproduced)},
-                     {"verdict", verdict}};
-    if (c.verdict == odf::CompareVerdict::kDifferent) {
-      j["differing_columns"] = c.differing_columns;
-      if (c.rows) j["differences"] = rows_json(*c.rows);
-      why_json(c, j);
-    }
-    print_json(j);
+    print_json(comparison_json(c));
   } else {
     print_side("original", c.original);
     print_side("reproduced", c.reproduced);
-    switch (c.verdict) {
-      case odf::CompareVerdict::kIdentical:
-        std::printf("verdict     identical (same bytes)\n");
-        break;
-      case odf::CompareVerdict::kEquivalent:
-        std::printf("verdict     equivalent (same records, different encoding)\n");
-        break;
-      case odf::CompareVerdict::kDifferent: {
-        std::printf("verdict     different\n");
-        std::printf("rows        original %llu, reproduced %llu\n",
-                    static_cast<unsigned long long>(c.original.logical->num_rows),
-                    static_cast<unsigned long long>(c.reproduced.logical->num_rows));
-        std::string list;
-        for (const auto& col : c.differing_columns) list += (list.empty() ? "" : ", ") + col;
-        std::printf("columns     %s\n",
-                    list.empty() ? "(schema differs)" : escape_text(list).c_str());
-        if (c.rows) print_rows(*c.rows);
-        print_why(c);
-        break;
-      }
-    }
+    print_verdict(c);
   }
   return c.verdict == odf::CompareVerdict::kDifferent ? kExitMismatch : kExitOk;
 }
@@ -289,14 +374,20 @@ Command add_compare_command(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "compare",
       "Compare a reproduced data file with the original: physical hashes, then logical. "
-      "Verdict identical / equivalent (exit 0) or different (exit 1).");
-  app->add_option("ORIGINAL", args->original, "The original data file")->required();
-  app->add_option("REPRODUCED", args->reproduced, "The reproduced data file")->required();
+      "Verdict identical / equivalent (exit 0) or different (exit 1), with the differing "
+      "rows and why. Two ODF datasets (folders, or --datasets): slice by slice.");
+  app->add_option("ORIGINAL", args->original, "The original data file (or dataset)")->required();
+  app->add_option("REPRODUCED", args->reproduced, "The reproduced data file (or dataset)")->required();
   app->add_flag("--json", args->json, "Machine-readable output");
   app->add_option("--rows", args->show_rows,
                   "For different files: differing rows shown per column (default 5; 0: do not "
                   "look for them, which saves a second read of the differing columns)")
       ->check(CLI::NonNegativeNumber);
+  app->add_flag("--datasets", args->datasets,
+                "ORIGINAL and REPRODUCED are ODF datasets (implied for two folders; needed for "
+                "URLs): their data slices paired by offset interval, each compared as files, "
+                "and where the chains' events diverge. Exit 0 when every slice is on both "
+                "sides and identical or equivalent");
   app->add_flag("--ignore-order", args->ignore_order,
                 "Not the ODF hash: whether the two files hold the same multiset of records in "
                 "any row order (and column order), with the records only one side has (their "
