@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "odf_hash/compare.h"
+#include "odf_hash/compare_datasets.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/multibase.h"
 #include "odf_hash/multihash.h"
@@ -334,19 +335,8 @@ nb::dict compared_file(const odf_hash::odf::ComparedFile& f) {
   return d;
 }
 
-nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned threads, size_t rows,
-                       const StoreTuple& store) {
-  const std::string& a = a_arg.value;
-  const std::string& b = b_arg.value;
-  odf_hash::odf::CompareOptions compare;
-  compare.locate_rows = rows > 0;
-  compare.rows.max_rows = rows;
-  odf_hash::Result<odf_hash::odf::FileComparison> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::compare_paths_or_urls(a, b, options_for(threads), store_for(store), compare);
-  }
-  auto c = value_or_raise(std::move(r));
+// A FileComparison as the dict odf_hash._compare builds its dataclasses from.
+nb::dict comparison_dict(const odf_hash::odf::FileComparison& c) {
   nb::dict d;
   d["verdict"] = odf_hash::odf::compare_verdict_name(c.verdict);
   d["original"] = compared_file(c.original);
@@ -378,6 +368,53 @@ nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned th
   nb::list causes;
   for (const auto& k : c.causes) causes.append(nb::make_tuple(k.kind, k.column, k.text));
   d["causes"] = causes;
+  return d;
+}
+
+nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned threads, size_t rows,
+                       const StoreTuple& store) {
+  const std::string& a = a_arg.value;
+  const std::string& b = b_arg.value;
+  odf_hash::odf::CompareOptions compare;
+  compare.locate_rows = rows > 0;
+  compare.rows.max_rows = rows;
+  odf_hash::Result<odf_hash::odf::FileComparison> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::odf::compare_paths_or_urls(a, b, options_for(threads), store_for(store), compare);
+  }
+  return comparison_dict(value_or_raise(std::move(r)));
+}
+
+nb::dict compare_datasets(const OsString& a_arg, const OsString& b_arg, unsigned threads,
+                          size_t rows, const StoreTuple& store) {
+  odf_hash::odf::CompareOptions compare;
+  compare.locate_rows = rows > 0;
+  compare.rows.max_rows = rows;
+  odf_hash::Result<odf_hash::odf::DatasetComparison> r = odf_hash::Status::internal("not run");
+  {
+    nb::gil_scoped_release unlocked;
+    r = odf_hash::odf::compare_datasets(a_arg.value, b_arg.value, options_for(threads),
+                                        store_for(store), compare);
+  }
+  auto c = value_or_raise(std::move(r));
+  nb::dict d;
+  d["original"] = c.original;
+  d["reproduced"] = c.reproduced;
+  d["original_blocks"] = c.original_blocks;
+  d["reproduced_blocks"] = c.reproduced_blocks;
+  d["same_records"] = c.same_records;
+  d["divergence"] =
+      c.divergence ? nb::object(nb::make_tuple(c.divergence->sequence_number,
+                                               c.divergence->original, c.divergence->reproduced))
+                   : nb::none();
+  nb::list slices;
+  for (const auto& s : c.slices) {
+    slices.append(nb::make_tuple(
+        s.interval.start, s.interval.end, s.original_file, s.reproduced_file,
+        s.comparison ? nb::object(comparison_dict(*s.comparison)) : nb::none(), s.error));
+  }
+  d["slices"] = slices;
   return d;
 }
 
@@ -696,6 +733,8 @@ NB_MODULE(_odf_hash, m) {
   m.def("physical_file", &physical_file, "path"_a, "store"_a);
   m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a, "store"_a);
   m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
+        "store"_a);
+  m.def("compare_datasets", &compare_datasets, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
         "store"_a);
   m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a, "examples"_a,
         "store"_a);

@@ -99,3 +99,19 @@ def test_unordered_digest_of_tables_and_files(tmp_path):
     assert odf_hash.unordered_digest(shuffled) == d
     assert odf_hash.unordered_digest(pl.from_arrow(shuffled)) == d  # polars: large strings
     assert odf_hash.unordered_digest(t.slice(1)) != d
+
+
+def test_compare_datasets_on_the_example_datasets(root):
+    """The example datasets (examples/datasets/README.md): root has slices 0-3, 4-7, 8-10
+    after Seed and SetInfo; derivative has 0-2 and 3-4 after Seed and SetTransform."""
+    ds = root / "examples" / "datasets"
+    same = odf_hash.compare_datasets(ds / "root", ds / "root")
+    assert same and same.divergence is None
+    assert [(s.start, s.end, s.verdict) for s in same.slices] == [
+        (0, 3, "identical"), (4, 7, "identical"), (8, 10, "identical")]
+    other = odf_hash.compare_datasets(ds / "root", ds / "derivative", rows=0)
+    assert not other and other.divergence == (1, "SetInfo", "SetTransform")
+    assert (other.original_blocks, other.reproduced_blocks) == (5, 4)
+    assert {(s.start, s.end, s.verdict) for s in other.slices} == {
+        (0, 3, "only-in-original"), (4, 7, "only-in-original"), (8, 10, "only-in-original"),
+        (0, 2, "only-in-reproduced"), (3, 4, "only-in-reproduced")}

@@ -193,7 +193,10 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
         ob, eb = _side(d["reproduced"])
         return UnorderedComparison(d["same_records"], oa, ob, ea, eb,
                                    _schema(d["schema_differences"]))
-    d = _odf_hash.compare_files(a, b, _threads(threads), n, opts)
+    return _comparison(_odf_hash.compare_files(a, b, _threads(threads), n, opts))
+
+
+def _comparison(d: Dict[str, Any]) -> Comparison:
     differences = [
         ColumnDifference(col, count, [RowDifference(col, *r) for r in shown], hidden)
         for col, count, hidden, shown in d["differences"]
@@ -203,6 +206,68 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
                       list(d["differing_columns"]), differences,
                       _schema(d["schema_differences"]), records,
                       [Cause(*c) for c in d["causes"]])
+
+
+@dataclasses.dataclass(frozen=True)
+class SliceComparison:
+    """One offset interval of two datasets (see :func:`compare_datasets`)."""
+
+    start: int  #: first offset of the interval
+    end: int  #: last offset (inclusive)
+    original_file: str  #: ``"data/f1620..."``, ``""`` when the original lacks the interval
+    reproduced_file: str
+    comparison: Optional[Comparison]  #: when both have it and both files could be read
+    error: str = ""  #: why a paired file could not be read
+
+    @property
+    def verdict(self) -> str:
+        """``"identical"``, ``"equivalent"``, ``"different"``, ``"only-in-original"``,
+        ``"only-in-reproduced"`` or ``"error"``."""
+        if not self.original_file:
+            return "only-in-reproduced"
+        if not self.reproduced_file:
+            return "only-in-original"
+        return self.comparison.verdict if self.comparison is not None else "error"
+
+
+@dataclasses.dataclass(frozen=True)
+class DatasetComparison:
+    """An original ODF dataset against a reproduced one (see :func:`compare_datasets`);
+    truthy when every interval is on both sides and identical or equivalent."""
+
+    original: str
+    reproduced: str
+    original_blocks: int
+    reproduced_blocks: int
+    #: the first block (from the seed) whose event kind differs: (sequence number, original's
+    #: kind, reproduced's kind; ``""`` past a chain's end), or None
+    divergence: Optional[tuple]
+    slices: List[SliceComparison]
+    same_records: bool
+
+    def __bool__(self) -> bool:
+        return self.same_records
+
+
+def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] = None,
+                     rows: int = 5, **store: Any) -> DatasetComparison:
+    """Compares an original ODF dataset with a reproduced one (folders or URLs, the store
+    options as keyword arguments): their data slices paired by offset interval, each pair
+    compared as :func:`compare` compares two files (with where and why), and the first block
+    where the chains' events diverge. The events' contents (queries, inputs) are not compared
+    yet; schemas are, through the data files."""
+    from . import _path, _store, _threads
+
+    d = _odf_hash.compare_datasets(_path(original, "odf_hash.compare_datasets"),
+                                   _path(reproduced, "odf_hash.compare_datasets"),
+                                   _threads(threads), _rows(rows),
+                                   _store("compare_datasets", store))
+    slices = [SliceComparison(start, end, fa, fb, _comparison(c) if c is not None else None, err)
+              for start, end, fa, fb, c, err in d["slices"]]
+    return DatasetComparison(d["original"], d["reproduced"], d["original_blocks"],
+                             d["reproduced_blocks"],
+                             tuple(d["divergence"]) if d["divergence"] is not None else None,
+                             slices, d["same_records"])
 
 
 def unordered_digest(source: Any, **store: Any) -> str:
