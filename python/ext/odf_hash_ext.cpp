@@ -340,11 +340,11 @@ nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned th
   odf_hash::odf::CompareOptions compare;
   compare.locate_rows = rows > 0;
   compare.rows.max_rows = rows;
-  odf_hash::Result<odf_hash::odf::FileComparison> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::compare_paths_or_urls(a, b, options_for(threads), store_for(store), compare);
-  }
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::compare_paths_or_urls(a, b, options_for(threads, &cancel),
+                                                store_for(store, cancel), compare);
+  });
   return comparison_dict(value_or_raise(std::move(r)));
 }
 
@@ -353,12 +353,11 @@ nb::dict compare_datasets(const OsString& a_arg, const OsString& b_arg, unsigned
   odf_hash::odf::CompareOptions compare;
   compare.locate_rows = rows > 0;
   compare.rows.max_rows = rows;
-  odf_hash::Result<odf_hash::odf::DatasetComparison> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::compare_datasets(a_arg.value, b_arg.value, options_for(threads),
-                                        store_for(store), compare);
-  }
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::compare_datasets(a_arg.value, b_arg.value, options_for(threads, &cancel),
+                                           store_for(store, cancel), compare);
+  });
   auto c = value_or_raise(std::move(r));
   nb::dict d;
   d["original"] = c.original;
@@ -398,12 +397,11 @@ nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t 
                            const StoreTuple& store) {
   odf_hash::UnorderedOptions options;
   options.max_examples = examples;
-  odf_hash::Result<odf_hash::UnorderedComparison> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::compare_unordered_paths_or_urls(a_arg.value, b_arg.value, store_for(store),
-                                                       options);
-  }
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::compare_unordered_paths_or_urls(a_arg.value, b_arg.value,
+                                                          store_for(store, cancel), options);
+  });
   auto c = value_or_raise(std::move(r));
   nb::dict d;
   d["same_records"] = c.same_records;
@@ -421,11 +419,10 @@ nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t 
 // (digest text, rows) of a file's records in any order.
 std::tuple<std::string, uint64_t> unordered_file(const OsString& path_arg,
                                                  const StoreTuple& store) {
-  odf_hash::Result<odf_hash::UnorderedFileDigest> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::unordered_digest_path_or_url(path_arg.value, store_for(store));
-  }
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::unordered_digest_path_or_url(path_arg.value, store_for(store, cancel));
+  });
   auto u = value_or_raise(std::move(r));
   return {odf_hash::unordered_digest_string(u.digest), u.rows};
 }
@@ -440,11 +437,8 @@ std::tuple<std::string, uint64_t> unordered_stream_capsule(nb::handle capsule) {
   }
   ArrowArrayStream stream = *in;
   in->release = nullptr;
-  odf_hash::Result<odf_hash::UnorderedStreamDigest> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::unordered_digest_stream(&stream);
-  }
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] { return odf_hash::unordered_digest_stream(&stream); });
   auto u = value_or_raise(std::move(r));
   return {odf_hash::unordered_digest_string(u.digest), u.rows};
 }
