@@ -109,7 +109,7 @@ def test_values_are_escaped_and_cut(run, tmp_path):
     doc = compare_json(run, tmp_path / "a.parquet", tmp_path / "b.parquet")
     rows = by_column(doc)["s"]["rows"]
     assert rows[0]["reproduced"] == '"x\\n\\x1b[31mred"'
-    assert rows[1]["reproduced"] == '"' + "y" * 60 + '..."'
+    assert rows[1]["reproduced"] == '"' + "y" * 59 + "..."  # 60 characters, then the cut
     text = run("compare", tmp_path / "a.parquet", tmp_path / "b.parquet")
     assert "\x1b" not in text.out and "x\\n\\x1b[31mred" in text.out
 
@@ -184,3 +184,24 @@ def test_every_row_changed_is_counted(run, tmp_path):
     assert [r["row"] for r in d["rows"]] == [0, 1]
     assert d["rows"][0]["original"] == "0" and float(d["rows"][0]["reproduced"]) == 1e-9
     assert doc["records"] == "different"
+
+
+def test_lists_structs_and_dictionaries_are_shown_as_values(run, tmp_path):
+    st = pa.struct([("a", pa.int64()), ("b", pa.string())])
+    t1 = pa.table({"l": pa.array([[1, 2], [3], None], pa.list_(pa.int64())),
+                   "st": pa.array([{"a": 1, "b": "q\"uote"}, None, {"a": 2, "b": "z"}], st),
+                   "d": pa.array(["a", "b", "a"]).dictionary_encode()})
+    t2 = pa.table({"l": pa.array([[1, 2], [3, 4], None], pa.list_(pa.int64())),
+                   "st": pa.array([{"a": 1, "b": "q\"uote!"}, None, {"a": 2, "b": "z"}], st),
+                   "d": pa.array(["a", "b", "c"]).dictionary_encode()})
+    pq.write_table(t1, tmp_path / "a.parquet")
+    pq.write_table(t2, tmp_path / "b.parquet")
+    doc = compare_json(run, tmp_path / "a.parquet", tmp_path / "b.parquet")
+    rows = {d["column"]: [(r["row"], r["original"], r["reproduced"]) for r in d["rows"]]
+            for d in doc["differences"]}
+    assert rows["l"] == [(1, "[3]", "[3, 4]")]
+    assert rows["st.b"] == [(0, '"q\\"uote"', '"q\\"uote!"')]
+    assert rows["d"] == [(2, '"a"', '"c"')]
+    u = run("compare", "--ignore-order", "--json", tmp_path / "a.parquet", tmp_path / "b.parquet")
+    examples = json.loads(u.out)["original"]["examples"]
+    assert examples[0]["values"] == 'l=[1, 2], st={a: 1, b: "q\\"uote"}, d="a"'

@@ -45,43 +45,106 @@ size_t utf8_length(std::string_view s, size_t i) {
   return n;
 }
 
-}  // namespace
-
-std::string render_safely(std::string_view text, size_t max_chars) {
+// Escapes what a terminal or a report must not see raw (control characters, bytes that are
+// not UTF-8) and, when `quote`, the quote and backslash, without cutting.
+std::string escape(std::string_view text, bool quote) {
   static const char* kHex = "0123456789abcdef";
   std::string out;
-  size_t chars = 0;
   for (size_t i = 0; i < text.size();) {
-    if (chars >= max_chars) {
-      out += "...";
-      break;
-    }
     const auto c = static_cast<unsigned char>(text[i]);
     const size_t n = utf8_length(text, i);
     if (n == 1 && c >= 0x20 && c != 0x7f) {
-      if (c == '\\')
-        out += "\\\\";
-      else
-        out += static_cast<char>(c);
+      if (quote && (c == '"' || c == '\\')) out += '\\';
+      out += static_cast<char>(c);
       ++i;
     } else if (n > 1) {
       out.append(text.substr(i, n));
       i += n;
-    } else {  // a control character or a byte that is not UTF-8
-      if (c == '\n')
-        out += "\\n";
-      else if (c == '\t')
-        out += "\\t";
-      else if (c == '\r')
-        out += "\\r";
-      else
-        out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+    } else if (c == '\n') {
+      out += "\\n";
+      ++i;
+    } else if (c == '\t') {
+      out += "\\t";
+      ++i;
+    } else if (c == '\r') {
+      out += "\\r";
+      ++i;
+    } else {
+      out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
       ++i;
     }
-    ++chars;
   }
   return out;
 }
+
+// Cuts already safe text to `max_chars` characters ("..." marks a cut).
+std::string cut(const std::string& text, size_t max_chars) {
+  size_t chars = 0;
+  for (size_t i = 0; i < text.size(); ++chars) {
+    if (chars >= max_chars) return text.substr(0, i) + "...";
+    const size_t n = utf8_length(text, i);
+    i += n == 0 ? 1 : n;
+  }
+  return text;
+}
+
+// A scalar as text: strings quoted, lists as [a, b], structs as {name: value}, dictionaries
+// as their values; the rest as Arrow formats them. Stops adding once `budget` characters
+// are reached (the caller cuts).
+void render_scalar(const arrow::Scalar& s, std::string& out, size_t budget) {
+  if (out.size() > budget) return;
+  if (!s.is_valid) {
+    out += "null";
+    return;
+  }
+  switch (s.type->id()) {
+    case arrow::Type::DICTIONARY: {
+      auto decoded = static_cast<const arrow::DictionaryScalar&>(s).GetEncodedValue();
+      if (decoded.ok()) render_scalar(**decoded, out, budget);
+      return;
+    }
+    case arrow::Type::LIST:
+    case arrow::Type::LARGE_LIST:
+    case arrow::Type::FIXED_SIZE_LIST:
+    case arrow::Type::LIST_VIEW:
+    case arrow::Type::LARGE_LIST_VIEW: {
+      const auto& list = static_cast<const arrow::BaseListScalar&>(s);
+      out += "[";
+      for (int64_t i = 0; list.value && i < list.value->length() && out.size() <= budget; ++i) {
+        if (i > 0) out += ", ";
+        auto item = list.value->GetScalar(i);
+        if (item.ok()) render_scalar(**item, out, budget);
+      }
+      out += "]";
+      return;
+    }
+    case arrow::Type::STRUCT: {
+      const auto& st = static_cast<const arrow::StructScalar&>(s);
+      out += "{";
+      for (size_t i = 0; i < st.value.size() && out.size() <= budget; ++i) {
+        if (i > 0) out += ", ";
+        out += escape(s.type->field(int(i))->name(), false) + ": ";
+        render_scalar(*st.value[i], out, budget);
+      }
+      out += "}";
+      return;
+    }
+    default: break;
+  }
+  if (is_text(*s.type)) {
+    const auto& b = static_cast<const arrow::BaseBinaryScalar&>(s);
+    const std::string_view v =
+        b.value ? std::string_view(reinterpret_cast<const char*>(b.value->data()),
+                                   size_t(b.value->size()))
+                : std::string_view();
+    // At most budget bytes of a long value are escaped: the rest would be cut anyway.
+    out += "\"" + escape(v.substr(0, budget + 4), true) + "\"";
+    return;
+  }
+  out += escape(s.ToString(), false);
+}
+
+}  // namespace
 
 Result<std::vector<std::string>> render_values(const ArrowSchema& schema, const ArrowArray& batch,
                                                const std::vector<int>& child_path,
@@ -122,30 +185,9 @@ Result<std::vector<std::string>> render_values(const ArrowSchema& schema, const 
     }
     auto scalar = leaf.GetScalar(row);
     if (!scalar.ok()) return Status::internal("rendering values: " + scalar.status().ToString());
-    std::shared_ptr<arrow::Scalar> s = *scalar;
-    if (s->type->id() == arrow::Type::DICTIONARY) {  // shown as its value, as hashed
-      auto decoded = static_cast<const arrow::DictionaryScalar&>(*s).GetEncodedValue();
-      if (!decoded.ok())
-        return Status::internal("rendering values: " + decoded.status().ToString());
-      s = *decoded;
-    }
-    if (is_text(*s->type)) {
-      const auto& b = static_cast<const arrow::BaseBinaryScalar&>(*s);
-      const std::string_view v =
-          b.value ? std::string_view(reinterpret_cast<const char*>(b.value->data()),
-                                     size_t(b.value->size()))
-                  : std::string_view();
-      std::string quoted = "\"";
-      for (char ch : render_safely(v, max_chars)) {
-        if (ch == '"')
-          quoted += "\\\"";
-        else
-          quoted += ch;
-      }
-      out.push_back(quoted + "\"");
-    } else {
-      out.push_back(render_safely(s->ToString(), max_chars));
-    }
+    std::string text;
+    render_scalar(**scalar, text, max_chars);
+    out.push_back(cut(text, max_chars));
   }
   return out;
 } catch (const std::exception& e) {

@@ -15,15 +15,13 @@ namespace odf_hash::io_internal {
 // The value of one column at each of `rows` (indices into `batch`, a struct array of
 // `schema` as a record stream yields it). `child_path` is the chain of child indices from
 // the batch down to the column. A row under a null struct, or a null value, is "null";
-// strings and binaries are quoted; every text is made safe for a terminal and a JSON
-// document (control characters and bytes that are not UTF-8 as \xHH, quotes and
-// backslashes escaped) and cut to at most `max_chars` characters ("..." marks a cut). The
-// schema and batch are only read (never released); they stay the caller's.
+// strings and binaries are quoted (quotes and backslashes in them escaped), lists shown as
+// [a, b], structs as {name: value}, dictionary values as their values; control characters
+// and bytes that are not UTF-8 become \n, \t, \r or \xHH; each text is cut to at most
+// `max_chars` characters ("..." marks a cut). The schema and batch are only read (never
+// released); they stay the caller's.
 Result<std::vector<std::string>> render_values(const ArrowSchema& schema, const ArrowArray& batch,
                                                const std::vector<int>& child_path,
                                                const std::vector<int64_t>& rows, size_t max_chars);
-
-// Makes `text` safe as render_values does (escaping, then cutting to `max_chars`).
-std::string render_safely(std::string_view text, size_t max_chars);
 
 }  // namespace odf_hash::io_internal
