@@ -205,3 +205,23 @@ def test_lists_structs_and_dictionaries_are_shown_as_values(run, tmp_path):
     u = run("compare", "--ignore-order", "--json", tmp_path / "a.parquet", tmp_path / "b.parquet")
     examples = json.loads(u.out)["original"]["examples"]
     assert examples[0]["values"] == 'l=[1, 2], st={a: 1, b: "q\\"uote"}, d="a"'
+
+
+def test_rows_over_http_range_reads(run, tmp_path):
+    """Both files served by an HTTP server on 127.0.0.1 (range reads): the rows located are
+    the ones pyarrow sees differ."""
+    from remote_servers import http_server
+
+    cols = columns(20_000)
+    write("pyarrow", cols, tmp_path / "a.parquet")
+    cols["s"][17_777] = "remote"
+    write("pyarrow", cols, tmp_path / "b.parquet")
+    with http_server(tmp_path) as server:
+        doc = compare_json(run, f"{server.url}/a.parquet", f"{server.url}/b.parquet")
+        u = run("compare", "--ignore-order", "--json", f"{server.url}/a.parquet",
+                f"{server.url}/b.parquet")
+    (d,) = doc["differences"]
+    assert d["rows"] == [{"row": 17_777, "offset": 17_777, "original": '"v17777"',
+                          "reproduced": '"remote"'}]
+    assert u.rc == 1
+    assert [e["row"] for e in json.loads(u.out)["reproduced"]["examples"]] == [17_777]
