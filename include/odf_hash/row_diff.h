@@ -6,10 +6,14 @@
 // the top-level fields involved). Rows are compared by index: row i of the original with
 // row i of the reproduced file, over the rows both have. A segment is the rows two batches
 // have in common; each column of interest is hashed over it as the logical hasher hashes it
-// (arrow0-sha3-256 of the slice, so a value differs exactly when it makes the column's
-// digest differ, bytes under null struct slots included), and a segment whose digest
-// differs is halved until single rows are hashed. Memory: two batches per side at most; cost:
-// one hashing pass over the columns involved, plus about twice the segments that differ.
+// (arrow0-sha3-256 of the slice, so bytes under null struct slots count as they do for the
+// file's digest), and a segment whose digest differs is halved while it is larger than 256
+// rows and only one of its halves differs; such a small segment, or one whose halves both
+// differ (dense differences), has its values compared row by row (record_digest.h's
+// ColumnValueEncoder: both sides are in memory). A segment whose digest differs while no
+// value does is counted apart (hidden_segments). Memory: two batches per side at most;
+// cost: one hashing pass over the columns involved, plus about twice the segments that
+// differ.
 //
 // Thread safety: reentrant.
 #pragma once

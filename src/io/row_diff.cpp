@@ -9,23 +9,13 @@
 #include "arrow_module.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/record_digest.h"
+#include "owned_c_data.h"
 
 namespace odf_hash {
 
 namespace {
 
-template <typename T>
-struct Owned {
-  T value{};
-  Owned() = default;
-  Owned(const Owned&) = delete;
-  Owned& operator=(const Owned&) = delete;
-  ~Owned() { reset(); }
-  void reset() {
-    if (value.release != nullptr) value.release(&value);
-    value = T{};
-  }
-};
+using io_internal::Owned;
 
 // A differing segment of at most this many rows has its values compared row by row (both
 // sides are in memory: comparing encoded values costs less than hashing each row) instead

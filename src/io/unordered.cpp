@@ -12,23 +12,13 @@
 
 #include "arrow_module.h"
 #include "odf_hash/record_digest.h"
+#include "owned_c_data.h"
 
 namespace odf_hash {
 
 namespace {
 
-template <typename T>
-struct Owned {
-  T value{};
-  Owned() = default;
-  Owned(const Owned&) = delete;
-  Owned& operator=(const Owned&) = delete;
-  ~Owned() { reset(); }
-  void reset() {
-    if (value.release != nullptr) value.release(&value);
-    value = T{};
-  }
-};
+using io_internal::Owned;
 
 // One record as spilled: its digest and where it is.
 // The digest's first 16 bytes are enough to match records (a false match needs a 128-bit
