@@ -82,3 +82,9 @@ def test_other_slice_boundaries_and_chain_divergence(run, tmp_path):
         (120, "only-in-reproduced")}
     assert "chains      diverge at block 1: AddData vs SetInfo" in run(
         "compare", tmp_path / "a", tmp_path / "b").out
+
+
+def test_ignore_order_is_for_files(run, tmp_path):
+    write_dataset(tmp_path / "a", [table(0, 10)])
+    r = run("compare", "--ignore-order", tmp_path / "a", tmp_path / "a")
+    assert r.rc == 2 and "not datasets" in r.err

@@ -340,6 +340,13 @@ int run_unordered(const CompareArgs& args) {
 }
 
 int run_compare(const CompareArgs& args) {
+  const bool datasets =
+      args.datasets || (is_directory(args.original) && is_directory(args.reproduced));
+  if (args.ignore_order && datasets) {
+    std::fprintf(stderr,
+                 "odf-hash compare: --ignore-order compares two data files, not datasets\n");
+    return kExitError;
+  }
   if (args.ignore_order) return run_unordered(args);
   // Two files side by side, each with half of the cores for its columns.
   LogicalHashOptions options;
@@ -347,9 +354,7 @@ int run_compare(const CompareArgs& args) {
   odf::CompareOptions compare;
   compare.locate_rows = args.show_rows > 0;
   compare.rows.max_rows = args.show_rows;
-  if (args.datasets || (is_directory(args.original) && is_directory(args.reproduced))) {
-    return run_datasets(args, options, compare);
-  }
+  if (datasets) return run_datasets(args, options, compare);
   Result<odf::FileComparison> result =
       odf::compare_paths_or_urls(args.original, args.reproduced, options, args.store, compare);
   if (!result.is_ok()) {
@@ -377,7 +382,8 @@ Command add_compare_command(CLI::App& root) {
       "Verdict identical / equivalent (exit 0) or different (exit 1), with the differing "
       "rows and why. Two ODF datasets (folders, or --datasets): slice by slice.");
   app->add_option("ORIGINAL", args->original, "The original data file (or dataset)")->required();
-  app->add_option("REPRODUCED", args->reproduced, "The reproduced data file (or dataset)")->required();
+  app->add_option("REPRODUCED", args->reproduced, "The reproduced data file (or dataset)")
+      ->required();
   app->add_flag("--json", args->json, "Machine-readable output");
   app->add_option("--rows", args->show_rows,
                   "For different files: differing rows shown per column (default 5; 0: do not "
