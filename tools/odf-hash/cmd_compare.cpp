@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "odf_hash/compare.h"
 #include "odf_hash/compare_datasets.h"
+#include "odf_hash/compare_json.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/record_digest.h"
 #include "output.h"
@@ -39,27 +40,6 @@ bool is_directory(const std::string& path) {
   return !is_store_url(path) && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-nlohmann::json rows_json(const RowDiff& d) {
-  nlohmann::json cols = nlohmann::json::array();
-  for (const auto& c : d.columns) {
-    nlohmann::json rows = nlohmann::json::array();
-    for (const auto& r : c.first) {
-      nlohmann::json jr{{"row", r.row}, {"original", r.original}, {"reproduced", r.reproduced}};
-      jr["offset"] = r.offset ? nlohmann::json(*r.offset) : nlohmann::json(nullptr);
-      rows.push_back(std::move(jr));
-    }
-    nlohmann::json jc{{"column", c.column},
-                      {"differing_rows", c.differing_rows},
-                      {"rows", rows},
-                      {"hidden_segments", c.hidden_segments}};
-    if (c.hidden_segments > 0) {
-      jc["first_hidden_rows"] = {c.first_hidden_row, c.first_hidden_row + c.first_hidden_rows};
-    }
-    cols.push_back(std::move(jc));
-  }
-  return cols;
-}
-
 std::string schema_difference_text(const SchemaDifference& d) {
   using K = SchemaDifference::Kind;
   switch (d.kind) {
@@ -70,24 +50,6 @@ std::string schema_difference_text(const SchemaDifference& d) {
     case K::kPosition: return "position " + d.original + " vs " + d.reproduced;
   }
   return "";
-}
-
-nlohmann::json why_json(const odf::FileComparison& c, nlohmann::json& j) {
-  nlohmann::json schema = nlohmann::json::array();
-  for (const auto& d : c.schema_differences) {
-    schema.push_back({{"field", d.field},
-                      {"kind", schema_difference_kind_name(d.kind)},
-                      {"original", d.original},
-                      {"reproduced", d.reproduced}});
-  }
-  j["schema_differences"] = schema;
-  j["records"] = odf::records_name(c.records);
-  nlohmann::json causes = nlohmann::json::array();
-  for (const auto& k : c.causes) {
-    causes.push_back({{"kind", k.kind}, {"column", k.column}, {"text", k.text}});
-  }
-  j["causes"] = causes;
-  return j;
 }
 
 void print_why(const odf::FileComparison& c) {
@@ -143,15 +105,6 @@ void print_rows(const RowDiff& d) {
   }
 }
 
-nlohmann::json side_json(const odf::ComparedFile& s) {
-  nlohmann::json j{{"path", s.path}, {"physical", s.physical.to_string()}};
-  if (s.logical) {
-    j["logical"] = s.logical->multihash().to_string();
-    j["rows"] = s.logical->num_rows;
-  }
-  return j;
-}
-
 void print_side(const char* label, const odf::ComparedFile& s) {
   std::printf("%-11s %s\n", label, escape_text(s.path).c_str());
   std::printf("  physical  %s\n", s.physical.to_string().c_str());
@@ -196,15 +149,7 @@ void print_only(const char* label, const UnorderedSide& s) {
 }
 
 nlohmann::json comparison_json(const odf::FileComparison& c) {
-  nlohmann::json j{{"original", side_json(c.original)},
-                   {"reproduced", side_json(c.reproduced)},
-                   {"verdict", odf::compare_verdict_name(c.verdict)}};
-  if (c.verdict == odf::CompareVerdict::kDifferent) {
-    j["differing_columns"] = c.differing_columns;
-    if (c.rows) j["differences"] = rows_json(*c.rows);
-    why_json(c, j);
-  }
-  return j;
+  return nlohmann::json::parse(odf::file_comparison_json(c));
 }
 
 // The verdict line and, for different files, where and why.
