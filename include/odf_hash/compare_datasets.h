@@ -52,7 +52,15 @@ struct DatasetComparison {
 };
 
 // Walks both chains (problems found on the way, such as a missing block, end the walk there;
-// an unreadable refs/head is an error), then compares the paired data files.
+// an unreadable refs/head is an error) and pairs the slices: a DatasetComparison whose
+// slices have no comparison yet and whose same_records only says whether every interval is
+// on both sides. For running the comparisons elsewhere (the Dask and Ray adapters: each pair
+// is compare_paths_or_urls of the two datasets' locations joined with the files' keys).
+Result<DatasetComparison> pair_dataset_slices(const std::string& original,
+                                              const std::string& reproduced,
+                                              const StoreOptions& store = {});
+
+// pair_dataset_slices, then every pair compared (compare_objects).
 Result<DatasetComparison> compare_datasets(const std::string& original,
                                            const std::string& reproduced,
                                            const LogicalHashOptions& logical = {},

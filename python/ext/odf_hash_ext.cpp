@@ -348,17 +348,8 @@ nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned th
   return comparison_dict(value_or_raise(std::move(r)));
 }
 
-nb::dict compare_datasets(const OsString& a_arg, const OsString& b_arg, unsigned threads,
-                          size_t rows, const StoreTuple& store) {
-  odf_hash::odf::CompareOptions compare;
-  compare.locate_rows = rows > 0;
-  compare.rows.max_rows = rows;
-  odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::compare_datasets(a_arg.value, b_arg.value, options_for(threads, &cancel),
-                                           store_for(store, cancel), compare);
-  });
-  auto c = value_or_raise(std::move(r));
+// A DatasetComparison as the dict odf_hash._compare builds its dataclasses from.
+nb::dict dataset_dict(const odf_hash::odf::DatasetComparison& c) {
   nb::dict d;
   d["original"] = c.original;
   d["reproduced"] = c.reproduced;
@@ -377,6 +368,30 @@ nb::dict compare_datasets(const OsString& a_arg, const OsString& b_arg, unsigned
   }
   d["slices"] = slices;
   return d;
+}
+
+nb::dict compare_datasets(const OsString& a_arg, const OsString& b_arg, unsigned threads,
+                          size_t rows, const StoreTuple& store) {
+  odf_hash::odf::CompareOptions compare;
+  compare.locate_rows = rows > 0;
+  compare.rows.max_rows = rows;
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::compare_datasets(a_arg.value, b_arg.value, options_for(threads, &cancel),
+                                           store_for(store, cancel), compare);
+  });
+  return dataset_dict(value_or_raise(std::move(r)));
+}
+
+// The slices of two datasets paired by offset interval, not compared (for the Dask and Ray
+// adapters, which compare each pair on a worker).
+nb::dict pair_dataset_slices(const OsString& a_arg, const OsString& b_arg,
+                             const StoreTuple& store) {
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::pair_dataset_slices(a_arg.value, b_arg.value, store_for(store, cancel));
+  });
+  return dataset_dict(value_or_raise(std::move(r)));
 }
 
 nb::dict unordered_side(const odf_hash::UnorderedSide& s) {
@@ -683,6 +698,7 @@ NB_MODULE(_odf_hash, m) {
         "store"_a);
   m.def("compare_datasets", &compare_datasets, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
         "store"_a);
+  m.def("pair_dataset_slices", &pair_dataset_slices, "original"_a, "reproduced"_a, "store"_a);
   m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a, "examples"_a,
         "store"_a);
   m.def("unordered_file", &unordered_file, "path"_a, "store"_a);

@@ -115,3 +115,40 @@ def test_compare_datasets_on_the_example_datasets(root):
     assert {(s.start, s.end, s.verdict) for s in other.slices} == {
         (0, 3, "only-in-original"), (4, 7, "only-in-original"), (8, 10, "only-in-original"),
         (0, 2, "only-in-reproduced"), (3, 4, "only-in-reproduced")}
+
+
+def test_dask_compares_the_slices_on_workers_as_locally(root):
+    """The Dask adapter without a client (a local bag: one task per slice pair) gives the
+    result compare_datasets gives in one process; a dataset of changed slices is written
+    with the CLI tests' writer."""
+    pytest.importorskip("dask")
+    import sys
+
+    import odf_hash.dask
+
+    ds = root / "examples" / "datasets"
+    local = odf_hash.compare_datasets(ds / "root", ds / "root")
+    assert odf_hash.dask.compare_datasets(ds / "root", ds / "root") == local
+    other = odf_hash.dask.compare_datasets(ds / "root", ds / "derivative")
+    assert other == odf_hash.compare_datasets(ds / "root", ds / "derivative")
+
+
+def test_dask_locates_rows_in_a_changed_slice(root, tmp_path):
+    pytest.importorskip("dask")
+    pytest.importorskip("flatbuffers")
+    import sys
+
+    import odf_hash.dask
+
+    sys.path.insert(0, str(root / "tests" / "cli"))
+    try:
+        import test_compare_datasets as w
+    finally:
+        sys.path.pop(0)
+    w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 50)])
+    w.write_dataset(tmp_path / "b", [w.table(0, 100), w.table(100, 50, change=130)])
+    d = odf_hash.dask.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert not d and [s.verdict for s in d.slices] == ["identical", "different"]
+    (col,) = d.slices[1].comparison.differences
+    assert col.rows == [odf_hash.RowDifference("v", 30, 130, "1300", "-1")]
+    assert d == odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")

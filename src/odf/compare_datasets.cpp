@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "chain_walk.h"
 #include "odf_hash/dataset.h"
@@ -43,58 +44,77 @@ Result<std::shared_ptr<ObjectReader>> open_data(const DatasetDir& dir, const std
   return std::shared_ptr<ObjectReader>(std::move(o.reader));
 }
 
-}  // namespace
-
-Result<DatasetComparison> compare_datasets(const std::string& original,
-                                           const std::string& reproduced,
-                                           const LogicalHashOptions& logical,
-                                           const StoreOptions& store,
-                                           const CompareOptions& options) {
-  ODF_HASH_ASSIGN_OR_RETURN(Side a, read_side(original, store));
-  ODF_HASH_ASSIGN_OR_RETURN(Side b, read_side(reproduced, store));
+// Both chains read into `a` and `b`, the event kinds compared, the slices paired (not yet
+// compared).
+Result<DatasetComparison> pair(const std::string& original, const std::string& reproduced,
+                               const StoreOptions& store, std::optional<Side>& a,
+                               std::optional<Side>& b) {
+  ODF_HASH_ASSIGN_OR_RETURN(Side sa, read_side(original, store));
+  ODF_HASH_ASSIGN_OR_RETURN(Side sb, read_side(reproduced, store));
+  a.emplace(std::move(sa));
+  b.emplace(std::move(sb));
   DatasetComparison out;
-  out.original = a.dir.path();
-  out.reproduced = b.dir.path();
-  out.original_blocks = a.blocks.size();
-  out.reproduced_blocks = b.blocks.size();
-  for (size_t i = 0; i < std::max(a.blocks.size(), b.blocks.size()); ++i) {
-    const std::string ea = i < a.blocks.size() ? event_kind_name(a.blocks[i].block.event) : "";
-    const std::string eb = i < b.blocks.size() ? event_kind_name(b.blocks[i].block.event) : "";
+  out.original = a->dir.path();
+  out.reproduced = b->dir.path();
+  out.original_blocks = a->blocks.size();
+  out.reproduced_blocks = b->blocks.size();
+  for (size_t i = 0; i < std::max(a->blocks.size(), b->blocks.size()); ++i) {
+    const std::string ea = i < a->blocks.size() ? event_kind_name(a->blocks[i].block.event) : "";
+    const std::string eb = i < b->blocks.size() ? event_kind_name(b->blocks[i].block.event) : "";
     if (ea != eb) {
       out.divergence = ChainDivergence{uint64_t(i), ea, eb};
       break;
     }
   }
   std::map<std::pair<uint64_t, uint64_t>, SliceComparison> slices;
-  for (const auto& [interval, hash] : a.slices) {
+  for (const auto& [interval, hash] : a->slices) {
     SliceComparison& s = slices[interval];
     s.interval = {interval.first, interval.second};
-    s.original_file = data_key(a.dir, hash);
+    s.original_file = data_key(a->dir, hash);
   }
-  for (const auto& [interval, hash] : b.slices) {
+  for (const auto& [interval, hash] : b->slices) {
     SliceComparison& s = slices[interval];
     s.interval = {interval.first, interval.second};
-    s.reproduced_file = data_key(b.dir, hash);
+    s.reproduced_file = data_key(b->dir, hash);
   }
   out.same_records = true;
   for (auto& [interval, s] : slices) {
-    if (s.original_file.empty() || s.reproduced_file.empty()) {
-      out.same_records = false;
-    } else {
-      Result<std::shared_ptr<ObjectReader>> fa = open_data(a.dir, s.original_file);
-      Result<std::shared_ptr<ObjectReader>> fb = open_data(b.dir, s.reproduced_file);
-      Result<FileComparison> c = !fa.is_ok()   ? Result<FileComparison>(fa.status())
-                                 : !fb.is_ok() ? Result<FileComparison>(fb.status())
-                                               : compare_objects(*fa, *fb, logical, options);
-      if (c.is_ok()) {
-        s.comparison = std::move(c).value();
-        if (s.comparison->verdict == CompareVerdict::kDifferent) out.same_records = false;
-      } else {
-        s.error = c.status().message();
-        out.same_records = false;
-      }
-    }
+    if (s.original_file.empty() || s.reproduced_file.empty()) out.same_records = false;
     out.slices.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<DatasetComparison> pair_dataset_slices(const std::string& original,
+                                              const std::string& reproduced,
+                                              const StoreOptions& store) {
+  std::optional<Side> a, b;
+  return pair(original, reproduced, store, a, b);
+}
+
+Result<DatasetComparison> compare_datasets(const std::string& original,
+                                           const std::string& reproduced,
+                                           const LogicalHashOptions& logical,
+                                           const StoreOptions& store,
+                                           const CompareOptions& options) {
+  std::optional<Side> a, b;
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetComparison out, pair(original, reproduced, store, a, b));
+  for (SliceComparison& s : out.slices) {
+    if (s.original_file.empty() || s.reproduced_file.empty()) continue;
+    Result<std::shared_ptr<ObjectReader>> fa = open_data(a->dir, s.original_file);
+    Result<std::shared_ptr<ObjectReader>> fb = open_data(b->dir, s.reproduced_file);
+    Result<FileComparison> c = !fa.is_ok()   ? Result<FileComparison>(fa.status())
+                               : !fb.is_ok() ? Result<FileComparison>(fb.status())
+                                             : compare_objects(*fa, *fb, logical, options);
+    if (c.is_ok()) {
+      s.comparison = std::move(c).value();
+      if (s.comparison->verdict == CompareVerdict::kDifferent) out.same_records = false;
+    } else {
+      s.error = c.status().message();
+      out.same_records = false;
+    }
   }
   return out;
 }

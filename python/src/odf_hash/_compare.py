@@ -262,12 +262,56 @@ def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] =
                                    _path(reproduced, "odf_hash.compare_datasets"),
                                    _threads(threads), _rows(rows),
                                    _store("compare_datasets", store))
+    return _dataset(d)
+
+
+def _dataset(d: Dict[str, Any]) -> DatasetComparison:
     slices = [SliceComparison(start, end, fa, fb, _comparison(c) if c is not None else None, err)
               for start, end, fa, fb, c, err in d["slices"]]
     return DatasetComparison(d["original"], d["reproduced"], d["original_blocks"],
                              d["reproduced_blocks"],
                              tuple(d["divergence"]) if d["divergence"] is not None else None,
                              slices, d["same_records"])
+
+
+def _pair_dataset_slices(original: Any, reproduced: Any, **store: Any) -> DatasetComparison:
+    """The slices of two datasets paired by offset interval, not yet compared (``comparison``
+    None): what the Dask and Ray adapters compare on their workers."""
+    from . import _path, _store
+
+    return _dataset(_odf_hash.pair_dataset_slices(
+        _path(original, "odf_hash.compare_datasets"), _path(reproduced, "odf_hash.compare_datasets"),
+        _store("compare_datasets", store)))
+
+
+def _compare_slices(paired: DatasetComparison, compare_pair: Any) -> DatasetComparison:
+    """``paired`` with every slice both sides have compared by ``compare_pair(list of
+    (original file location, reproduced file location))``, which returns, in order, a
+    :class:`Comparison` or an error message (str) per pair."""
+    todo = [i for i, s in enumerate(paired.slices) if s.original_file and s.reproduced_file]
+    results = compare_pair([(_join(paired.original, paired.slices[i].original_file),
+                             _join(paired.reproduced, paired.slices[i].reproduced_file))
+                            for i in todo])
+    slices = list(paired.slices)
+    same = paired.same_records
+    for i, r in zip(todo, results):
+        if isinstance(r, Comparison):
+            slices[i] = dataclasses.replace(slices[i], comparison=r)
+            same = same and r.verdict != "different"
+        else:
+            slices[i] = dataclasses.replace(slices[i], error=str(r))
+            same = False
+    return dataclasses.replace(paired, slices=slices, same_records=same)
+
+
+def _join(location: str, key: str) -> str:
+    """A data file's location: its dataset's (made absolute when local, for workers running
+    elsewhere) joined with its key."""
+    import os
+
+    if "://" not in location:
+        location = os.path.abspath(location)
+    return location.rstrip("/") + "/" + key
 
 
 def unordered_digest(source: Any, **store: Any) -> str:
