@@ -77,8 +77,11 @@ class ColumnValueEncoder {
   // Validates the rows [begin, begin + count) of `batch` (as digest_rows does); then
   // encode_row may read any of them.
   Status check(const ArrowArray& batch, int64_t begin, int64_t count) const;
-  // Replaces `out` with the bytes of the column at `row` of a checked batch.
-  void encode_row(const ArrowArray& batch, int64_t row, std::vector<uint8_t>& out) const;
+  // Replaces `out` with the bytes of the column at `row` of a checked batch; false when a
+  // string or binary view there points outside its data buffers (views are not checked by
+  // check(): they are checked as they are read).
+  [[nodiscard]] bool encode_row(const ArrowArray& batch, int64_t row,
+                                std::vector<uint8_t>& out) const;
 
  private:
   struct Impl;

@@ -242,8 +242,11 @@ class Locator {
       ColumnRowDifferences& col = out_.columns[c];
       const uint64_t before = col.differing_rows;
       for (int64_t r = start; r < start + n; ++r) {
-        a_.values[c].encode_row(a_.batch.value, a_.pos + r, va);
-        b_.values[c].encode_row(b_.batch.value, b_.pos + r, vb);
+        if (!a_.values[c].encode_row(a_.batch.value, a_.pos + r, va) ||
+            !b_.values[c].encode_row(b_.batch.value, b_.pos + r, vb)) {
+          return Status::invalid_argument("column \"" + col.column +
+                                          "\": a string or binary view points outside its data");
+        }
         if (va != vb) ODF_HASH_RETURN_IF_ERROR(record(c, r));
       }
       // The digests differ and no value does: bytes under null slots (see narrow).

@@ -45,19 +45,21 @@ void put_field(std::vector<uint8_t>& out, const TypeNode& node) {
   }
 }
 
-// Appends the bytes of value i (logical index, before the array's own offset) of `a`.
-void put_value(std::vector<uint8_t>& out, const TypeNode& node, const ArrowArray& a, int64_t i) {
+// Appends the bytes of value i (logical index, before the array's own offset) of `a`;
+// false for a malformed view (the only thing check_array cannot check beforehand).
+[[nodiscard]] bool put_value(std::vector<uint8_t>& out, const TypeNode& node, const ArrowArray& a,
+                             int64_t i) {
   if (node.kind == Kind::kNull || !valid(a, i)) {
     out.push_back(0);
-    return;
+    return true;
   }
   const int64_t j = a.offset + i;
   switch (node.kind) {
-    case Kind::kNull: break;
+    case Kind::kNull: return true;
     case Kind::kBool:
       out.push_back(1);
       out.push_back(bit(a.buffers[1], j) ? 1 : 0);
-      return;
+      return true;
     case Kind::kFixed:
     case Kind::kFixedBinary: {
       out.push_back(1);
@@ -65,7 +67,7 @@ void put_value(std::vector<uint8_t>& out, const TypeNode& node, const ArrowArray
         const auto* p = static_cast<const uint8_t*>(a.buffers[1]) + j * node.width;
         out.insert(out.end(), p, p + node.width);
       }
-      return;
+      return true;
     }
     case Kind::kBinary:
     case Kind::kLargeBinary: {
@@ -78,12 +80,16 @@ void put_value(std::vector<uint8_t>& out, const TypeNode& node, const ArrowArray
         const auto* p = static_cast<const uint8_t*>(a.buffers[2]) + b;
         out.insert(out.end(), p, p + (e - b));
       }
-      return;
+      return true;
     }
     case Kind::kBinaryView: {
+      // check_array cannot check views (the logical hasher checks them as it reads, in
+      // binary_values.cpp): a length or a data buffer reference out of bounds is refused
+      // here the same way, before anything is read through it.
       const uint8_t* view = static_cast<const uint8_t*>(a.buffers[1]) + 16 * j;
       int32_t len = 0;
       std::memcpy(&len, view, 4);
+      if (len < 0) return false;
       out.push_back(1);
       put_u64(out, uint64_t(len));
       if (len <= 12) {
@@ -92,10 +98,16 @@ void put_value(std::vector<uint8_t>& out, const TypeNode& node, const ArrowArray
         int32_t buffer = 0, offset = 0;
         std::memcpy(&buffer, view + 8, 4);
         std::memcpy(&offset, view + 12, 4);
+        const int64_t n_data = a.n_buffers - 3;
+        if (buffer < 0 || buffer >= n_data || offset < 0 ||
+            int64_t{offset} + len >
+                static_cast<const int64_t*>(a.buffers[a.n_buffers - 1])[buffer]) {
+          return false;
+        }
         const auto* p = static_cast<const uint8_t*>(a.buffers[2 + buffer]) + offset;
         out.insert(out.end(), p, p + len);
       }
-      return;
+      return true;
     }
     case Kind::kList:
     case Kind::kLargeList:
@@ -117,19 +129,20 @@ void put_value(std::vector<uint8_t>& out, const TypeNode& node, const ArrowArray
       }
       out.push_back(1);
       put_u64(out, uint64_t(n));
-      for (int64_t k = 0; k < n; ++k) put_value(out, node.children[0], *a.children[0], b + k);
-      return;
+      for (int64_t k = 0; k < n; ++k) {
+        if (!put_value(out, node.children[0], *a.children[0], b + k)) return false;
+      }
+      return true;
     }
     case Kind::kStruct:
       out.push_back(1);
       for (size_t c = 0; c < node.children.size(); ++c) {
-        put_value(out, node.children[c], *a.children[c], j);
+        if (!put_value(out, node.children[c], *a.children[c], j)) return false;
       }
-      return;
+      return true;
     case Kind::kDictionary: {
       const int64_t k = logical::read_int(a.buffers[1], node.width, true, j);
-      put_value(out, node.children[0], *a.dictionary, k);
-      return;
+      return put_value(out, node.children[0], *a.dictionary, k);
     }
     case Kind::kRunEnd: {
       // The run holding j: the first run end greater than j.
@@ -143,10 +156,10 @@ void put_value(std::vector<uint8_t>& out, const TypeNode& node, const ArrowArray
           lo = mid + 1;
         }
       }
-      put_value(out, node.children[1], *a.children[1], lo);
-      return;
+      return put_value(out, node.children[1], *a.children[1], lo);
     }
   }
+  return true;
 }
 
 }  // namespace
@@ -204,6 +217,7 @@ Status RecordDigester::digest_rows(const ArrowArray& batch, int64_t begin, int64
   constexpr size_t kLanes = Sha3_256Lanes<8>::kLanes;
   Sha3_256Lanes<8> lanes;
   std::array<std::vector<uint8_t>, kLanes> bytes;
+  const size_t first_out = out.size();
   out.reserve(out.size() + size_t(count));
   for (int64_t r = begin; r < begin + count; r += int64_t(kLanes)) {
     const size_t k = size_t(std::min<int64_t>(int64_t(kLanes), begin + count - r));
@@ -211,8 +225,13 @@ Status RecordDigester::digest_rows(const ArrowArray& batch, int64_t begin, int64
       bytes[l].clear();
       for (size_t c : impl_->order) {
         // Top-level columns are the batch's children at the batch's row (offset included).
-        put_value(bytes[l], impl_->root.children[c], *batch.children[c],
-                  batch.offset + r + int64_t(l));
+        if (!put_value(bytes[l], impl_->root.children[c], *batch.children[c],
+                       batch.offset + r + int64_t(l))) {
+          out.resize(first_out);  // nothing appended on an error, as documented
+          return Status::invalid_argument("record digests: malformed array: a view of column '" +
+                                          impl_->root.children[c].name +
+                                          "' points outside its data buffers");
+        }
       }
       lanes.update(l, bytes[l].data(), bytes[l].size());
     }
@@ -255,7 +274,7 @@ Status ColumnValueEncoder::check(const ArrowArray& batch, int64_t begin, int64_t
   return logical::check_array(impl_->root, batch, begin, count);
 }
 
-void ColumnValueEncoder::encode_row(const ArrowArray& batch, int64_t row,
+bool ColumnValueEncoder::encode_row(const ArrowArray& batch, int64_t row,
                                     std::vector<uint8_t>& out) const {
   out.clear();
   // As put_value walks a struct: a member's index is its parent's plus the parent's offset.
@@ -264,12 +283,12 @@ void ColumnValueEncoder::encode_row(const ArrowArray& batch, int64_t row,
   for (size_t k = 0; k + 1 < impl_->nodes.size(); ++k) {
     if (!valid(*a, i)) {
       out.push_back(0);
-      return;
+      return true;
     }
     i += a->offset;
     a = a->children[impl_->path[k + 1]];
   }
-  put_value(out, *impl_->nodes.back(), *a, i);
+  return put_value(out, *impl_->nodes.back(), *a, i);
 }
 
 void UnorderedDigest::add(const Digest256& record) {

@@ -132,13 +132,39 @@ TEST(ColumnValueEncoder, MemberUnderANullStructIsNull) {
   ASSERT_TRUE(enc.is_ok()) << enc.status().message();
   ASSERT_TRUE(enc->check(e->array, 0, 3).is_ok());
   std::vector<uint8_t> v;
-  enc->encode_row(e->array, 0, v);
+  ASSERT_TRUE(enc->encode_row(e->array, 0, v));
   EXPECT_EQ(v, (std::vector<uint8_t>{1, 1, 0, 0, 0, 0, 0, 0, 0}));
-  enc->encode_row(e->array, 1, v);
+  ASSERT_TRUE(enc->encode_row(e->array, 1, v));
   EXPECT_EQ(v, std::vector<uint8_t>{0});
-  enc->encode_row(e->array, 2, v);
+  ASSERT_TRUE(enc->encode_row(e->array, 2, v));
   EXPECT_EQ(v, std::vector<uint8_t>{0});
   EXPECT_FALSE(ColumnValueEncoder::create(e->schema, {0, 3}).is_ok());
+}
+
+TEST(RecordDigest, ViewsOutsideTheirDataAreRefused) {
+  // "a long string value" is out of line (> 12 bytes): its view names data buffer 0.
+  auto views = from_json(arrow::utf8_view(), R"(["short", "a long string value"])");
+  auto batch =
+      arrow::RecordBatch::Make(arrow::schema({arrow::field("s", arrow::utf8_view())}), 2, {views});
+  auto e = export_batch(*batch);
+  auto d = RecordDigester::create(e->schema);
+  ASSERT_TRUE(d.is_ok());
+  std::vector<Digest256> out;
+  ASSERT_TRUE(d->digest_rows(e->array, 0, 2, out).is_ok());
+  // The same array with the second view pointing past its data buffer.
+  ArrowArray* col = e->array.children[0];
+  auto* view = const_cast<uint8_t*>(static_cast<const uint8_t*>(col->buffers[1])) + 16;
+  const int32_t offset = 1 << 20;
+  std::memcpy(view + 12, &offset, 4);
+  out.clear();
+  Status st = d->digest_rows(e->array, 0, 2, out);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << st.message();
+  EXPECT_TRUE(out.empty());
+  auto enc = ColumnValueEncoder::create(e->schema, {0});
+  ASSERT_TRUE(enc.is_ok());
+  std::vector<uint8_t> v;
+  EXPECT_TRUE(enc->encode_row(e->array, 0, v));
+  EXPECT_FALSE(enc->encode_row(e->array, 1, v));
 }
 
 TEST(SchemaDiff, FieldByField) {
