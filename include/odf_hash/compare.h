@@ -66,7 +66,8 @@ struct FileComparison {
   Records records = Records::kUnknown;
   // kEqual / kSameOtherOrder: why the arrow0 digests differ nonetheless.
   struct Cause {
-    std::string kind;    // "column-order", "nullability", "null-slots", "row-order"
+    // "column-order", "nullability", "encoding", "null-slots", "row-order"
+    std::string kind;
     std::string column;  // the column concerned ("" for the whole table)
     std::string text;    // one sentence for a report
   };

@@ -8,7 +8,7 @@
 //      "differences"? (rows located): [{"column", "differing_rows", "hidden_segments",
 //        "first_hidden_rows"? [first, end), "rows": [{"row", "offset" (or null),
 //        "original", "reproduced"}]}],
-//      "schema_differences": [{"field", "kind", "original", "reproduced"}],
+//      "schema_differences": [{"field", "kind", "original", "reproduced", "encoding_only"}],
 //      "records" ("unknown" / "equal" / "same-other-order" / "different"),
 //      "causes": [{"kind", "column", "text"}]}
 #pragma once

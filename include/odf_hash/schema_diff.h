@@ -25,6 +25,9 @@ struct SchemaDifference {
   std::string field;  // path of field names from the top level, joined with '.'
   std::string original;
   std::string reproduced;
+  // kType only: two encodings of one logical type (utf8 / large_utf8 / utf8_view, a
+  // dictionary and its values, list / large_list...), which arrow0 hashes alike.
+  bool encoding_only = false;
 };
 
 // "only-in-original", "only-in-reproduced", "type", "nullability", "position".

@@ -323,7 +323,7 @@ nb::dict comparison_dict(const odf_hash::odf::FileComparison& c) {
   nb::list schema;
   for (const auto& x : c.schema_differences) {
     schema.append(nb::make_tuple(x.field, odf_hash::schema_difference_kind_name(x.kind), x.original,
-                                 x.reproduced));
+                                 x.reproduced, x.encoding_only));
   }
   d["schema_differences"] = schema;
   d["records"] = odf_hash::odf::records_name(c.records);
@@ -425,7 +425,7 @@ nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t 
   nb::list schema;
   for (const auto& x : c.schema_differences) {
     schema.append(nb::make_tuple(x.field, odf_hash::schema_difference_kind_name(x.kind), x.original,
-                                 x.reproduced));
+                                 x.reproduced, x.encoding_only));
   }
   d["schema_differences"] = schema;
   return d;

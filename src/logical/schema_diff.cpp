@@ -3,6 +3,8 @@
 #include <map>
 #include <string_view>
 
+#include "type_node.h"
+
 namespace odf_hash {
 
 namespace {
@@ -111,7 +113,15 @@ void diff_fields(const ArrowSchema& a, const ArrowSchema& b, const std::string& 
       continue;
     }
     const std::string ta = describe_arrow_type(fa), tb = describe_arrow_type(fb);
-    if (ta != tb) out.push_back({K::kType, path(fa), ta, tb});
+    if (ta != tb) {
+      // Encodings of one type have the same arrow0 type bytes (type_node.h).
+      auto na = logical::compile_type(fa, path(fa), /*in_list=*/false);
+      auto nb = logical::compile_type(fb, path(fb), /*in_list=*/false);
+      const bool encoding = na.is_ok() && nb.is_ok() && na->kind != logical::Kind::kStruct &&
+                            nb->kind != logical::Kind::kStruct &&
+                            na->type_bytes == nb->type_bytes;
+      out.push_back({K::kType, path(fa), ta, tb, encoding});
+    }
   }
   for (int64_t i = 0; i < b.n_children; ++i) {
     const ArrowSchema& fb = *b.children[i];

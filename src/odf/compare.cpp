@@ -36,16 +36,27 @@ std::vector<std::string> differing_columns(const LogicalDigest& a, const Logical
   return out;
 }
 
-// Leaf columns present on both sides with one type whose digests differ: the ones whose
-// rows can be compared.
+// Leaf columns present on both sides with one type (or two encodings of one type, which
+// arrow0 hashes alike: `encodings`, from the schema differences) whose digests differ: the
+// ones whose rows can be compared.
 std::vector<std::string> comparable_differing_columns(const LogicalDigest& a,
-                                                      const LogicalDigest& b) {
+                                                      const LogicalDigest& b,
+                                                      const std::vector<SchemaDifference>& diffs) {
   std::map<std::string, const ColumnDigest*> right;
   for (const auto& c : b.columns) right[c.path] = &c;
+  auto encodings_of_one_type = [&](const std::string& path) {
+    for (const auto& d : diffs) {
+      if (d.field == path && d.kind == SchemaDifference::Kind::kType && d.encoding_only) {
+        return true;
+      }
+    }
+    return false;
+  };
   std::vector<std::string> out;
   for (const auto& c : a.columns) {
     auto it = right.find(c.path);
-    if (it != right.end() && c.type == it->second->type && c.digest != it->second->digest) {
+    if (it != right.end() && c.digest != it->second->digest &&
+        (c.type == it->second->type || encodings_of_one_type(c.path))) {
       out.push_back(c.path);
     }
   }
@@ -115,7 +126,7 @@ void explain(FileComparison& c, const std::vector<std::string>& top_fields,
              const std::function<Result<bool>()>& same_whole_multiset, Status& error) {
   using K = SchemaDifference::Kind;
   for (const auto& d : c.schema_differences) {
-    if (d.kind != K::kPosition && d.kind != K::kNullability) {
+    if (d.kind != K::kPosition && d.kind != K::kNullability && !d.encoding_only) {
       c.records = FileComparison::Records::kDifferent;  // the schemas differ
       return;
     }
@@ -125,6 +136,11 @@ void explain(FileComparison& c, const std::vector<std::string>& top_fields,
   bool order = false;
   for (const auto& d : c.schema_differences) {
     if (d.kind == K::kPosition) order = true;
+    if (d.kind == K::kType && d.encoding_only) {
+      causes.push_back({"encoding", d.field,
+                        "column \"" + d.field + "\" is " + d.original + " in the original, " +
+                            d.reproduced + " in the reproduction: two encodings of one type"});
+    }
     if (d.kind == K::kNullability) {
       causes.push_back({"nullability", d.field,
                         "column \"" + d.field + "\" is " + d.original + " in the original, " +
@@ -233,20 +249,22 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
   Result<LogicalDigest> la = logical_hash_object(original, logical);
   if (other) other->join();
   ODF_HASH_ASSIGN_OR_RETURN(out, decide(std::move(out), std::move(la), std::move(lb)));
-  if (out.verdict == CompareVerdict::kDifferent && options.locate_rows) {
+  if (out.verdict != CompareVerdict::kDifferent) return out;
+  std::vector<std::string> top, structs;
+  ODF_HASH_RETURN_IF_ERROR(
+      schema_differences(original, reproduced, out.schema_differences, top, structs));
+  if (options.locate_rows) {
     ODF_HASH_ASSIGN_OR_RETURN(
         out.rows, locate_row_differences(
                       original, reproduced,
-                      comparable_differing_columns(*out.original.logical, *out.reproduced.logical),
+                      comparable_differing_columns(*out.original.logical, *out.reproduced.logical,
+                                                   out.schema_differences),
                       options.rows));
     // The row counts are the logical hash's (the locating read counts the same rows).
     out.rows->original_rows = out.original.logical->num_rows;
     out.rows->reproduced_rows = out.reproduced.logical->num_rows;
   }
-  if (out.verdict == CompareVerdict::kDifferent) {
-    std::vector<std::string> top, structs;
-    ODF_HASH_RETURN_IF_ERROR(
-        schema_differences(original, reproduced, out.schema_differences, top, structs));
+  {
     Status error = Status::ok();
     explain(
         out, top, structs,

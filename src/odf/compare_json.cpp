@@ -43,7 +43,8 @@ void why_json(const FileComparison& c, nlohmann::json& j) {
     schema.push_back({{"field", d.field},
                       {"kind", schema_difference_kind_name(d.kind)},
                       {"original", d.original},
-                      {"reproduced", d.reproduced}});
+                      {"reproduced", d.reproduced},
+                      {"encoding_only", d.encoding_only}});
   }
   j["schema_differences"] = schema;
   j["records"] = records_name(c.records);

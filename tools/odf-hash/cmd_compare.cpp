@@ -45,7 +45,9 @@ std::string schema_difference_text(const SchemaDifference& d) {
   switch (d.kind) {
     case K::kOnlyInOriginal: return "only in original (" + d.original + ")";
     case K::kOnlyInReproduced: return "only in reproduced (" + d.reproduced + ")";
-    case K::kType: return "type " + d.original + " vs " + d.reproduced;
+    case K::kType:
+      return "type " + d.original + " vs " + d.reproduced +
+             (d.encoding_only ? " (two encodings of one type)" : "");
     case K::kNullability: return d.original + " vs " + d.reproduced;
     case K::kPosition: return "position " + d.original + " vs " + d.reproduced;
   }
@@ -259,7 +261,8 @@ int run_unordered(const CompareArgs& args) {
       schema.push_back({{"field", d.field},
                         {"kind", schema_difference_kind_name(d.kind)},
                         {"original", d.original},
-                        {"reproduced", d.reproduced}});
+                        {"reproduced", d.reproduced},
+                        {"encoding_only", d.encoding_only}});
     }
     print_json({{"mode", "ignore-order"},
                 {"note", "order-independent record digests, not the ODF logical hash"},

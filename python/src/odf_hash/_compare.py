@@ -43,13 +43,17 @@ class SchemaDifference:
     kind: str
     original: str  #: the original's type (``"timestamp[us, tz=UTC]"``), nullability, position
     reproduced: str
+    #: ``"type"`` only: two encodings of one type (``utf8`` / ``large_utf8``, a dictionary and
+    #: its values...), which arrow0 hashes alike
+    encoding_only: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
 class Cause:
     """Why arrow0 differs although the records do not."""
 
-    kind: str  #: ``"column-order"``, ``"nullability"``, ``"null-slots"``, ``"row-order"``
+    #: ``"column-order"``, ``"nullability"``, ``"encoding"``, ``"null-slots"``, ``"row-order"``
+    kind: str
     column: str  #: the column concerned, ``""`` for the whole table
     text: str  #: one sentence
 
