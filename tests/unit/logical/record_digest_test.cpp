@@ -196,6 +196,17 @@ TEST(SchemaDiff, FieldByField) {
                      "gone only-in-original utf8 | ",
                      "new only-in-reproduced  | large_utf8",
                  }));
+  // int32 vs int64 is another type; utf8 vs large_utf8 two encodings of one.
+  EXPECT_FALSE(diffs[4].encoding_only);
+  auto c = arrow::schema({arrow::field("s", arrow::utf8())});
+  auto d = arrow::schema({arrow::field("s", arrow::large_utf8())});
+  ASSERT_TRUE(arrow::ExportSchema(*c, &ca).ok());
+  ASSERT_TRUE(arrow::ExportSchema(*d, &cb).ok());
+  auto enc = diff_schemas(ca, cb);
+  ca.release(&ca);
+  cb.release(&cb);
+  ASSERT_EQ(enc.size(), 1u);
+  EXPECT_TRUE(enc[0].encoding_only);
 }
 
 }  // namespace
