@@ -96,6 +96,17 @@ enum class ProblemKind {
   kLinkedObjectHashMismatch,  // a linked object's bytes do not hash to its name
   kLinkMalformed,             // an ObjectLink value is not a multihash, or its column unreadable
   kLinkedObjectsSummaryMismatch,  // AddData's linkedObjects summary disagrees with the file
+  // Trust anchors (verify_scope.h): a trusted head (VerifyOptions::expect_head) or the block
+  // of --since is not on the chain walked from refs/head down to the seed: the history below
+  // the head was rewritten (or the hash given is wrong).
+  kHistoryRewritten,
+  // The trusted head could not be looked for to the end: refs/head unreadable, the chain
+  // broken before the seed, or the walk stopped at --since above it.
+  kHeadNotFound,
+  // VerifyOptions::deep, about what a block claims of its data file's records:
+  kRowCountMismatch,        // rows in the file differ from its offset interval's length
+  kOffsetColumnMismatch,    // the offset column is missing, has nulls, or is not start..end
+  kLogicalHashMisrecorded,  // the records' logical hash is not the recorded logicalHash
 };
 
 // Stable kebab-case name, e.g. "physical-hash-mismatch" (used in --json output).
@@ -164,6 +175,35 @@ struct UnreferencedEntry {
 const char* entry_kind_name(ObjectKind kind);
 std::optional<ObjectKind> entry_kind_from_name(std::string_view name);
 
+// What a verification covered, beyond "everything" (verify_scope.h): the trusted head, the
+// incremental, sampled and deep modes. Default: a full verification with no trusted head.
+struct VerifyScope {
+  // VerifyOptions::expect_head, and where it was found (head_found: on the chain walked).
+  std::optional<Multihash> expected_head;
+  bool expected_head_found = false;
+  std::optional<uint64_t> expected_head_sequence;  // its sequence number, when found
+  // VerifyOptions::since, and whether the walk met it (then only the blocks above it, and
+  // their files, were checked; since_sequence is its sequence number).
+  std::optional<Multihash> since;
+  bool since_found = false;
+  std::optional<uint64_t> since_sequence;
+  // The dataset kind was inferred from the events of the blocks read (the Seed was not
+  // read: --since), not from the Seed.
+  bool kind_inferred = false;
+  bool deep = false;  // VerifyOptions::deep
+  // Sampling (VerifyOptions::sample): files (data, checkpoints, linked objects) and their
+  // recorded bytes checked out of those the chain walked references.
+  bool sampled = false;
+  uint64_t sample_seed = 0;
+  std::string sample_spec;  // as given: "0.01", "25"
+  uint64_t files_total = 0, files_checked = 0;
+  uint64_t bytes_total = 0, bytes_checked = 0;
+  // Checks not made, one sentence each (for reports and schedulers): what and why.
+  std::vector<std::string> skipped;
+
+  bool partial() const noexcept { return sampled || since_found; }
+};
+
 struct DatasetReport {
   std::string path;
   std::optional<Multihash> head;
@@ -182,8 +222,14 @@ struct DatasetReport {
   // Entries no block references, in path order (see 4. above): names that are not hashes
   // always, hash-named files only when the chain is complete; empty when not checked.
   std::vector<UnreferencedEntry> unreferenced;
+  // What was checked and what was not (trusted head, --since, --sample, --deep).
+  VerifyScope scope;
 
   bool valid() const noexcept { return problems.empty(); }
+  // "VALID", "INVALID (2 problems)", "VALID (sampled: 3 of 40 files, 12.0 MiB of 900.0 MiB
+  // read)", "VALID (since block 41: 1 new block, 2 files)": a partial pass is never a plain
+  // VALID.
+  std::string verdict() const;
   uint64_t logical_fallbacks() const noexcept;
   uint64_t unreferenced_bytes() const noexcept;  // the sizes of the unreferenced entries
   // Linked objects checked (files of role kLinkedObject) and those that matched.
@@ -213,6 +259,24 @@ struct VerifyOptions {
   // folder, store.follow_symlinks follows links leaving it (local_store.h).
   StoreOptions store;
   std::function<void(const VerifyProgress&)> progress;  // optional
+
+  // Trust anchor: refs/head must be this block or a descendant of it (the block is on the
+  // chain walked from refs/head), else a history-rewritten or head-not-found problem.
+  std::optional<Multihash> expect_head;
+  // Incremental: walk the chain only down to this block (a head verified before), check
+  // the blocks above it and their files, and the link to it; nothing below it is read. Not
+  // met before the seed: a history-rewritten problem, and everything walked is checked.
+  std::optional<Multihash> since;
+  // Check the records each data file's block describes (row count, offset column, logical
+  // hash): see verify_scope.h.
+  bool deep = false;
+  // Check the whole chain but only a random subset of the files, chosen by
+  // (sample_seed, file hash), weighted by size: sample_fraction of the recorded bytes, or
+  // sample_count files. sample_spec is the text shown in reports.
+  std::optional<double> sample_fraction;
+  std::optional<uint64_t> sample_count;
+  uint64_t sample_seed = 0;
+  std::string sample_spec;
 };
 
 // Verifies the dataset at `url_or_path`, a local folder or a URL, opened with options.store

@@ -18,6 +18,7 @@
 #include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
+#include "trust.h"
 #include "unreferenced.h"
 
 namespace odf_hash::odf {
@@ -69,6 +70,34 @@ std::vector<FileTask> collect_tasks(const DatasetDir& dir, const std::vector<Cha
   return tasks;
 }
 
+// What --since left out, in the report's scope.
+void note_incremental(const detail::ChainWalk& walk, VerifyPlan& plan) {
+  if (!walk.stopped_at) return;
+  VerifyScope& scope = plan.report.scope;
+  const uint64_t since_seq = walk.stopped_at->block.sequence_number;
+  if (since_seq > 0) {
+    scope.skipped.push_back("blocks 0 to " + std::to_string(since_seq - 1) +
+                            " and the files of blocks 0 to " + std::to_string(since_seq) +
+                            ": not read (--since: verified before)");
+  }
+  scope.skipped.push_back(
+      "unreferenced hash-named files: not looked for (--since: the chain below was not read)");
+  if (scope.kind_inferred) {
+    scope.skipped.push_back(
+        "dataset kind: not read from the Seed (--since); inferred from the blocks read");
+  }
+  const bool schema_read =
+      std::any_of(walk.blocks.begin(), walk.blocks.end(),
+                  [](const ChainBlock& cb) { return cb.block.data_schema.has_value(); });
+  const bool new_data = std::any_of(plan.tasks.begin(), plan.tasks.end(),
+                                    [](const FileTask& t) { return t.role == FileRole::kData; });
+  if (!schema_read && new_data) {
+    scope.skipped.push_back(
+        "linked objects: no SetDataSchema among the blocks read (--since), so no column is "
+        "known to hold links");
+  }
+}
+
 }  // namespace
 
 uint64_t VerifyPlan::bytes_total() const noexcept {
@@ -91,16 +120,31 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
   DatasetReport& report = plan.report;
   report.path = dir.path();
   report.unexpected_checked = dir.listed();
-  detail::ChainWalk walk = detail::walk_chain(dir);
+  detail::ChainWalk walk = detail::walk_chain(dir, options.since);
   report.head = walk.head;
-  report.blocks = walk.blocks.size();
+  report.blocks = walk.blocks.size() + (walk.stopped_at ? 1 : 0);
   report.chain_complete = walk.complete;
   if (!walk.blocks.empty() && walk.blocks.back().block.dataset_kind) {
     report.kind = walk.blocks.back().block.dataset_kind;
+  } else if (walk.stopped_at) {
+    report.kind = detail::infer_kind(walk);
+    report.scope.kind_inferred = true;
   }
   report.problems = std::move(walk.problems);
-  for (auto& p : detail::check_offsets(walk.blocks, walk.complete))
-    report.problems.push_back(std::move(p));
+  {
+    // Above --since, offsets continue from the --since block's (taken as verified before).
+    std::vector<ChainBlock> with_anchor;
+    const std::vector<ChainBlock>* blocks = &walk.blocks;
+    if (walk.stopped_at) {
+      with_anchor = walk.blocks;
+      with_anchor.push_back(*walk.stopped_at);
+      blocks = &with_anchor;
+    }
+    for (auto& p : detail::check_offsets(*blocks, walk.complete))
+      report.problems.push_back(std::move(p));
+  }
+  detail::check_anchors(dir, walk, options, report);
+  report.scope.deep = options.deep;
 
   FileTask common;
   common.dataset = redact_url(dir.path());
@@ -126,6 +170,7 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
     report.unreferenced = std::move(u.entries);
     plan.unexpected = std::move(u.problems);
   }
+  note_incremental(walk, plan);
   return plan;
 }
 

@@ -7,6 +7,7 @@
 #include "odf_hash/open_store.h"
 #include "odf_hash/sha3.h"
 #include "problem_json.h"
+#include "scope_json.h"
 
 namespace odf_hash::odf {
 
@@ -310,6 +311,7 @@ std::string verify_plan_json(const VerifyPlan& plan) {
                                          {"objects", std::move(objects)}});
   }
   j["unreferenced"] = detail::unreferenced_to_json(r);
+  j["scope"] = detail::scope_to_json(r.scope);
   return dump(j);
 }
 
@@ -348,6 +350,9 @@ Result<VerifyPlan> parse_verify_plan_json(std::string_view text) {
   if (j.contains("unreferenced")) {  // optional: plans of version 1 written before it existed
     ODF_HASH_RETURN_IF_ERROR(
         detail::unreferenced_from_json(j.at("unreferenced"), "plan.unreferenced", r));
+  }
+  if (j.contains("scope")) {  // optional: plans written before verify modes existed
+    ODF_HASH_ASSIGN_OR_RETURN(r.scope, detail::scope_from_json(j.at("scope"), "plan.scope"));
   }
   ODF_HASH_ASSIGN_OR_RETURN(const json* tasks, detail::json_field(j, "plan", "tasks"));
   if (!tasks->is_array()) return Status::parse_error("plan.tasks: expected a list");
