@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "chain_walk.h"
+#include "deep_check.h"
 #include "entry.h"
 #include "linked_objects.h"
 #include "odf_hash/open_store.h"
@@ -30,11 +31,26 @@ std::string hash_key(const Multihash& h) {
   return std::string(b.begin(), b.end());
 }
 
+// The offset column's name when no SetVocab names one (ODF's DatasetVocabulary default).
+constexpr std::string_view kDefaultOffsetColumn = "offset";
+
 // The files the chain references, each once, attributed to the newest block referencing it.
 std::vector<FileTask> collect_tasks(const DatasetDir& dir, const std::vector<ChainBlock>& blocks,
                                     const FileTask& common) {
   std::vector<FileTask> tasks;
   std::set<std::string> seen_data, seen_checkpoints;
+  // The offset column in effect at each block (head first): the newest SetVocab at or below
+  // it that names one, else "offset".
+  std::vector<std::string> offset_column(blocks.size(), std::string(kDefaultOffsetColumn));
+  {
+    std::string current(kDefaultOffsetColumn);
+    for (size_t i = blocks.size(); i-- > 0;) {
+      if (blocks[i].block.event == EventKind::kSetVocab) {
+        current = blocks[i].block.vocab_offset_column.value_or(std::string(kDefaultOffsetColumn));
+      }
+      offset_column[i] = current;
+    }
+  }
   auto add = [&](FileRole role, const ChainBlock& cb, const Multihash& hash, uint64_t size,
                  std::optional<Multihash> logical) {
     const bool data = role == FileRole::kData;
@@ -53,6 +69,12 @@ std::vector<FileTask> collect_tasks(const DatasetDir& dir, const std::vector<Cha
     t.size = size;
     t.physical = hash;
     t.logical = std::move(logical);
+    if (data && t.deep && cb.block.new_data) {
+      t.offsets = cb.block.new_data->offset_interval;
+      t.offset_column = offset_column.at(&cb - blocks.data());
+    } else {
+      t.deep = false;
+    }
     tasks.push_back(std::move(t));
   };
   for (const auto& cb : blocks) {
@@ -85,6 +107,14 @@ void note_incremental(const detail::ChainWalk& walk, VerifyPlan& plan) {
   if (scope.kind_inferred) {
     scope.skipped.push_back(
         "dataset kind: not read from the Seed (--since); inferred from the blocks read");
+  }
+  const bool vocab_read =
+      std::any_of(walk.blocks.begin(), walk.blocks.end(),
+                  [](const ChainBlock& cb) { return cb.block.event == EventKind::kSetVocab; });
+  if (scope.deep && !vocab_read) {
+    scope.skipped.push_back(
+        "--deep: no SetVocab among the blocks read (--since), so the offset column is taken "
+        "to be \"offset\", the default name");
   }
   const bool schema_read =
       std::any_of(walk.blocks.begin(), walk.blocks.end(),
@@ -153,9 +183,13 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
   // (no logical fallback), the strict choice.
   common.derivative = report.kind == DatasetKind::kDerivative;
   common.integrity_only = options.integrity_only;
+  common.deep = options.deep;
   plan.tasks = collect_tasks(dir, walk.blocks, common);
   detail::LinkScan links = detail::scan_links(dir, walk.blocks, common, plan.tasks.size());
-  for (auto& t : links.tasks) plan.tasks.push_back(std::move(t));
+  for (auto& t : links.tasks) {
+    t.deep = false;  // --deep is about data files' records
+    plan.tasks.push_back(std::move(t));
+  }
   for (auto& p : links.problems) report.problems.push_back(std::move(p));
   plan.linked_summaries = std::move(links.summaries);
   report.strict = options.strict;
@@ -291,6 +325,15 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
                 "the " + what + "'s size differs from the recorded size" + no_fallback_note);
   }
   std::shared_ptr<ObjectReader> object = std::move(entry.reader);
+  // The bytes matched (or the records did): with --deep, the records against the block.
+  auto deep_checked = [&]() -> FileCheckResult& {
+    if (!t.deep) return r;
+    if (std::optional<Problem> p = detail::check_records(object, t)) {
+      r.check.outcome = FileOutcome::kFailed;
+      r.problem = std::move(p);
+    }
+    return r;
+  };
   auto hash_physical = [&] {
     return physical_hash_object(*object, [&](uint64_t done, uint64_t) {
       if (progress) progress(done);
@@ -324,7 +367,7 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
     r.check.outcome = FileOutcome::kLogicalMatch;
     r.check.actual_physical = physical->hash;
     r.check.logical = logical->multihash();
-    return r;
+    return deep_checked();
   }
   auto physical = hash_physical();
   if (!physical.is_ok()) {
@@ -333,7 +376,7 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
   }
   if (physical->hash == t.physical && size == t.size) {
     r.check.outcome = FileOutcome::kPhysicalMatch;
-    return r;
+    return deep_checked();
   }
   if (!fallback) {
     return fail(
@@ -366,7 +409,7 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
   r.check.outcome = FileOutcome::kLogicalMatch;
   r.check.actual_physical = physical->hash;
   r.check.logical = actual_logical;
-  return r;
+  return deep_checked();
 }
 
 namespace {

@@ -207,3 +207,74 @@ def test_since_not_on_the_chain(run, pushed):
     assert d["scope"]["since_found"] is False
     # Everything walked was checked instead.
     assert d["blocks"] == len(pushed.log()) and d["chain_complete"]
+
+
+# ---- --deep: the records against what kamu recorded ------------------------------------
+
+VOCAB_SNAPSHOT = SNAPSHOT.replace("  name: pinned\n", "  name: vocab\n").replace(
+    "  metadata:\n",
+    "  metadata:\n    - kind: SetVocab\n      offsetColumn: rownum\n"
+    "      systemTimeColumn: sys_t\n")
+
+
+def test_deep_on_every_kamu_dataset(run, datasets):
+    """Every dataset kamu wrote holds the records its blocks describe: row counts, offsets and
+    kamu's recorded logical hashes all agree (kamu's own verdict on these datasets: valid)."""
+    for alias, ds in datasets.items():
+        rc, d = verify(run, "--deep", ds["path"])
+        assert rc == 0 and d["valid"], (alias, d["problems"])
+        assert d["scope"]["deep"] is True
+        assert alias == "compacted-meta" or any(f["role"] == "data" for f in d["files"]), alias
+
+
+def test_deep_reads_setvocab_offset_column(run, kamu, tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    k = make_workspace.Kamu(kamu, ws)
+    k("init")
+    (ws / "vocab.yaml").write_text(VOCAB_SNAPSHOT)
+    k("add", ws / "vocab.yaml")
+    (ws / "rows.ndjson").write_text(
+        '{"event_time": "2024-01-01T00:00:00Z", "value": 1}\n'
+        '{"event_time": "2024-01-02T00:00:00Z", "value": 2}\n')
+    k("ingest", "vocab", ws / "rows.ndjson")
+    log = make_workspace.parse_log(k("log", "vocab", "-o", "yaml").stdout)
+    assert any(b["event"]["kind"] == "SetVocab" and b["event"]["offsetColumn"] == "rownum"
+               for _, b in log)
+    path = next((ws / ".kamu" / "datasets").iterdir())
+    rc, d = verify(run, "--deep", path)
+    assert rc == 0 and d["valid"], d
+    shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_deep_catches_blocks_lying_about_kamu_files(run, pushed, tmp_path):
+    """Blocks built by hand over two data files kamu wrote (offsets 0-1 and 2), recording
+    their real physical hashes and kamu's logical hashes, but other intervals: the bytes
+    match, the records do not."""
+    import forged_dataset
+    pushed.ingest(1, 2)
+    pushed.ingest(3)
+    slices = [b["event"]["newData"] for _, b in reversed(pushed.log())
+              if b["event"].get("newData")]
+    assert [(s["offsetInterval"]["start"], s["offsetInterval"]["end"]) for s in slices] == \
+        [(0, 1), (2, 2)]
+    a, b = ((pushed.path / "data" / s["physicalHash"]).read_bytes() for s in slices)
+    la, lb = (forged_dataset.multihash(s["logicalHash"]) for s in slices)
+    cases = {
+        # file B first (its row holds offset 2), then A (rows 0, 1) claimed as 1..2
+        "swapped": ([(b, (0, 0), lb), (a, (1, 2), la)],
+                    ["offset-column-mismatch", "offset-column-mismatch"]),
+        "short": ([(a, (0, 2), la)], ["row-count-mismatch"]),
+        "other-logical": ([(a, (0, 1), lb)], ["logical-hash-misrecorded"]),
+    }
+    for name, (forged, kinds) in cases.items():
+        ds = tmp_path / name
+        forged_dataset.forge(ds, forged)
+        rc, d = verify(run, ds)
+        assert rc == 0 and d["valid"], (name, d["problems"])
+        rc, d = verify(run, "--deep", ds)
+        assert rc == 1, name
+        assert sorted(p["kind"] for p in d["problems"]) == sorted(kinds), (name, d["problems"])
+    rc, d = verify(run, "--deep", tmp_path / "swapped")
+    first = next(p for p in d["problems"] if p["sequence_number"] == 1)
+    assert (first["expected"], first["actual"]) == ("0", "2")
