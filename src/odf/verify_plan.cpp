@@ -16,6 +16,7 @@
 #include "deep_check.h"
 #include "entry.h"
 #include "linked_objects.h"
+#include "sample.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
@@ -205,6 +206,7 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
     plan.unexpected = std::move(u.problems);
   }
   note_incremental(walk, plan);
+  detail::sample_tasks(options, plan);
   return plan;
 }
 

@@ -16,6 +16,7 @@ import pytest
 
 from forged_dataset import forge, gen
 
+EXAMPLE = gen.ROOT_DIR / "examples" / "datasets" / "root"
 ZERO_LOGICAL = bytes.fromhex("9680c00120") + bytes(32)
 
 
@@ -77,7 +78,54 @@ def test_deep_without_setvocab_looks_for_offset(run, folder):
     assert kinds == ["offset-column-mismatch"]
 
 
+def test_sample_is_never_a_plain_valid(run, folder):
+    ds = folder / "sampled"
+    sizes = [1, 2, 4, 8, 16, 32, 64, 128]
+    forge(ds, [(parquet(list(range(sum(sizes[:i]), sum(sizes[:i + 1])))),
+                (sum(sizes[:i]), sum(sizes[:i + 1]) - 1), ZERO_LOGICAL)
+               for i in range(len(sizes))])
+    total = sum(p.stat().st_size for p in (ds / "data").iterdir())
+    rc, d = verify(run, "--sample", "3", "--seed", "7", ds)
+    assert rc == 0 and d["valid"]
+    s = d["scope"]["sample"]
+    assert (s["files_checked"], s["files_total"], s["seed"]) == (3, 8, 7)
+    assert s["bytes_total"] == total
+    checked = [f["file"] for f in d["files"]]
+    assert len(checked) == 3
+    assert s["bytes_checked"] == sum((ds / f).stat().st_size for f in checked)
+    assert d["verdict"].startswith("VALID (sampled: 3 of 8 files, ")
+    assert d["scope"]["complete"] is False
+    # Deterministic for a seed; another seed may choose others.
+    rc, again = verify(run, "--sample", "3", "--seed", "7", ds)
+    assert [f["file"] for f in again["files"]] == checked
+    # The text report says it too.
+    r = run("verify", "--sample", "1", "--seed", "1", ds)
+    assert r.rc == 0 and "VALID (sampled: 1 of 8 files" in r.out and "\nresult       VALID\n" not in r.out
+    # A fraction is of the bytes: at least that many bytes are read.
+    rc, d = verify(run, "--sample", "50%", "--seed", "3", ds)
+    assert d["scope"]["sample"]["bytes_checked"] * 2 >= total
+    # A corrupt file is found when sampled, and the pass is INVALID.
+    victim = ds / checked[0]
+    victim.write_bytes(victim.read_bytes()[:-1] + b"X")
+    rc, d = verify(run, "--sample", "3", "--seed", "7", ds)
+    assert rc == 1 and d["problems"][0]["file"] == checked[0]
+    assert d["verdict"].startswith("INVALID (1 problem; sampled: 3 of 8 files")
+    # The whole chain is read: a changed block is found whatever the sample.
+    victim.write_bytes(victim.read_bytes()[:-1] + b"1")  # (the file as it was)
+    head_block = next(p for p in (ds / "blocks").iterdir()
+                if p.name == (ds / "refs" / "head").read_text().strip())
+    head_block.write_bytes(head_block.read_bytes() + b"\0")
+    rc, d = verify(run, "--sample", "1", "--seed", "1", ds)
+    assert rc == 1 and d["problems"][0]["kind"] == "block-hash-mismatch"
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "1.5", "0%", "abc", "2x"])
+def test_sample_refuses_what_is_neither_a_fraction_nor_a_count(run, bad):
+    r = run("verify", "--sample", bad, EXAMPLE)
+    assert r.rc == 2 and "--sample" in r.err
+
+
 def test_bad_hashes_are_usage_errors(run):
     for flag in ("--expect-head", "--since"):
-        r = run("verify", flag, "f1620zz", "examples/datasets/root")
+        r = run("verify", flag, "f1620zz", EXAMPLE)
         assert r.rc == 2 and flag in r.err
