@@ -31,6 +31,24 @@
 //     Whatever strict says, one of the three folders that is not a folder (a link leaving the
 //     dataset, a file, a FIFO) is a problem: the dataset's layout is broken. A store that cannot
 //     list (HTTP) skips this check, and the report says so (unexpected_checked).
+// Modes (VerifyOptions; each visible in DatasetReport::scope, its JSON and the verdict):
+//  6. trusted head (expect_head): the block must be on the chain walked from refs/head
+//     (refs/head is it or a descendant), else history-rewritten (the walk reached the seed
+//     without meeting it) or head-not-found (the walk could not tell: refs/head unreadable,
+//     the chain broken, or stopped by `since` above it). A chain proves only that a dataset
+//     agrees with itself; a head obtained elsewhere pins the history below it;
+//  7. incremental (since): the walk stops at that block (read and checked like the
+//     others); only the blocks above it and their files are checked, the offsets continue
+//     from its own; nothing below it is read (no unreferenced hash-named files, the kind
+//     inferred from the events read, no SetVocab / SetDataSchema below it: the scope lists
+//     each). Not met: history-rewritten, and everything walked is checked;
+//  8. deep: each data file's records against its block (src/odf/deep_check.h): row count,
+//     the offset column of the newest SetVocab at or below the block ("offset" by
+//     default), the logical hash (row-count-mismatch, offset-column-mismatch,
+//     logical-hash-misrecorded);
+//  9. sampled (sample_fraction / sample_count, sample_seed): the whole chain, and a
+//     deterministic size-weighted random subset of the files (src/odf/sample.h).
+//     DatasetReport::verdict() never calls a partial pass (7., 9.) a plain VALID.
 // Names: only the canonical name of a hash counts ("f1620" + 64 lower-case hex digits,
 // Multihash::to_string), the one kamu writes and opens. A block, data file or checkpoint
 // present only under another spelling (upper-case "F1620…", base58btc "z…") is missing
@@ -96,8 +114,8 @@ enum class ProblemKind {
   kLinkedObjectHashMismatch,  // a linked object's bytes do not hash to its name
   kLinkMalformed,             // an ObjectLink value is not a multihash, or its column unreadable
   kLinkedObjectsSummaryMismatch,  // AddData's linkedObjects summary disagrees with the file
-  // Trust anchors (verify_scope.h): a trusted head (VerifyOptions::expect_head) or the block
-  // of --since is not on the chain walked from refs/head down to the seed: the history below
+  // Trust anchors (6. above, src/odf/trust.h): a trusted head (VerifyOptions::expect_head) or the
+  // block of --since is not on the chain walked from refs/head down to the seed: the history below
   // the head was rewritten (or the hash given is wrong).
   kHistoryRewritten,
   // The trusted head could not be looked for to the end: refs/head unreadable, the chain
@@ -175,7 +193,7 @@ struct UnreferencedEntry {
 const char* entry_kind_name(ObjectKind kind);
 std::optional<ObjectKind> entry_kind_from_name(std::string_view name);
 
-// What a verification covered, beyond "everything" (verify_scope.h): the trusted head, the
+// What a verification covered, beyond "everything" (6. to 9. above): the trusted head, the
 // incremental, sampled and deep modes. Default: a full verification with no trusted head.
 struct VerifyScope {
   // VerifyOptions::expect_head, and where it was found (head_found: on the chain walked).
@@ -268,7 +286,7 @@ struct VerifyOptions {
   // met before the seed: a history-rewritten problem, and everything walked is checked.
   std::optional<Multihash> since;
   // Check the records each data file's block describes (row count, offset column, logical
-  // hash): see verify_scope.h.
+  // hash): see 8. above.
   bool deep = false;
   // Check the whole chain but only a random subset of the files, chosen by
   // (sample_seed, file hash), weighted by size: sample_fraction of the recorded bytes, or
