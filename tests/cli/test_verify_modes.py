@@ -129,3 +129,33 @@ def test_bad_hashes_are_usage_errors(run):
     for flag in ("--expect-head", "--since"):
         r = run("verify", flag, "f1620zz", EXAMPLE)
         assert r.rc == 2 and flag in r.err
+
+
+def test_modes_over_http_and_s3(run, folder):
+    """Every mode gives the local report's verdict, scope, files and problems from a static
+    HTTP server and from S3 (moto), both on 127.0.0.1."""
+    from remote_servers import http_server, moto_s3, upload_tree
+    ds = folder / "remote"
+    forge(ds, [(parquet([0, 1]), (0, 1), ZERO_LOGICAL), (parquet([2, 3, 4]), (2, 4), ZERO_LOGICAL),
+               (parquet([5]), (5, 5), ZERO_LOGICAL), (parquet([6, 7]), (6, 7), ZERO_LOGICAL)])
+    blocks = {json.loads(run("verify", "--json", ds).out)["datasets"][0]["files"][i]["block"]
+              for i in range(4)}
+    head = (ds / "refs" / "head").read_text().strip()
+    older = sorted(blocks - {head})[0]
+    modes = [["--deep"], ["--sample", "2", "--seed", "4"], ["--sample", "30%", "--seed", "1"],
+             ["--since", older, "--expect-head", older], ["--expect-head", "f1620" + "ef" * 32]]
+
+    def facts(d):
+        return (d["verdict"], d["scope"], [(f["file"], f["outcome"]) for f in d["files"]],
+                [(p["kind"], p["file"]) for p in d["problems"]])
+
+    local = [facts(verify(run, *m, ds)[1]) for m in modes]
+    with http_server(folder) as server:
+        for m, want in zip(modes, local):
+            assert facts(verify(run, *m, f"{server.url}/remote")[1]) == want, m
+    with moto_s3() as (endpoint, client):
+        client.create_bucket(Bucket="modes")
+        upload_tree(client, "modes", "ds", ds)
+        for m, want in zip(modes, local):
+            got = verify(run, "--endpoint-url", endpoint, *m, "s3://modes/ds")[1]
+            assert facts(got) == want, m
