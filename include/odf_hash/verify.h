@@ -39,7 +39,8 @@
 //     agrees with itself; a head obtained elsewhere pins the history below it;
 //  7. incremental (since): the walk stops at that block (read and checked like the
 //     others); only the blocks above it and their files are checked, the offsets continue
-//     from its own; nothing below it is read (no unreferenced hash-named files, the kind
+//     from its own; nothing below it is read, and the folders are not listed (files are
+//     opened by their canonical names: no unreferenced entries, no misnamed hints; the kind
 //     inferred from the events read, no SetVocab / SetDataSchema below it: the scope lists
 //     each). Not met: history-rewritten, and everything walked is checked;
 //  8. deep: each data file's records against its block (src/odf/deep_check.h): row count,

@@ -222,7 +222,8 @@ uint64_t DatasetReport::linked_objects_matched() const noexcept {
 }
 
 Result<DatasetReport> verify_dataset(const std::string& url_or_path, const VerifyOptions& options) {
-  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store));
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store,
+                                                             /*list_folders=*/!options.since));
   ODF_HASH_ASSIGN_OR_RETURN(DatasetReport report, verify_dataset(dir, options));
   report.path = redact_url(url_or_path);
   return report;

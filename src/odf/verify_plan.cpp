@@ -16,10 +16,10 @@
 #include "deep_check.h"
 #include "entry.h"
 #include "linked_objects.h"
-#include "sample.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
+#include "sample.h"
 #include "trust.h"
 #include "unreferenced.h"
 
@@ -104,7 +104,8 @@ void note_incremental(const detail::ChainWalk& walk, VerifyPlan& plan) {
                             ": not read (--since: verified before)");
   }
   scope.skipped.push_back(
-      "unreferenced hash-named files: not looked for (--since: the chain below was not read)");
+      "unreferenced entries: not looked for (--since: the folders are not listed, and the chain "
+      "below was not read)");
   if (scope.kind_inferred) {
     scope.skipped.push_back(
         "dataset kind: not read from the Seed (--since); inferred from the blocks read");
@@ -138,7 +139,8 @@ uint64_t VerifyPlan::bytes_total() const noexcept {
 }
 
 Result<VerifyPlan> plan_verify(const std::string& url_or_path, const VerifyOptions& options) {
-  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store));
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store,
+                                                             /*list_folders=*/!options.since));
   ODF_HASH_ASSIGN_OR_RETURN(VerifyPlan plan, plan_verify(dir, options));
   const std::string shown = redact_url(url_or_path);
   plan.report.path = shown;

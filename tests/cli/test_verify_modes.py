@@ -159,3 +159,25 @@ def test_modes_over_http_and_s3(run, folder):
         for m, want in zip(modes, local):
             got = verify(run, "--endpoint-url", endpoint, *m, "s3://modes/ds")[1]
             assert facts(got) == want, m
+
+
+def test_since_reads_nothing_below_it(run, folder):
+    """A grown dataset verified from a head checked before: the blocks and files below it
+    are not read (here they are gone, which a full verify reports), nor are the folders
+    listed (a stray file is not looked for)."""
+    ds = folder / "grown"
+    forge(ds, [(parquet([i]), (i, i), ZERO_LOGICAL) for i in range(30)])
+    rc, d = verify(run, ds)
+    by_seq = {f["sequence_number"]: f for f in d["files"]}
+    since = by_seq[29]["block"]  # the block adding offset 28: one block above it
+    for seq in range(1, 29):
+        (ds / "blocks" / by_seq[seq]["block"]).unlink()
+        (ds / by_seq[seq]["file"]).unlink()
+    (ds / "data" / "stray.txt").write_text("not part of the chain")
+    rc, d = verify(run, "--since", since, ds)
+    assert rc == 0, d
+    assert [f["file"] for f in d["files"]] == [by_seq[30]["file"]]
+    assert d["unexpected_checked"] is False and d["unreferenced"]["count"] == 0
+    assert d["verdict"] == "VALID (since block 29: 1 new block, 1 file checked)"
+    rc, d = verify(run, ds)
+    assert rc == 1 and d["problems"][0]["kind"] == "block-missing"

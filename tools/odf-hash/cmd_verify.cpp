@@ -98,7 +98,10 @@ std::string byte_size(uint64_t n) {
 constexpr size_t kUnreferencedShown = 10;
 
 std::string unreferenced_text(const DatasetReport& r, bool verbose) {
-  if (!r.unexpected_checked) return "unreferenced not checked: the store cannot list its folders\n";
+  if (!r.unexpected_checked) {
+    return r.scope.since ? "unreferenced not checked (--since: the folders are not listed)\n"
+                         : "unreferenced not checked: the store cannot list its folders\n";
+  }
   if (r.unreferenced.empty()) return "";
   const bool all_files =
       std::all_of(r.unreferenced.begin(), r.unreferenced.end(),
