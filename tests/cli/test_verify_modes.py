@@ -181,3 +181,12 @@ def test_since_reads_nothing_below_it(run, folder):
     assert d["verdict"] == "VALID (since block 29: 1 new block, 1 file checked)"
     rc, d = verify(run, ds)
     assert rc == 1 and d["problems"][0]["kind"] == "block-missing"
+
+
+def test_a_block_hash_names_one_dataset(run):
+    derivative = EXAMPLE.parent / "derivative"
+    r = run("verify", "--expect-head", "f1620" + "ab" * 32, EXAMPLE, derivative)
+    assert r.rc == 2 and "one dataset" in r.err
+    # Many datasets at once: a pin file, each dataset against its own pin.
+    r = run("verify", "--json", "--sample", "1", "--seed", "2", EXAMPLE, derivative)
+    assert r.rc == 0 and json.loads(r.out)["summary"]["partial"] == 2

@@ -258,6 +258,7 @@ class ProgressLine {
 
 struct Tally {
   uint64_t total = 0, valid = 0, invalid = 0, errors = 0, problems = 0, fallbacks = 0;
+  uint64_t partial = 0;  // verified in part (--since, --sample)
   nlohmann::json datasets = nlohmann::json::array();
   // (dataset as given, head) of every dataset verified valid without sampling: --write-pins.
   std::vector<std::pair<std::string, Multihash>> new_pins;
@@ -316,6 +317,7 @@ std::string verify_one(const VerifyArgs& args, const std::string& path, const Na
   (report->valid() ? tally.valid : tally.invalid) += 1;
   tally.problems += report->problems.size();
   tally.fallbacks += report->logical_fallbacks();
+  tally.partial += report->scope.partial() ? 1 : 0;
   if (args.json) {
     tally.datasets.push_back(tag(nlohmann::json::parse(odf::verify_report_json(*report))));
   } else {
@@ -366,6 +368,16 @@ void verify_workspace(const VerifyArgs& args, const std::string& path, const odf
   }
   if (ws.datasets.empty() && args.aliases.empty()) {
     record_error(args, shown, shown + ": the kamu workspace holds no dataset", tally);
+    return;
+  }
+  if (chosen.size() > 1 && (args.expect_head_hash || args.since_hash)) {
+    // Block hashes belong to one dataset: applied to each, they would call every other
+    // dataset's history rewritten.
+    record_error(args, shown,
+                 shown +
+                     ": --expect-head and --since name blocks of one dataset, and this "
+                     "workspace has several: pick one with --dataset, or pin each in --pins",
+                 tally);
     return;
   }
   std::vector<std::pair<std::string, std::string>> lines;  // alias, verdict
@@ -490,7 +502,13 @@ Status parse_modes(VerifyArgs& args) {
 }
 
 int run_verify(VerifyArgs& args) {
-  if (Status st = parse_modes(args); !st.is_ok()) {
+  Status st = parse_modes(args);
+  if (st.is_ok() && args.datasets.size() > 1 && (args.expect_head_hash || args.since_hash)) {
+    st = Status::invalid_argument(
+        "--expect-head and --since name blocks of one dataset: give one dataset (for many, "
+        "pin each in a --pins file)");
+  }
+  if (!st.is_ok()) {
     std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(st.message()).c_str());
     return kExitError;
   }
@@ -518,7 +536,8 @@ int run_verify(VerifyArgs& args) {
                          {"invalid", tally.invalid},
                          {"errors", tally.errors},
                          {"problems", tally.problems},
-                         {"logical_fallbacks", tally.fallbacks}}}};
+                         {"logical_fallbacks", tally.fallbacks},
+                         {"partial", tally.partial}}}};
     print_json(out);
   } else {
     std::string s = "summary: " + plural(tally.total, "dataset") + ": " +
@@ -527,6 +546,9 @@ int run_verify(VerifyArgs& args) {
     if (tally.errors != 0) s += ", " + std::to_string(tally.errors) + " could not be verified";
     s += " (" + plural(tally.problems, "problem") + ", " +
          plural(tally.fallbacks, "logical fallback") + ")";
+    if (tally.partial != 0) {
+      s += "; " + std::to_string(tally.partial) + " verified in part (--since, --sample)";
+    }
     std::cout << s << std::endl;
   }
   if (!args.write_pins_path.empty() && !tally.new_pins.empty()) {
@@ -536,8 +558,8 @@ int run_verify(VerifyArgs& args) {
       pins = odf::PinFile::parse(*text);
     }
     for (const auto& [dataset, head] : tally.new_pins) pins.set(dataset, head);
-    if (Status st = write_pin_file(args.write_pins_path, pins.to_text()); !st.is_ok()) {
-      std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(st.message()).c_str());
+    if (Status written = write_pin_file(args.write_pins_path, pins.to_text()); !written.is_ok()) {
+      std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(written.message()).c_str());
       return kExitError;
     }
   }
