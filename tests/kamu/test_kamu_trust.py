@@ -119,6 +119,12 @@ def test_trusted_head_catches_a_rewritten_history(run, pushed, tmp_path):
     assert r.rc == 1, r
     assert "problem 1: history-rewritten" in r.out and f"trusted      {trusted}" in r.out
 
+    # A dataset the pin file does not name is verified without a pin, and the report says so.
+    pins.write_text(f"{first}  /elsewhere/other-dataset\n")
+    rc, d = verify(run, "--pins", pins, pushed.path)
+    assert rc == 0 and d["scope"]["expected_head"] is None
+    assert any("names no pin" in s for s in d["scope"]["skipped"])
+
     # An unknown hash: the same kind, and no block file of it.
     unknown = "f1620" + "ab" * 32
     rc, d = verify(run, "--expect-head", unknown, pushed.path)

@@ -282,8 +282,11 @@ std::string verify_one(const VerifyArgs& args, const std::string& path, const Na
   options.store = args.store;
   options.store.follow_symlinks = args.follow_symlinks;
   options.expect_head = args.expect_head_hash;
+  bool unpinned = false;  // --pins names no pin for this dataset
   if (args.pins) {
-    if (auto pinned = args.pins->find(path)) options.expect_head = pinned;
+    auto pinned = args.pins->find(path);
+    if (pinned) options.expect_head = pinned;
+    unpinned = !pinned && !options.expect_head;
   }
   options.since = args.since_hash;
   options.deep = args.deep;
@@ -300,6 +303,10 @@ std::string verify_one(const VerifyArgs& args, const std::string& path, const Na
   ++tally.total;
   Result<DatasetReport> report = odf::verify_dataset(path, options);
   line.reset();
+  if (unpinned && report.is_ok()) {
+    report->scope.skipped.push_back("trusted head: none, the pin file names no pin for \"" +
+                                    redact_url(path) + "\" (verified without one)");
+  }
   auto tag = [&](nlohmann::json j) {
     if (named != nullptr) {
       j["alias"] = named->alias;
