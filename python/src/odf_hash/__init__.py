@@ -469,7 +469,10 @@ class Report:
     gives the :class:`Problem` objects in report order (metadata, then files newest block
     first, then unexpected files); ``report.unreferenced`` lists what the chain does not
     reference (never a problem unless ``strict``); ``report.to_dict()`` is the object
-    ``odf-hash verify --json`` prints for the dataset."""
+    ``odf-hash verify --json`` prints for the dataset. ``report.verdict`` and
+    ``report.scope`` say what the verify modes checked and skipped; ``report.complete`` is
+    False for a partial pass (``since``, ``sample``), where ``ok`` means that nothing wrong
+    was found in what was read."""
 
     def __init__(self, json_text: str, problems: List[tuple]):
         self._dict = json.loads(json_text)
