@@ -121,7 +121,8 @@ def test_duckdb_shuffle_with_changed_and_duplicated_records(run, tmp_path):
                 "UNION ALL SELECT * FROM t WHERE \"offset\" = 4242")
     con.execute(f"COPY (SELECT * FROM u ORDER BY hash(\"offset\" * 31 + v)) "
                 f"TO '{tmp_path / 'b.parquet'}' (FORMAT parquet)")
-    b_rows = [r[0] for r in con.execute("SELECT \"offset\" FROM u ORDER BY hash(\"offset\" * 31 + v)").fetchall()]
+    b_rows = [r[0] for r in con.execute(
+        "SELECT \"offset\" FROM u ORDER BY hash(\"offset\" * 31 + v)").fetchall()]
     con.close()
     r = run("compare", "--ignore-order", "--json", tmp_path / "a.parquet", tmp_path / "b.parquet")
     assert r.rc == 1, r

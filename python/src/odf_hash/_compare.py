@@ -284,8 +284,8 @@ def _pair_dataset_slices(original: Any, reproduced: Any, **store: Any) -> Datase
     from . import _path, _store
 
     return _dataset(_odf_hash.pair_dataset_slices(
-        _path(original, "odf_hash.compare_datasets"), _path(reproduced, "odf_hash.compare_datasets"),
-        _store("compare_datasets", store)))
+        _path(original, "odf_hash.compare_datasets"),
+        _path(reproduced, "odf_hash.compare_datasets"), _store("compare_datasets", store)))
 
 
 def _compare_slices(paired: DatasetComparison, compare_pair: Any) -> DatasetComparison:
