@@ -100,7 +100,8 @@ def test_physical_help_explains_the_check_flags(run):
         ["physical", "--jobs", "0"],
         ["physical", "--jobs", "many"],
         ["physical", "--quiet", "x"],  # --quiet needs --check
-        ["physical", "--check", "list", "file"],  # files and --check exclude each other
+        ["physical", "--check", "no-such-list"],  # lists are operands; this one is missing
+        ["logical"],  # FILE required
         ["decode"],  # HASH required
     ],
 )

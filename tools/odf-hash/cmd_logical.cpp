@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "check_runner.h"
 #include "commands.h"
 #include "odf_hash/local_store.h"
 #include "odf_hash/logical.h"
@@ -23,7 +24,8 @@ namespace odf_hash::cli {
 namespace {
 
 struct LogicalOptions {
-  std::vector<std::string> files;
+  std::vector<std::string> files;  // files to hash, or with --check the check lists
+  CheckFlags check;
   bool columns = false;
   bool json = false;
   unsigned jobs = 0;     // 0: chosen from the file count (see plan_threads)
@@ -127,7 +129,31 @@ nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool colum
   return j;
 }
 
+// `logical -c LIST...`: the lists `logical` writes ('<arrow0 multihash>  <path>'), checked
+// like sha256sum checks its own. Files are checked --jobs at a time, each on --threads
+// threads (default: one file per core, one thread each: lists usually name many files).
+int run_logical_check(const LogicalOptions& opt) {
+  LogicalHashOptions options;
+  options.threads = opt.threads == 0 ? 1 : opt.threads;
+  options.column_streams = opt.column_streams;
+  const unsigned jobs = opt.jobs != 0 ? opt.jobs : std::max(1u, default_jobs() / options.threads);
+  CheckRun run{opt.files, opt.check, jobs, opt.json, true};
+  CheckKind kind{HashCode::kArrow0Sha3_256, "logical arrow0-sha3-256", false,
+                 [&](const std::string& path, ProgressDisplay&) -> Result<CheckedHash> {
+                   FileOutcome r = hash_one(path, options, opt.store);
+                   if (!r.digest) return r.error;
+                   return CheckedHash{r.digest->multihash(), std::nullopt, r.digest->num_rows};
+                 }};
+  return run_check(run, kind);
+}
+
 int run_logical(const LogicalOptions& opt) {
+  if (opt.check.check) return run_logical_check(opt);
+  if (opt.files.empty()) {
+    print_error(
+        "logical: FILE is required (Parquet or Arrow IPC files; see 'odf-hash logical --help')");
+    return kExitError;
+  }
   const ThreadPlan plan = plan_threads(opt);
   LogicalHashOptions options;
   options.threads = plan.threads;
@@ -162,8 +188,10 @@ Command add_logical_command(CLI::App& root) {
       "logical",
       "Print the logical hash (arrow0-sha3-256) of Parquet and Arrow IPC files, computed "
       "over their records as the reference implementation reads them");
-  app->add_option("FILE", opt->files, "Parquet, Arrow IPC file or Arrow IPC stream files")
-      ->required();
+  app->add_option("FILE", opt->files,
+                  "Parquet, Arrow IPC file or Arrow IPC stream files; with --check, the check "
+                  "lists ('-' or none = standard input)");
+  add_check_flags(app, opt->check);
   app->add_flag("--columns", opt->columns,
                 "Also print the digest of every leaf column (hex, Arrow format string, path)");
   app->add_flag("--json", opt->json, "Print one JSON document instead of text");
@@ -190,6 +218,9 @@ Command add_logical_command(CLI::App& root) {
   app->footer(
       "Output: '<multihash>  FILE' per file, in argument order. A file that cannot be read or "
       "hashed is reported on stderr; the others are still hashed and the exit status is 2.\n"
+      "With -c/--check, each FILE is a list of such lines (as this command writes them); "
+      "prints '<path>: OK', 'FAILED' or 'FAILED open or read' per line, as sha256sum -c: exit "
+      "1 when a hash did not match or a file could not be read.\n"
       "A remote file (URL) is read by range requests: only what the Parquet or IPC reader "
       "needs.\n\n" +
       std::string(store_help_footer()));

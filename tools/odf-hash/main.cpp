@@ -1,6 +1,8 @@
 // odf-hash: compute and check the hashes of the Open Data Fabric.
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <sys/prctl.h>
@@ -35,8 +37,20 @@ int main(int argc, char** argv) {
   commands.push_back(add_compare_command(app));
   commands.push_back(add_slice_command(app));
 
+  // -c/--check is a flag now, its lists operands (as in sha256sum); "--check=LIST", the
+  // spelling of the option it once was, still means "--check LIST".
+  std::vector<std::string> args;
+  for (int i = argc - 1; i > 0; --i) {
+    std::string_view a = argv[i];
+    if (a.starts_with("--check=")) {
+      args.emplace_back(a.substr(8));
+      args.emplace_back("--check");
+    } else {
+      args.emplace_back(a);
+    }
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     // CLI11 returns 0 for --help/--version; any real parse error is a usage error.
