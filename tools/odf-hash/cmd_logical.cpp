@@ -213,7 +213,8 @@ Command add_logical_command(CLI::App& root) {
           std::map<std::string, ColumnStreams>{{"auto", ColumnStreams::kAuto},
                                                {"on", ColumnStreams::kOn},
                                                {"off", ColumnStreams::kOff}},
-          CLI::ignore_case));
+          CLI::ignore_case))
+      ->type_name("auto|on|off");
   add_store_flags(app, opt->store);
   app->footer(
       "Output: '<multihash>  FILE' per file, in argument order. A file that cannot be read or "

@@ -1,6 +1,8 @@
 // odf-hash: compute and check the hashes of the Open Data Fabric.
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -8,6 +10,7 @@
 #include <sys/prctl.h>
 
 #include "commands.h"
+#include "help_format.h"
 #include "odf_hash/open_store.h"
 
 int main(int argc, char** argv) {
@@ -23,11 +26,14 @@ int main(int argc, char** argv) {
       "odf-hash: compute and check Open Data Fabric hashes (physical sha3-256 and "
       "logical arrow0-sha3-256)",
       "odf-hash"};
+  // Before any subcommand is added: they copy the root's formatter.
+  app.formatter(std::make_shared<HelpFormatter>());
   app.require_subcommand(1);
   app.set_version_flag("--version", "odf-hash 0.1.0");
   app.footer(
       "Exit status: 0 ok, 1 mismatch or failed check, 2 usage or I/O error.\n"
-      "Run 'odf-hash COMMAND --help' for the options of a command.");
+      "Run 'odf-hash help COMMAND' (or 'odf-hash COMMAND --help') for the options of a "
+      "command.");
 
   std::vector<Command> commands;
   commands.push_back(add_physical_command(app));
@@ -36,6 +42,7 @@ int main(int argc, char** argv) {
   commands.push_back(add_verify_command(app));
   commands.push_back(add_compare_command(app));
   commands.push_back(add_slice_command(app));
+  commands.push_back(add_help_command(app));
 
   // -c/--check is a flag now, its lists operands (as in sha256sum); "--check=LIST", the
   // spelling of the option it once was, still means "--check LIST".
@@ -49,6 +56,7 @@ int main(int argc, char** argv) {
       args.emplace_back(a);
     }
   }
+  if (std::optional<int> refused = refuse_unknown_command(app, args)) return *refused;
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
