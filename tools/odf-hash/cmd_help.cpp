@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_reference.h"
 #include "commands.h"
 #include "output.h"
 
@@ -115,6 +116,30 @@ Command add_help_command(CLI::App& root) {
             print_error("help: unknown command '" + escape_text(*topic) + "'" +
                         (near.empty() ? "" : "; did you mean '" + near + "'?"));
             return kExitError;
+          }};
+}
+
+Command add_completions_command(CLI::App& root) {
+  auto shell = std::make_shared<std::string>();
+  CLI::App* app = root.add_subcommand(
+      "completions",
+      "Print the completion script of a shell (bash, zsh, fish), or the man page (man)");
+  app->add_option("SHELL", *shell, "bash, zsh, fish or man")->required();
+  app->footer(
+      "bash: source <(odf-hash completions bash); zsh: odf-hash completions zsh > "
+      "\"${fpath[1]}/_odf-hash\"; fish: odf-hash completions fish > "
+      "~/.config/fish/completions/odf-hash.fish. 'cmake --install' installs all three and the "
+      "man page.");
+  const CLI::App* root_ptr = &root;
+  return {app, [root_ptr, shell] {
+            std::string text = cli_reference(*root_ptr, *shell);
+            if (text.empty()) {
+              print_error("completions: unknown shell '" + escape_text(*shell) +
+                          "'; one of bash, zsh, fish, man");
+              return kExitError;
+            }
+            std::fwrite(text.data(), 1, text.size(), stdout);
+            return kExitOk;
           }};
 }
 

@@ -17,6 +17,7 @@
 #include "odf_hash/reader.h"
 #include "output.h"
 #include "parallel.h"
+#include "reference_gaps.h"
 #include "store_flags.h"
 
 namespace odf_hash::cli {
@@ -31,7 +32,8 @@ struct LogicalOptions {
   unsigned jobs = 0;     // 0: chosen from the file count (see plan_threads)
   unsigned threads = 0;  // 0: chosen from the file count and --jobs
   LogicalHashOptions::ColumnStreams column_streams = LogicalHashOptions::ColumnStreams::kAuto;
-  StoreOptions store;  // for URLs
+  bool require_reference = false;  // --require-reference-compatible
+  StoreOptions store;              // for URLs
 };
 
 // Files in parallel and column threads per file, so that together they use every core once:
@@ -119,10 +121,14 @@ nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool colum
   j["logical"] = r.digest->multihash().to_string();
   j["rows"] = r.digest->num_rows;
   j["format"] = file_format_name(*r.format);
+  const std::vector<ColumnDigest> gaps = reference_gaps(r.digest->columns);
+  j["reference_compatible"] = gaps.empty();
+  if (!gaps.empty()) j["reference_gaps"] = reference_gaps_json(gaps);
   if (columns) {
     nlohmann::json cols = nlohmann::json::array();
     for (const auto& c : r.digest->columns) {
       cols.push_back({{"path", c.path}, {"type", c.type}, {"digest", hex_of(c.digest)}});
+      if (!c.reference_gap.empty()) cols.back()["reference_gap"] = c.reference_gap;
     }
     j["columns"] = std::move(cols);
   }
@@ -164,6 +170,16 @@ int run_logical(const LogicalOptions& opt) {
       opt.files.size(), plan.jobs,
       [&](size_t i) { return hash_one(opt.files[i], options, opt.store); },
       [&](size_t i, FileOutcome& r) {
+        // A hash kamu cannot check: said on stderr, or refused when asked.
+        if (r.digest) {
+          const std::vector<ColumnDigest> gaps = reference_gaps(r.digest->columns);
+          if (!gaps.empty() && opt.require_reference) {
+            r.error = Status::unsupported(reference_gap_message(opt.files[i], gaps, true));
+            r.digest.reset();
+          } else if (!gaps.empty()) {
+            print_error(reference_gap_message(opt.files[i], gaps, false));
+          }
+        }
         if (!r.digest) failed = true;
         if (opt.json) {
           if (!r.digest) print_error(r.error.message());
@@ -192,6 +208,7 @@ Command add_logical_command(CLI::App& root) {
                   "Parquet, Arrow IPC file or Arrow IPC stream files; with --check, the check "
                   "lists ('-' or none = standard input)");
   add_check_flags(app, opt->check);
+  add_reference_flag(app, opt->require_reference);
   app->add_flag("--columns", opt->columns,
                 "Also print the digest of every leaf column (hex, Arrow format string, path)");
   app->add_flag("--json", opt->json, "Print one JSON document instead of text");

@@ -28,8 +28,10 @@ Command add_logical_command(CLI::App& root);
 Command add_verify_command(CLI::App& root);
 Command add_compare_command(CLI::App& root);
 Command add_slice_command(CLI::App& root);
-// `help [COMMAND]`; add it after the other commands (it lists them).
+// `help [COMMAND]` and `completions SHELL`; add them after the other commands (they list
+// them).
 Command add_help_command(CLI::App& root);
+Command add_completions_command(CLI::App& root);
 
 // The command nearest to `typed` (at most two edits away, or one it starts), "" if none.
 std::string nearest_command(const CLI::App& root, const std::string& typed);

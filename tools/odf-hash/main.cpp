@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   commands.push_back(add_verify_command(app));
   commands.push_back(add_compare_command(app));
   commands.push_back(add_slice_command(app));
+  commands.push_back(add_completions_command(app));
   commands.push_back(add_help_command(app));
 
   // -c/--check is a flag now, its lists operands (as in sha256sum); "--check=LIST", the
