@@ -85,3 +85,33 @@ def test_slice_warns_marks_and_refuses(run, files):
     r = run("slice", "--require-reference-compatible", "gaps.parquet", cwd=files)
     assert (r.rc, r.out) == (2, "")
     assert "(--require-reference-compatible)" in r.err
+
+
+def test_c_abi_names_the_gap_of_each_column(odf_hash_bin, files):
+    """odf_hash_logical_result_column_reference_gap, through ctypes on the build's library."""
+    import ctypes
+    import pathlib
+
+    libs = sorted(pathlib.Path(odf_hash_bin).resolve().parent.glob("libodf_hash.so*"))
+    if not libs:
+        pytest.skip("libodf_hash.so is not beside the binary")
+    lib = ctypes.CDLL(str(libs[0]))
+    lib.odf_hash_logical_file.argtypes = [ctypes.c_char_p, ctypes.c_uint32,
+                                          ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
+    lib.odf_hash_logical_result_column_count.argtypes = [ctypes.c_void_p]
+    lib.odf_hash_logical_result_column_count.restype = ctypes.c_size_t
+    lib.odf_hash_logical_result_column_reference_gap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    lib.odf_hash_logical_result_column_reference_gap.restype = ctypes.c_char_p
+    lib.odf_hash_logical_result_free.argtypes = [ctypes.c_void_p]
+    err = ctypes.create_string_buffer(4 + 1024)
+    result = ctypes.c_void_p()
+    rc = lib.odf_hash_logical_file(str(files / "gaps.parquet").encode(), 1, ctypes.byref(result),
+                                   err)
+    assert rc == 0, err.raw[4:].split(b"\0")[0]
+    try:
+        n = lib.odf_hash_logical_result_column_count(result)
+        gaps = [lib.odf_hash_logical_result_column_reference_gap(result, i) for i in range(n)]
+        assert [g.split(b",")[0] for g in gaps] == [b"", b"dictionary-encoded", b"Null type"]
+        assert lib.odf_hash_logical_result_column_reference_gap(result, n) is None
+    finally:
+        lib.odf_hash_logical_result_free(result)
