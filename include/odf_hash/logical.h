@@ -30,6 +30,7 @@
 // they only work during update() and finalize(), and are joined when the hasher is destroyed.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -116,6 +117,10 @@ struct LogicalHashOptions {
   // read again as one stream, whose error is reported: errors never depend on this option.
   enum class ColumnStreams { kAuto, kOff, kOn };
   ColumnStreams column_streams = ColumnStreams::kAuto;
+
+  // Set (from any thread) to stop hashing a stream or file between record batches with a
+  // kCancelled error (cancel.h). Null: never cancelled. Never changes a result.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Hash of a record stream (the reference's record digest). The schema must be a struct

@@ -68,7 +68,8 @@ typedef enum odf_hash_status {
   ODF_HASH_NOT_FOUND = 3,        /* a file that should exist does not */
   ODF_HASH_IO_ERROR = 4,         /* the system refused an open or a read; a stream failed */
   ODF_HASH_UNSUPPORTED = 5,      /* valid input odf-hash cannot hash (e.g. a Map column) */
-  ODF_HASH_INTERNAL = 6          /* a bug in odf-hash, or memory exhausted */
+  ODF_HASH_INTERNAL = 6,         /* a bug in odf-hash, or memory exhausted */
+  ODF_HASH_CANCELLED = 7         /* the work was asked to stop (not returned by this ABI yet) */
 } odf_hash_status;
 
 /* A short stable name of a status ("ok", "invalid argument", ...). Static storage. */

@@ -42,6 +42,7 @@
 #include <string>
 #include <string_view>
 
+#include "odf_hash/cancel.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/status.h"
@@ -71,6 +72,9 @@ struct StoreOptions {
 
   // Local folders: follow symbolic links leaving the folder (local_store.h).
   bool follow_symlinks = false;
+
+  // Set (from any thread) to stop the work early: see cancel.h. Null: never cancelled.
+  const CancelFlag* cancel = nullptr;
 };
 
 // kamu's default gateway (protocol.ipfs.httpGateway): a local IPFS daemon.

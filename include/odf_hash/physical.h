@@ -15,7 +15,7 @@
 namespace odf_hash {
 
 // Called from the hashing thread with the bytes hashed so far and the total size (0 when
-// unknown, e.g. stdin). Return false to cancel (the call then returns an error).
+// unknown, e.g. stdin). Return false to cancel (the call then returns a kCancelled error).
 using ProgressFn = std::function<bool(uint64_t done, uint64_t total)>;
 
 struct PhysicalDigest {

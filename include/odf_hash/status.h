@@ -24,6 +24,7 @@ enum class StatusCode : int {
   kIoError,          // the operating system refused a read or an open
   kUnsupported,      // valid input we deliberately do not handle (e.g. a reserved Arrow type)
   kInternal,         // a bug in odf-hash; please report it
+  kCancelled,        // the caller asked the work to stop (cancel.h)
 };
 
 // Short stable name of a code, e.g. "invalid argument".
@@ -43,6 +44,7 @@ class [[nodiscard]] Status {
   static Status io_error(std::string m) { return {StatusCode::kIoError, std::move(m)}; }
   static Status unsupported(std::string m) { return {StatusCode::kUnsupported, std::move(m)}; }
   static Status internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+  static Status cancelled(std::string m) { return {StatusCode::kCancelled, std::move(m)}; }
 
   bool is_ok() const noexcept { return code_ == StatusCode::kOk; }
   explicit operator bool() const noexcept { return is_ok(); }

@@ -210,7 +210,9 @@ struct VerifyOptions {
   // in DatasetReport::unreferenced and the dataset can be valid).
   bool strict = false;
   // How the dataset is opened (open_store.h): S3 endpoint, region, timeouts...; for a local
-  // folder, store.follow_symlinks follows links leaving it (local_store.h).
+  // folder, store.follow_symlinks follows links leaving it (local_store.h). Setting
+  // *store.cancel stops the verification: it then returns a kCancelled error, no report
+  // (cancel.h).
   StoreOptions store;
   std::function<void(const VerifyProgress&)> progress;  // optional
 };

@@ -10,7 +10,6 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
-#include <chrono>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -20,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "interruptible.h"
 #include "odf_hash/compare.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/multibase.h"
@@ -39,6 +39,7 @@
 
 namespace nb = nanobind;
 using namespace nb::literals;
+using odf_hash_py::run_interruptible;
 
 namespace {
 
@@ -103,9 +104,17 @@ odf_hash::StoreOptions store_for(const StoreTuple& t) {
   return o;
 }
 
-odf_hash::LogicalHashOptions options_for(unsigned threads) {
+odf_hash::LogicalHashOptions options_for(unsigned threads,
+                                         const odf_hash::CancelFlag* cancel = nullptr) {
   odf_hash::LogicalHashOptions o;
   o.threads = threads;
+  o.cancel = cancel;
+  return o;
+}
+
+odf_hash::StoreOptions store_for(const StoreTuple& t, const odf_hash::CancelFlag& cancel) {
+  odf_hash::StoreOptions o = store_for(t);
+  o.cancel = &cancel;
   return o;
 }
 
@@ -144,11 +153,12 @@ LogicalTuple logical_stream_capsule(nb::handle capsule, unsigned threads) {
   }
   ArrowArrayStream stream = *in;
   in->release = nullptr;
-  odf_hash::Result<odf_hash::LogicalDigest> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::logical_hash_any_stream(&stream, options_for(threads));
-  }
+  // A stream produced in Python (a generator behind a RecordBatchReader) takes the GIL on
+  // the work's thread; the waiting thread holds it only briefly.
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::logical_hash_any_stream(&stream, options_for(threads, &cancel));
+  });
   return to_tuple(value_or_raise(std::move(r)));
 }
 
@@ -170,11 +180,11 @@ LogicalTuple logical_array_capsules(nb::handle schema_capsule, nb::handle array_
 
 LogicalTuple logical_file(const OsString& path_arg, unsigned threads, const StoreTuple& store) {
   const std::string& path = path_arg.value;
-  odf_hash::Result<odf_hash::LogicalDigest> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::logical_hash_path_or_url(path, options_for(threads), store_for(store));
-  }
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::logical_hash_path_or_url(path, options_for(threads, &cancel),
+                                              store_for(store, cancel));
+  });
   return to_tuple(value_or_raise(std::move(r)));
 }
 
@@ -207,59 +217,12 @@ nb::object open_records_capsule(const OsString& path_arg) {
   return nb::steal(capsule);
 }
 
-// Ctrl-C during a long call. The work runs with the GIL released, so Python's SIGINT handler
-// only notes the signal; keep_going() (a progress callback, on the calling thread) asks Python
-// every 100 ms, taking the GIL briefly, and when a handler raised (KeyboardInterrupt) stops
-// the work; rethrow() then raises that exception instead of the work's "cancelled" error.
-class SignalWatch {
- public:
-  SignalWatch() = default;
-  SignalWatch(const SignalWatch&) = delete;
-  SignalWatch& operator=(const SignalWatch&) = delete;
-  ~SignalWatch() {
-    if (type_ != nullptr) {
-      nb::gil_scoped_acquire gil;
-      Py_XDECREF(type_);
-      Py_XDECREF(value_);
-      Py_XDECREF(traceback_);
-    }
-  }
-  bool keep_going() {
-    if (type_ != nullptr) return false;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::milliseconds(100)) return true;
-    last_ = now;
-    nb::gil_scoped_acquire gil;
-    if (PyErr_CheckSignals() == 0) return true;
-    PyErr_Fetch(&type_, &value_, &traceback_);
-    return false;
-  }
-  // With the GIL held, after the work returned: raises what a signal handler raised.
-  void rethrow() {
-    if (type_ == nullptr) return;
-    PyErr_Restore(type_, value_, traceback_);
-    type_ = value_ = traceback_ = nullptr;
-    throw nb::python_error();
-  }
-
- private:
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-  PyObject* type_ = nullptr;
-  PyObject* value_ = nullptr;
-  PyObject* traceback_ = nullptr;
-};
-
 std::tuple<odf_hash::Multihash, uint64_t> physical_file(const OsString& path_arg,
                                                         const StoreTuple& store) {
   const std::string& path = path_arg.value;
-  odf_hash::Result<odf_hash::PhysicalDigest> r = odf_hash::Status::internal("not run");
-  SignalWatch watch;
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::physical_hash_path_or_url(path, store_for(store),
-                                            [&](uint64_t, uint64_t) { return watch.keep_going(); });
-  }
-  watch.rethrow();
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(
+      cancel, [&] { return odf_hash::physical_hash_path_or_url(path, store_for(store, cancel)); });
   auto d = value_or_raise(std::move(r));
   return {d.hash, d.size};
 }
@@ -325,14 +288,13 @@ std::tuple<nb::dict, std::vector<ColumnTuple>> data_slice(const OsString& path_a
   const std::string& path = path_arg.value;
   odf_hash::odf::SliceOptions options;
   options.offset = offset;
-  options.logical = options_for(threads);
+  odf_hash::CancelFlag cancel{false};
+  options.logical = options_for(threads, &cancel);
   std::vector<odf_hash::ColumnDigest> gaps;
   options.reference_gaps = &gaps;
-  odf_hash::Result<odf_hash::odf::DataSlice> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::data_slice_of_path_or_url(path, options, store_for(store));
-  }
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::data_slice_of_path_or_url(path, options, store_for(store, cancel));
+  });
   nb::dict d = slice_to_dict(value_or_raise(std::move(r)));
   std::vector<ColumnTuple> columns;
   for (const auto& c : gaps) columns.push_back(column_tuple(c));
@@ -403,12 +365,9 @@ ReportTuple verify(const OsString& path_arg, unsigned jobs, bool integrity_only,
   options.jobs = jobs;
   options.integrity_only = integrity_only;
   options.strict = strict;
-  options.store = store_for(store);
-  odf_hash::Result<odf_hash::odf::DatasetReport> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::verify_dataset(path, options);
-  }
+  odf_hash::CancelFlag cancel{false};
+  options.store = store_for(store, cancel);
+  auto r = run_interruptible(cancel, [&] { return odf_hash::odf::verify_dataset(path, options); });
   return report_tuple(value_or_raise(std::move(r)));
 }
 
@@ -421,12 +380,9 @@ std::string plan_verify(const OsString& path_arg, bool integrity_only, bool stri
   odf_hash::odf::VerifyOptions options;
   options.integrity_only = integrity_only;
   options.strict = strict;
-  options.store = store_for(store);
-  odf_hash::Result<odf_hash::odf::VerifyPlan> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::plan_verify(path, options);
-  }
+  odf_hash::CancelFlag cancel{false};
+  options.store = store_for(store, cancel);
+  auto r = run_interruptible(cancel, [&] { return odf_hash::odf::plan_verify(path, options); });
   return odf_hash::odf::verify_plan_json(value_or_raise(std::move(r)));
 }
 
@@ -485,12 +441,9 @@ using WorkspaceTuple = std::tuple<OsString, std::vector<std::tuple<OsString, OsS
 
 std::optional<WorkspaceTuple> workspace(const OsString& path_arg, const StoreTuple& store) {
   const std::string& path = path_arg.value;
-  odf_hash::Result<std::optional<odf_hash::odf::Workspace>> r =
-      odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::open_workspace(path, store_for(store));
-  }
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(
+      cancel, [&] { return odf_hash::odf::open_workspace(path, store_for(store, cancel)); });
   std::optional<odf_hash::odf::Workspace> ws = value_or_raise(std::move(r));
   if (!ws) return std::nullopt;
   std::vector<std::tuple<OsString, OsString, OsString>> datasets;

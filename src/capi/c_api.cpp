@@ -46,6 +46,7 @@ static_assert(static_cast<int>(StatusCode::kNotFound) == ODF_HASH_NOT_FOUND);
 static_assert(static_cast<int>(StatusCode::kIoError) == ODF_HASH_IO_ERROR);
 static_assert(static_cast<int>(StatusCode::kUnsupported) == ODF_HASH_UNSUPPORTED);
 static_assert(static_cast<int>(StatusCode::kInternal) == ODF_HASH_INTERNAL);
+static_assert(static_cast<int>(StatusCode::kCancelled) == ODF_HASH_CANCELLED);
 static_assert(odf_hash::kMaxMultihashTextLength + 1 == ODF_HASH_MULTIHASH_TEXT_SIZE);
 
 int report(odf_hash_error* err, int code, const char* message) noexcept {
@@ -131,7 +132,7 @@ int odf_hash_abi_version(void) {
 }
 
 const char* odf_hash_status_name(int code) {
-  if (code < 0 || code > ODF_HASH_INTERNAL) return "unknown";
+  if (code < 0 || code > ODF_HASH_CANCELLED) return "unknown";
   return odf_hash::status_code_name(static_cast<StatusCode>(code));
 }
 

@@ -11,6 +11,7 @@ const char* status_code_name(StatusCode code) noexcept {
     case StatusCode::kIoError: return "I/O error";
     case StatusCode::kUnsupported: return "unsupported";
     case StatusCode::kInternal: return "internal error";
+    case StatusCode::kCancelled: return "cancelled";
   }
   return "unknown";
 }

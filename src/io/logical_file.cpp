@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "arrow_module.h"
+#include "odf_hash/cancel.h"
 #include "odf_hash/local_store.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/reader.h"
@@ -201,6 +202,7 @@ Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
     Result<LogicalDigest> split = try_column_groups(object, options);
     if (split.is_ok()) return split;
   }
+  if (cancel_requested(options.cancel)) return cancelled_status(name);
   ArrowArrayStream stream{};
   ODF_HASH_RETURN_IF_ERROR(open_record_stream(std::move(object), &stream));
   Result<LogicalDigest> digest = logical_hash_stream(&stream, options);

@@ -159,7 +159,7 @@ Result<PhysicalDigest> hash_chunks(const std::string& name, uint64_t total,
     if (chunk.empty()) break;
     hasher.update(chunk.data(), chunk.size());
     done += chunk.size();
-    if (progress && !progress(done, total)) return Status::io_error(name + ": cancelled");
+    if (progress && !progress(done, total)) return Status::cancelled(name + ": cancelled");
   }
   return PhysicalDigest{Multihash::sha3_256(hasher.finalize()), done};
 }

@@ -129,6 +129,15 @@ class BatchReader {
   Status error_;
 };
 
+// kCancelled once options.cancel is set; `st` (an error of the stream, which most likely
+// failed because its reads were cancelled too) is then replaced.
+Status unless_cancelled(const LogicalHashOptions& options, Status st = Status::ok()) {
+  if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+    return Status::cancelled("hashing the record stream: cancelled");
+  }
+  return st;
+}
+
 }  // namespace
 
 Result<LogicalDigest> logical_hash_stream(ArrowArrayStream* stream,
@@ -153,8 +162,9 @@ Result<LogicalDigest> logical_hash_stream(ArrowArrayStream* stream,
     if (reader.start()) {
       while (true) {
         ArrayGuard batch;
-        ODF_HASH_RETURN_IF_ERROR(reader.next(&batch.array));
+        ODF_HASH_RETURN_IF_ERROR(unless_cancelled(options, reader.next(&batch.array)));
         if (batch.array.release == nullptr) break;  // end of stream
+        ODF_HASH_RETURN_IF_ERROR(unless_cancelled(options));
         ODF_HASH_RETURN_IF_ERROR(hasher->update(batch.array));
       }
       return std::move(*hasher).finalize();
@@ -162,8 +172,9 @@ Result<LogicalDigest> logical_hash_stream(ArrowArrayStream* stream,
   }
   while (true) {
     ArrayGuard batch;
-    ODF_HASH_RETURN_IF_ERROR(read_next(stream, &batch.array));
+    ODF_HASH_RETURN_IF_ERROR(unless_cancelled(options, read_next(stream, &batch.array)));
     if (batch.array.release == nullptr) break;  // end of stream
+    ODF_HASH_RETURN_IF_ERROR(unless_cancelled(options));
     ODF_HASH_RETURN_IF_ERROR(hasher->update(batch.array));
   }
   return std::move(*hasher).finalize();

@@ -63,9 +63,12 @@ Result<DataSlice> data_slice_of_object(std::shared_ptr<ObjectReader> object,
 Result<DataSlice> data_slice_of_path_or_url(const std::string& path_or_url,
                                             const SliceOptions& options,
                                             const StoreOptions& store) {
-  if (!is_store_url(path_or_url)) return data_slice_of_file(path_or_url, options);
+  // open_object opens a local path as data_slice_of_file does, and makes the reads
+  // cancellable (store.cancel).
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(path_or_url, store));
-  return data_slice_of_object(std::move(object), options);
+  SliceOptions checked = options;
+  if (checked.logical.cancel == nullptr) checked.logical.cancel = store.cancel;
+  return data_slice_of_object(std::move(object), checked);
 }
 
 }  // namespace odf_hash::odf

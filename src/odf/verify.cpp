@@ -184,8 +184,11 @@ Result<DatasetReport> verify_dataset(const std::string& url_or_path, const Verif
 // verify tests also prove that the split loses nothing.
 Result<DatasetReport> verify_dataset(const DatasetDir& dir, const VerifyOptions& options) {
   ODF_HASH_ASSIGN_OR_RETURN(VerifyPlan plan, plan_verify(dir, options));
+  if (cancel_requested(options.store.cancel)) return cancelled_status(dir.path());
   ProgressTracker progress(options, plan.tasks.size(), plan.bytes_total());
   std::vector<FileCheckResult> results = run_tasks(dir.store(), plan.tasks, options.jobs, progress);
+  // A cancelled store fails every read: what it would report are not findings.
+  if (cancel_requested(options.store.cancel)) return cancelled_status(dir.path());
   return merge_checks(plan, std::move(results));
 }
 

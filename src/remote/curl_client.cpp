@@ -65,6 +65,11 @@ std::optional<ContentRange> parse_content_range(std::string_view v) {
   return r;
 }
 
+// Non-zero aborts the transfer (CURLE_ABORTED_BY_CALLBACK) once HttpOptions::cancel is set.
+int cancel_callback(void* flag, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return static_cast<const std::atomic<bool>*>(flag)->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
 size_t header_callback(char* data, size_t size, size_t nitems, void* user) {
   auto* h = static_cast<ResponseHeaders*>(user);
   const size_t n = size * nitems;
@@ -183,6 +188,12 @@ CURL* CurlClient::acquire(const std::string& url, ResponseHeaders* headers, char
     curl().easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
                        std::max(1L, static_cast<long>(std::ceil(options_.read_timeout_s))));
   }
+  if (options_.cancel != nullptr) {
+    // libcurl calls this at least once a second, and on every poll of a waiting transfer.
+    curl().easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+    curl().easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, cancel_callback);
+    curl().easy_setopt(easy, CURLOPT_XFERINFODATA, options_.cancel);
+  }
   curl().easy_setopt(easy, CURLOPT_HEADERFUNCTION, header_callback);
   curl().easy_setopt(easy, CURLOPT_HEADERDATA, headers);
   if (share_ != nullptr) curl().easy_setopt(easy, CURLOPT_SHARE, share_);
@@ -199,10 +210,13 @@ void CurlClient::release(CURL* easy) {
   }
 }
 
-void CurlClient::backoff(unsigned attempt) {
+void CurlClient::backoff(unsigned attempt) const {
   if (attempt < 2) return;
   const double seconds = std::min(4.0, 0.25 * std::pow(2.0, static_cast<double>(attempt - 2)));
-  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!cancelled() && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
 }
 
 bool is_transient(CURLcode code) {

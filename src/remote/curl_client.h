@@ -5,6 +5,7 @@
 
 #include "curl_api.h"  // libcurl, loaded on first use
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -21,6 +22,9 @@ struct HttpOptions {
   double connect_timeout_s = 10;
   double read_timeout_s = 30;  // no byte for this long fails a request
   unsigned max_attempts = 4;   // per request, in all
+  // Once set, transfers stop within ~100 ms (CURLE_ABORTED_BY_CALLBACK) and no new attempt
+  // starts (cancel.h); null: never.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // "Content-Range: bytes START-END/TOTAL" (TOTAL may be "*": unknown).
@@ -72,8 +76,14 @@ class CurlClient {
   CURL* acquire(const std::string& url, ResponseHeaders* headers, char* errbuf, bool stall_guard);
   void release(CURL* easy);
 
-  // Waits before attempt `attempt` (2, 3, ...): 0.25 s, 0.5 s, 1 s, ... at most 4 s.
-  static void backoff(unsigned attempt);
+  // Waits before attempt `attempt` (2, 3, ...): 0.25 s, 0.5 s, 1 s, ... at most 4 s; less
+  // once options().cancel is set (the attempt then fails at once).
+  void backoff(unsigned attempt) const;
+
+  // Whether options().cancel was set.
+  bool cancelled() const noexcept {
+    return options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed);
+  }
 
  private:
   HttpOptions options_;

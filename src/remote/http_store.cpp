@@ -235,7 +235,7 @@ class HttpObjectReader final : public ObjectReader {
       if (attempt > client_->options().max_attempts) {
         return Status::io_error(last.message() + attempts_note(attempt - 1));
       }
-      CurlClient::backoff(attempt);
+      client_->backoff(attempt);
       RangeSink sink{out + got, n - got, offset + got, size_};
       char errbuf[CURL_ERROR_SIZE];
       CURL* easy = client_->acquire(url_, &sink.headers, errbuf, /*stall_guard=*/true);
@@ -363,6 +363,13 @@ class HttpObjectReader final : public ObjectReader {
         }
       }
       if (done_ || enough()) break;
+      if (client_->cancelled()) {  // a paused transfer calls no progress callback
+        done_ = true;
+        result_ = CURLE_ABORTED_BY_CALLBACK;
+        std::snprintf(errbuf_, sizeof errbuf_, "cancelled");
+        curl().multi_remove_handle(multi_, easy_);
+        break;
+      }
       // The minimum rate: every window of read_timeout_s (while not paused by us) must bring
       // kMinBytesPerSecond on average, so a server dripping a byte a second cannot hold a
       // transfer open forever.
@@ -485,7 +492,7 @@ class HttpObjectReader final : public ObjectReader {
       if (attempt > client_->options().max_attempts) {
         return Status::io_error(last.message() + attempts_note(attempt - 1));
       }
-      CurlClient::backoff(attempt);
+      client_->backoff(attempt);
       ODF_HASH_RETURN_IF_ERROR(file->clear());
       WholeSink sink{file.get(), size_, {}, false, Status::ok()};
       char errbuf[CURL_ERROR_SIZE];
@@ -615,7 +622,7 @@ class HttpObjectReader final : public ObjectReader {
   Status connect_with_retries(uint64_t offset) {
     for (;;) {
       ++attempts_;
-      CurlClient::backoff(attempts_);
+      client_->backoff(attempts_);
       Status error;
       Outcome o = connect(offset, &error);
       if (o == Outcome::kOk) return Status::ok();
@@ -691,7 +698,7 @@ class HttpStore final : public ObjectStore {
     const std::string shown = location(key);
     Status last;
     for (unsigned attempt = 1; attempt <= client_->options().max_attempts; ++attempt) {
-      CurlClient::backoff(attempt);
+      client_->backoff(attempt);
       ResponseHeaders headers;
       char errbuf[CURL_ERROR_SIZE];
       CURL* easy = client_->acquire(url, &headers, errbuf, /*stall_guard=*/true);

@@ -169,13 +169,15 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
                                  "file system was not found)");
     }
     s3_opened = true;
-    auto store = api->open_s3_store("s3://" + url_or_path.substr(5), options);
+    Result<std::shared_ptr<ObjectStore>> store =
+        api->open_s3_store("s3://" + url_or_path.substr(5), options);
     // A program that never calls shutdown_remote_stores (a C ABI or library user) still
     // stops the AWS SDK before the static destructors of what existed before it started:
     // registered after the SDK's start, this runs before those destructors.
     static std::once_flag at_exit;
     std::call_once(at_exit, [] { std::atexit(shutdown_remote_stores); });
-    return store;
+    if (!store.is_ok()) return store;
+    return cancellable_store(std::move(store).value(), options.cancel);
   }
   if (is_http(url_or_path) || is_ipfs(url_or_path)) {
     std::string url = url_or_path;
@@ -186,17 +188,25 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
     http.connect_timeout_s = options.connect_timeout_s;
     http.read_timeout_s = options.read_timeout_s;
     http.max_attempts = std::max(1u, options.max_attempts);
-    return remote::open_http_store(url, http);
+    http.cancel = options.cancel;
+    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
+                              remote::open_http_store(url, http));
+    return cancellable_store(std::move(store), options.cancel);
   }
   LocalFolderOptions local;
   local.follow_symlinks = options.follow_symlinks;
-  return open_local_folder(url_or_path, local);
+  ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
+                            open_local_folder(url_or_path, local));
+  return cancellable_store(std::move(store), options.cancel);
 }
 
 Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path,
                                                   const StoreOptions& options) {
   ODF_HASH_RETURN_IF_ERROR(refuse_nul(url_or_path));
-  if (!is_store_url(url_or_path)) return open_local_file(url_or_path);
+  if (!is_store_url(url_or_path)) {
+    ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> file, open_local_file(url_or_path));
+    return cancellable_reader(std::move(file), options.cancel);
+  }
   const size_t scheme_end = url_or_path.find("://") + 3;
   const size_t slash = url_or_path.rfind('/');
   if (slash == std::string::npos || slash < scheme_end || slash + 1 == url_or_path.size()) {
@@ -217,16 +227,23 @@ Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path
 Result<PhysicalDigest> physical_hash_path_or_url(const std::string& name,
                                                  const StoreOptions& options,
                                                  const ProgressFn& progress) {
-  if (!is_store_url(name)) return physical_hash_file(name, progress);
+  // The flag is checked between chunks too: a local file is read without a store.
+  const ProgressFn checked = [&](uint64_t done, uint64_t total) {
+    if (cancel_requested(options.cancel)) return false;
+    return !progress || progress(done, total);
+  };
+  if (!is_store_url(name)) return physical_hash_file(name, checked);
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(name, options));
-  return physical_hash_object(*object, progress);
+  return physical_hash_object(*object, checked);
 }
 
 Result<LogicalDigest> logical_hash_path_or_url(const std::string& name,
                                                const LogicalHashOptions& logical_options,
                                                const StoreOptions& options) {
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(name, options));
-  return logical_hash_object(std::move(object), logical_options);
+  LogicalHashOptions checked = logical_options;
+  if (checked.cancel == nullptr) checked.cancel = options.cancel;
+  return logical_hash_object(std::move(object), checked);
 }
 
 void shutdown_remote_stores() {

@@ -34,7 +34,9 @@ import socket
 import subprocess
 import threading
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 
 FAULTS = ("ok", "cut", "cut-once", "503x2", "stall", "long-length", "endless",
           "redirect-loop", "403", "404", "chunked", "chunked-short", "chunked-long", "no-ranges", "chunked-all",
@@ -275,3 +277,35 @@ def upload_tree(client, bucket, prefix, root):
         if p.is_file():
             client.put_object(Bucket=bucket, Key=f"{prefix}/{p.relative_to(root).as_posix()}",
                               Body=p.read_bytes())
+
+
+@contextlib.contextmanager
+def kamu_node(kamu: str, workspace: pathlib.Path, probe_alias: str):
+    """`kamu system api-server` on 127.0.0.1 in `workspace` (the kamu CLI at `kamu`): yields
+    its base URL once it answers {url}/{probe_alias}/refs/head; always stopped (its own
+    process group). The one kamu node starter of the tests (tests/cli and tests/kamu)."""
+    last = ""
+    for _ in range(3):  # a port taken between free_port() and the bind: try another
+        port = free_port()
+        log = open(workspace / f".api-server-{port}.log", "wb")
+        proc = subprocess.Popen([kamu, "system", "api-server", "--address", "127.0.0.1",
+                                 "--http-port", str(port)], cwd=workspace,
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 60
+            while proc.poll() is None and time.monotonic() < deadline:
+                try:
+                    with urllib.request.urlopen(f"{url}/{probe_alias}/refs/head", timeout=5):
+                        break
+                except (urllib.error.URLError, ConnectionError, OSError):
+                    time.sleep(0.2)
+            if proc.poll() is None and time.monotonic() < deadline:
+                yield url
+                return
+            last = (workspace / f".api-server-{port}.log").read_text(errors="replace")[-2000:]
+        finally:
+            stop_process_group(proc, timeout=10)
+            log.close()
+    raise RuntimeError(f"kamu system api-server did not start: {last}")

@@ -22,14 +22,13 @@ import os
 import pathlib
 import shutil
 import subprocess
-import time
 import urllib.error
 import urllib.request
 
 import pytest
 
 from conftest import physical_hash
-from remote_servers import free_port, stop_process_group
+from remote_servers import kamu_node
 
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
 DATASETS = SOURCE / "examples" / "datasets"
@@ -73,9 +72,8 @@ def get(url, headers=None, method="GET"):
 
 
 class Node:
-    def __init__(self, ws, port):
-        self.ws, self.port = ws, port
-        self.url = f"http://127.0.0.1:{port}"
+    def __init__(self, ws, url):
+        self.ws, self.url = ws, url
         self.folders = {}
         for d in (ws / ".kamu" / "datasets").iterdir():
             self.folders[(d / "info" / "alias").read_text().strip()] = d
@@ -112,28 +110,8 @@ def node(tmp_path_factory):
                    'setVisibility(visibility: { public: { anonymousAvailable: true } }) '
                    '{ message } } } }')
         assert '"Success"' in out, out
-    port = free_port()
-    log = open(ws.parent / (ws.name + "-node.log"), "wb")
-    proc = subprocess.Popen(
-        ["timeout", "600", str(KAMU), "system", "api-server", "--address", "127.0.0.1",
-         "--http-port", str(port)], cwd=ws, stdout=log, stderr=subprocess.STDOUT,
-        start_new_session=True)
-    try:
-        n = Node(ws, port)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if get(f"{n.url}/rootds/refs/head")[0] == 200:
-                    break
-            except (urllib.error.URLError, ConnectionError):
-                pass
-            assert proc.poll() is None, "the kamu node exited"
-            assert time.monotonic() < deadline, "the kamu node did not answer in 60 s"
-            time.sleep(0.2)
-        yield n
-    finally:
-        stop_process_group(proc)
-        log.close()
+    with kamu_node(str(KAMU), ws, "rootds") as url:
+        yield Node(ws, url)
 
 
 def verify_json(run, *args):

@@ -21,7 +21,7 @@ import tempfile
 import pytest
 import yaml
 
-from remote_servers import free_port, http_server, moto_s3, upload_tree
+from remote_servers import http_server, kamu_node, moto_s3, upload_tree
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 KAMU = pathlib.Path(os.environ.get("ODF_HASH_KAMU", ROOT.parent / "shared" / "tools" / "kamu"
@@ -357,52 +357,16 @@ def test_a_rewritten_data_file_still_has_its_links_read(run, tampered):
 # chunked, Range ignored) ----------------------------------------------------------------
 
 
-class KamuNode:
-    """`kamu system api-server` on 127.0.0.1 for the workspace `ws`, stopped on exit."""
-
-    def __init__(self, ws):
-        self.ws = ws
-
-    def __enter__(self):
-        import time
-        import urllib.request
-        port = free_port()
-        self.proc = subprocess.Popen(
-            [str(KAMU), "system", "api-server", "--address", "127.0.0.1", "--http-port",
-             str(port)], cwd=self.ws, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.url = f"http://127.0.0.1:{port}/vf"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.url}/refs/head", timeout=2) as r:
-                    if r.status == 200:
-                        return self
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.__exit__(None, None, None)
-                pytest.fail("the kamu node did not start")
-            time.sleep(0.2)
-
-    def __exit__(self, *exc):
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-
-
 def test_from_a_kamu_node(run, tampered):
     ws, dataset = tampered
-    with KamuNode(ws) as node:
-        r, d = verify_json(run, node.url)
+    with kamu_node(str(KAMU), ws, "vf") as url:
+        r, d = verify_json(run, url + "/vf")
         assert r.rc == 0, r
         assert d["linked_objects"] == {"checked": 2, "matched": 2}
     (dataset / "data" / sha3_name(b"hello")).write_bytes(b"HELLO")
     (dataset / "data" / sha3_name(b"bye")).unlink()
-    with KamuNode(ws) as node:
-        r, d = verify_json(run, node.url)
+    with kamu_node(str(KAMU), ws, "vf") as url:
+        r, d = verify_json(run, url + "/vf")
         assert r.rc == 1
         assert sorted(p["kind"] for p in d["problems"]) == [
             "linked-object-hash-mismatch", "linked-object-missing"], d

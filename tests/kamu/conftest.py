@@ -14,16 +14,12 @@ PENDING lists the parts of issue 22 that other changes implement: a test needing
 expected failure (strict), so it fails, to be noticed, once the feature works. Remove an entry
 when its feature lands.
 """
-import contextlib
 import json
 import os
 import pathlib
 import shutil
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -31,7 +27,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "cli"))  # remote_servers.py: moto on 127.0.0.1
 
 import make_workspace  # noqa: E402
-from remote_servers import free_port, stop_process_group  # noqa: E402
+from remote_servers import kamu_node, stop_process_group  # noqa: E402, F401
 
 PENDING = {
 }
@@ -114,37 +110,6 @@ def run(odf_hash_bin):
         return Ran(proc)
     return _run
 
-
-
-@contextlib.contextmanager
-def kamu_node(kamu: str, workspace: pathlib.Path, probe_alias: str):
-    """`kamu system api-server` on 127.0.0.1 in `workspace`: yields its base URL once it
-    answers {url}/{probe_alias}/refs/head; always stopped (its own process group)."""
-    last = ""
-    for _ in range(3):  # a port taken between free_port() and the bind: try another
-        port = free_port()
-        log = open(workspace / f".api-server-{port}.log", "wb")
-        proc = subprocess.Popen([kamu, "system", "api-server", "--address", "127.0.0.1",
-                                 "--http-port", str(port)], cwd=workspace,
-                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
-            while proc.poll() is None and time.monotonic() < deadline:
-                try:
-                    with urllib.request.urlopen(f"{url}/{probe_alias}/refs/head", timeout=5):
-                        break
-                except (urllib.error.URLError, ConnectionError, OSError):
-                    time.sleep(0.2)
-            if proc.poll() is None and time.monotonic() < deadline:
-                yield url
-                return
-            last = (workspace / f".api-server-{port}.log").read_text(errors="replace")[-2000:]
-        finally:
-            stop_process_group(proc, timeout=10)
-            log.close()
-    pytest.fail(f"kamu system api-server did not start: {last}")
 
 
 def run_kamu(kamu: str, workspace: pathlib.Path, *args, timeout=60):

@@ -186,6 +186,7 @@ TEST(PhysicalHash, ProgressIsMonotonicAndCanCancel) {
   ASSERT_FALSE(cancelled.is_ok());
   EXPECT_NE(cancelled.status().message().find(path.string()), std::string::npos);
   EXPECT_NE(cancelled.status().message().find("cancelled"), std::string::npos);
+  EXPECT_EQ(cancelled.status().code(), StatusCode::kCancelled);
 }
 
 TEST(PhysicalHash, MissingFileIsNotFoundNamingThePath) {

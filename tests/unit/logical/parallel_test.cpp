@@ -399,6 +399,27 @@ TEST(LogicalParallel, GetNextErrorGivesTheSerialErrorAndReleasesEverything) {
   }
 }
 
+// LogicalHashOptions::cancel: a set flag stops the stream with kCancelled (on every path),
+// releases every batch and the stream; an unset flag changes nothing.
+TEST(LogicalParallel, CancelFlagStopsTheStreamAndReleasesEverything) {
+  Gen g(13);
+  const Table t = random_table(g, 6, 3000);
+  ASSERT_GT(t.batches.size(), 1u);
+  const auto serial = hash_stream_with(t, options(1, MultiLane::kOff));
+  ASSERT_TRUE(serial.is_ok());
+  for (unsigned threads : {1u, 2u, 4u}) {
+    std::atomic<bool> flag{false};
+    LogicalHashOptions o = options(threads, MultiLane::kAuto);
+    o.cancel = &flag;
+    expect_same(serial, hash_stream_with(t, o), "unset flag, threads " + std::to_string(threads));
+    flag.store(true);
+    const auto cancelled = hash_stream_with(t, o);
+    ASSERT_FALSE(cancelled.is_ok());
+    EXPECT_EQ(cancelled.status().code(), StatusCode::kCancelled) << cancelled.status().to_string();
+    EXPECT_NE(cancelled.status().message().find("cancelled"), std::string::npos);
+  }
+}
+
 TEST(LogicalParallel, HasherDestroyedEarlyOrAfterAnErrorJoinsItsThreads) {
   Gen g(13);
   const Table t = random_table(g, 16, 1000);
