@@ -193,3 +193,9 @@ def test_logical_check_refuses_physical_hashes(run, logical_files):
     assert r.rc == 2
     assert "l:1: improperly formatted hash line: hash is sha3-256, not a logical" in r.err
     assert "l:2: improperly formatted hash line: a bare SHA3-256 digest is a physical hash" in r.err
+
+
+def test_check_equals_after_double_dash_is_a_file_name(run, tmp_path):
+    (tmp_path / "--check=x").write_bytes(b"abc")
+    r = run("physical", "--", "--check=x", cwd=tmp_path)
+    assert (r.rc, r.out) == (0, f"{physical_hash(b'abc')}  --check=x\n")

@@ -47,10 +47,18 @@ int main(int argc, char** argv) {
 
   // -c/--check is a flag now, its lists operands (as in sha256sum); "--check=LIST", the
   // spelling of the option it once was, still means "--check LIST".
+  // (Not after "--": there it is a file name.) CLI11 takes the arguments in reverse order.
+  int options_end = argc;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--") {
+      options_end = i;
+      break;
+    }
+  }
   std::vector<std::string> args;
   for (int i = argc - 1; i > 0; --i) {
     std::string_view a = argv[i];
-    if (a.starts_with("--check=")) {
+    if (i < options_end && a.starts_with("--check=")) {
       args.emplace_back(a.substr(8));
       args.emplace_back("--check");
     } else {
