@@ -257,6 +257,27 @@ int main(int argc, char** argv) {
   }
   printf("strict adds problems: %zu\n", odf_hash_report_problem_count(report) - problems);
   odf_hash_report_free(report);
+  /* Verify modes: a trusted head that is not on this chain (made up here), the records
+   * checked deeply, and only one file read: the chain is still read whole. */
+  odf_hash_verify_modes modes;
+  memset(&modes, 0, sizeof modes);
+  modes.struct_size = sizeof modes;
+  modes.expect_head = "f1620abababababababababababababababababababababababababababababababab";
+  modes.sample_count = 1;
+  modes.sample_seed = 7;
+  if (odf_hash_verify_modes_ex(argv[2], 2, ODF_HASH_VERIFY_DEEP, &modes, &report, &err) !=
+      ODF_HASH_OK) {
+    return failed("odf_hash_verify_modes_ex", &err);
+  }
+  printf("modes complete: %d\n", odf_hash_report_complete(report));
+  printf("modes verdict says sampled: %s\n",
+         strstr(odf_hash_report_verdict(report), "sampled: 1 of ") != NULL ? "yes" : "no");
+  odf_hash_problem first;
+  if (odf_hash_report_problem(report, 0, &first, &err) != ODF_HASH_OK) {
+    return failed("odf_hash_report_problem", &err);
+  }
+  printf("untrusted head: %s\n", first.kind);
+  odf_hash_report_free(report);
   /* A folder that is not a dataset (a kamu workspace, a dataset's blocks/...) is an error
    * saying what it looks like, not a dataset with problems. */
   if (argc == 4) {

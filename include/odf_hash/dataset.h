@@ -74,7 +74,8 @@ class DatasetDir {
   // The dataset at `url_or_path`, a local folder or a URL, opened by open_dataset_store
   // (below), then as open(store). kNotFound when there is nothing there; other errors when
   // it is not a readable directory, a listing fails or the store cannot be reached.
-  static Result<DatasetDir> open(const std::string& url_or_path, const StoreOptions& options = {});
+  static Result<DatasetDir> open(const std::string& url_or_path, const StoreOptions& options = {},
+                                 bool list_folders = true);
 
   // A dataset at the root of `store`. Lists blocks/, data/ and checkpoints/ when the store
   // can list (a missing folder is empty: a dataset without data yet has no data/ folder).
@@ -83,7 +84,11 @@ class DatasetDir {
   // A store that cannot list (HTTP) is opened at refs/head once: an I/O error then (the
   // server refuses connections, times out, denies access) is returned, since nothing of
   // the dataset could be read; a missing refs/head is left to verification to report.
-  static Result<DatasetDir> open(std::shared_ptr<const ObjectStore> store);
+  // `list_folders` false (verify --since, which reads a few names of a large dataset): a
+  // store that can list is only asked whether the root is a dataset, and the dataset is then
+  // read by canonical names as if the store could not list (listed() is false).
+  static Result<DatasetDir> open(std::shared_ptr<const ObjectStore> store,
+                                 bool list_folders = true);
 
   // The dataset's location for messages (the folder path, the URL).
   const std::string& path() const noexcept { return path_; }

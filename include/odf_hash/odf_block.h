@@ -11,11 +11,11 @@
 // re-serialized: its hash is the SHA3-256 of the file bytes exactly as given.
 //
 // Only what odf-hash needs is extracted: the chain fields, the event kind, the dataset kind
-// of a Seed, and the data slice / checkpoint references of AddData and ExecuteTransform.
-// Required fields: in the events odf-hash interprets (Seed, AddData, ExecuteTransform) every
-// table, vector or string field the specification requires is checked for presence (a
-// missing one is a parse error naming it: Seed.datasetId, ExecuteTransform.queryInputs and
-// each input's datasetId, DataSlice.logicalHash / physicalHash / offsetInterval,
+// of a Seed, the offset column a SetVocab names, and the data slice / checkpoint references of
+// AddData and ExecuteTransform. Required fields: in the events odf-hash interprets (Seed, AddData,
+// ExecuteTransform) every table, vector or string field the specification requires is checked for
+// presence (a missing one is a parse error naming it: Seed.datasetId, ExecuteTransform.queryInputs
+// and each input's datasetId, DataSlice.logicalHash / physicalHash / offsetInterval,
 // Checkpoint.physicalHash), as are MetadataBlock.systemTime and the event. Scalars cannot be
 // checked (FlatBuffers writers omit a scalar equal to its default). The other events are
 // verified as tables and not interpreted: their content does not affect any hash odf-hash
@@ -147,6 +147,8 @@ struct MetadataBlock {
 
   // SetDataSchema only.
   std::optional<DataSchemaInfo> data_schema;
+  // SetVocab only: its offsetColumn, when given (absent: the default name, "offset").
+  std::optional<std::string> vocab_offset_column;
   // AddData only, when its extra attributes hold the summary.
   std::optional<LinkedObjectsSummary> linked_objects;
 };

@@ -207,11 +207,41 @@ ODF_HASH_API int odf_hash_verify(const char* path, uint32_t jobs, int integrity_
 /* Flags of odf_hash_verify_ex, OR-ed together. */
 #define ODF_HASH_VERIFY_INTEGRITY_ONLY 1u /* no logical fallback (odf_hash_verify's flag) */
 #define ODF_HASH_VERIFY_STRICT 2u         /* unreferenced entries are unexpected-file problems */
+#define ODF_HASH_VERIFY_DEEP 4u /* records against their block: rows, offset column, logical */
 
 /* odf_hash_verify with flags (ODF_HASH_VERIFY_*); ODF_HASH_INVALID_ARGUMENT for an unknown
  * flag bit. */
 ODF_HASH_API int odf_hash_verify_ex(const char* path, uint32_t jobs, uint32_t flags,
                                     odf_hash_report** out, odf_hash_error* err);
+
+/* The verify modes (README: "What each verify mode proves (and does not)"). Zero-initialise,
+ * set `struct_size` to sizeof(odf_hash_verify_modes), then what you need. */
+typedef struct odf_hash_verify_modes {
+  size_t struct_size;      /* sizeof(odf_hash_verify_modes): later versions may grow it */
+  const char* expect_head; /* trusted head (multihash text): it must be on the chain, else a
+                              history-rewritten / head-not-found problem; or NULL */
+  const char* since;       /* incremental: only the blocks above this one and their files are
+                              checked (nothing older is read); or NULL */
+  double sample_fraction;  /* > 0: check a random, size-weighted subset of the files holding
+                              this fraction (<= 1) of the recorded bytes; the chain in full */
+  uint64_t sample_count;   /* > 0: ... or this many files (not both) */
+  uint64_t sample_seed;    /* the sample's seed: the same files for the same seed */
+} odf_hash_verify_modes;
+
+/* odf_hash_verify_ex with the modes (NULL: none). ODF_HASH_INVALID_ARGUMENT for an unknown
+ * flag bit, a struct_size this library does not know, a hash that does not parse, or a
+ * sample out of range. What the modes checked and skipped is in the report's JSON
+ * ("scope"), its verdict in odf_hash_report_verdict. */
+ODF_HASH_API int odf_hash_verify_modes_ex(const char* path, uint32_t jobs, uint32_t flags,
+                                          const odf_hash_verify_modes* modes, odf_hash_report** out,
+                                          odf_hash_error* err);
+
+/* "VALID", "INVALID (2 problems)", "VALID (sampled: 3 of 40 files, 12.0 MiB of 900.0 MiB
+ * read)", "VALID (since block 41: 1 new block, 2 files checked)": a partial pass (since,
+ * sample) never reads as a plain "VALID". Belongs to the report. */
+ODF_HASH_API const char* odf_hash_report_verdict(const odf_hash_report* report);
+/* 1 when every block and file was checked (no since, no sample), else 0. */
+ODF_HASH_API int odf_hash_report_complete(const odf_hash_report* report);
 
 /* 1 when the dataset is valid (no problem), else 0. */
 ODF_HASH_API int odf_hash_report_valid(const odf_hash_report* report);
@@ -258,8 +288,8 @@ ODF_HASH_API int odf_hash_report_unreferenced(const odf_hash_report* report, siz
                                               odf_hash_unreferenced* out, odf_hash_error* err);
 
 /* The whole report as JSON, the object `odf-hash verify --json` prints for one dataset
- * (path, kind, head, blocks, chain_complete, valid, logical_fallbacks, linked_objects,
- * files, problems, unreferenced). Belongs to the report. */
+ * (path, kind, head, blocks, chain_complete, valid, verdict, logical_fallbacks,
+ * linked_objects, files, problems, unreferenced, scope). Belongs to the report. */
 ODF_HASH_API const char* odf_hash_report_json(const odf_hash_report* report);
 ODF_HASH_API void odf_hash_report_free(odf_hash_report* report);
 

@@ -31,6 +31,25 @@
 //     Whatever strict says, one of the three folders that is not a folder (a link leaving the
 //     dataset, a file, a FIFO) is a problem: the dataset's layout is broken. A store that cannot
 //     list (HTTP) skips this check, and the report says so (unexpected_checked).
+// Modes (VerifyOptions; each visible in DatasetReport::scope, its JSON and the verdict):
+//  6. trusted head (expect_head): the block must be on the chain walked from refs/head
+//     (refs/head is it or a descendant), else history-rewritten (the walk reached the seed
+//     without meeting it) or head-not-found (the walk could not tell: refs/head unreadable,
+//     the chain broken, or stopped by `since` above it). A chain proves only that a dataset
+//     agrees with itself; a head obtained elsewhere pins the history below it;
+//  7. incremental (since): the walk stops at that block (read and checked like the
+//     others); only the blocks above it and their files are checked, the offsets continue
+//     from its own; nothing below it is read, and the folders are not listed (files are
+//     opened by their canonical names: no unreferenced entries, no misnamed hints; the kind
+//     inferred from the events read, no SetVocab / SetDataSchema below it: the scope lists
+//     each). Not met: history-rewritten, and everything walked is checked;
+//  8. deep: each data file's records against its block (src/odf/deep_check.h): row count,
+//     the offset column of the newest SetVocab at or below the block ("offset" by
+//     default), the logical hash (row-count-mismatch, offset-column-mismatch,
+//     logical-hash-misrecorded);
+//  9. sampled (sample_fraction / sample_count, sample_seed): the whole chain, and a
+//     deterministic size-weighted random subset of the files (src/odf/sample.h).
+//     DatasetReport::verdict() never calls a partial pass (7., 9.) a plain VALID.
 // Names: only the canonical name of a hash counts ("f1620" + 64 lower-case hex digits,
 // Multihash::to_string), the one kamu writes and opens. A block, data file or checkpoint
 // present only under another spelling (upper-case "F1620…", base58btc "z…") is missing
@@ -96,6 +115,17 @@ enum class ProblemKind {
   kLinkedObjectHashMismatch,  // a linked object's bytes do not hash to its name
   kLinkMalformed,             // an ObjectLink value is not a multihash, or its column unreadable
   kLinkedObjectsSummaryMismatch,  // AddData's linkedObjects summary disagrees with the file
+  // Trust anchors (6. above, src/odf/trust.h): a trusted head (VerifyOptions::expect_head) or the
+  // block of --since is not on the chain walked from refs/head down to the seed: the history below
+  // the head was rewritten (or the hash given is wrong).
+  kHistoryRewritten,
+  // The trusted head could not be looked for to the end: refs/head unreadable, the chain
+  // broken before the seed, or the walk stopped at --since above it.
+  kHeadNotFound,
+  // VerifyOptions::deep, about what a block claims of its data file's records:
+  kRowCountMismatch,        // rows in the file differ from its offset interval's length
+  kOffsetColumnMismatch,    // the offset column is missing, has nulls, or is not start..end
+  kLogicalHashMisrecorded,  // the records' logical hash is not the recorded logicalHash
 };
 
 // Stable kebab-case name, e.g. "physical-hash-mismatch" (used in --json output).
@@ -164,6 +194,35 @@ struct UnreferencedEntry {
 const char* entry_kind_name(ObjectKind kind);
 std::optional<ObjectKind> entry_kind_from_name(std::string_view name);
 
+// What a verification covered, beyond "everything" (6. to 9. above): the trusted head, the
+// incremental, sampled and deep modes. Default: a full verification with no trusted head.
+struct VerifyScope {
+  // VerifyOptions::expect_head, and where it was found (head_found: on the chain walked).
+  std::optional<Multihash> expected_head;
+  bool expected_head_found = false;
+  std::optional<uint64_t> expected_head_sequence;  // its sequence number, when found
+  // VerifyOptions::since, and whether the walk met it (then only the blocks above it, and
+  // their files, were checked; since_sequence is its sequence number).
+  std::optional<Multihash> since;
+  bool since_found = false;
+  std::optional<uint64_t> since_sequence;
+  // The dataset kind was inferred from the events of the blocks read (the Seed was not
+  // read: --since), not from the Seed.
+  bool kind_inferred = false;
+  bool deep = false;  // VerifyOptions::deep
+  // Sampling (VerifyOptions::sample): files (data, checkpoints, linked objects) and their
+  // recorded bytes checked out of those the chain walked references.
+  bool sampled = false;
+  uint64_t sample_seed = 0;
+  std::string sample_spec;  // as given: "0.01", "25"
+  uint64_t files_total = 0, files_checked = 0;
+  uint64_t bytes_total = 0, bytes_checked = 0;
+  // Checks not made, one sentence each (for reports and schedulers): what and why.
+  std::vector<std::string> skipped;
+
+  bool partial() const noexcept { return sampled || since_found; }
+};
+
 struct DatasetReport {
   std::string path;
   std::optional<Multihash> head;
@@ -182,8 +241,14 @@ struct DatasetReport {
   // Entries no block references, in path order (see 4. above): names that are not hashes
   // always, hash-named files only when the chain is complete; empty when not checked.
   std::vector<UnreferencedEntry> unreferenced;
+  // What was checked and what was not (trusted head, --since, --sample, --deep).
+  VerifyScope scope;
 
   bool valid() const noexcept { return problems.empty(); }
+  // "VALID", "INVALID (2 problems)", "VALID (sampled: 3 of 40 files, 12.0 MiB of 900.0 MiB
+  // read)", "VALID (since block 41: 1 new block, 2 files)": a partial pass is never a plain
+  // VALID.
+  std::string verdict() const;
   uint64_t logical_fallbacks() const noexcept;
   uint64_t unreferenced_bytes() const noexcept;  // the sizes of the unreferenced entries
   // Linked objects checked (files of role kLinkedObject) and those that matched.
@@ -215,6 +280,24 @@ struct VerifyOptions {
   // (cancel.h).
   StoreOptions store;
   std::function<void(const VerifyProgress&)> progress;  // optional
+
+  // Trust anchor: refs/head must be this block or a descendant of it (the block is on the
+  // chain walked from refs/head), else a history-rewritten or head-not-found problem.
+  std::optional<Multihash> expect_head;
+  // Incremental: walk the chain only down to this block (a head verified before), check
+  // the blocks above it and their files, and the link to it; nothing below it is read. Not
+  // met before the seed: a history-rewritten problem, and everything walked is checked.
+  std::optional<Multihash> since;
+  // Check the records each data file's block describes (row count, offset column, logical
+  // hash): see 8. above.
+  bool deep = false;
+  // Check the whole chain but only a random subset of the files, chosen by
+  // (sample_seed, file hash), weighted by size: sample_fraction of the recorded bytes, or
+  // sample_count files. sample_spec is the text shown in reports.
+  std::optional<double> sample_fraction;
+  std::optional<uint64_t> sample_count;
+  uint64_t sample_seed = 0;
+  std::string sample_spec;
 };
 
 // Verifies the dataset at `url_or_path`, a local folder or a URL, opened with options.store

@@ -3,7 +3,8 @@
 // package (Report.to_dict). One writer, so the three never disagree.
 //
 //   {"path", "kind" ("root" / "derivative" / null), "head" (multihash text or null),
-//    "blocks", "chain_complete", "unexpected_checked", "valid", "logical_fallbacks",
+//    "blocks", "chain_complete", "unexpected_checked", "valid", "verdict"
+//    (DatasetReport::verdict), "logical_fallbacks",
 //    "linked_objects": {"checked", "matched"},
 //    "files": [{"role" ("data" / "checkpoint" / "linked-object"), "file", "block",
 //               "sequence_number", "outcome", "actual_physical"?, "logical"?, "size"?}],
@@ -14,7 +15,12 @@
 //                     "entries": [{"file", "kind" ("file", "directory", "symlink", "fifo",
 //                                  "socket", "char-device", "block-device", "other"),
 //                                  "size", "link_target" (null unless a link),
-//                                  "broken_link", "canonical_name" (or null)}]}}
+//                                  "broken_link", "canonical_name" (or null)}]},
+//    "scope": {"complete" (no --since, no --sample), "expected_head", "expected_head_found",
+//              "expected_head_sequence", "since", "since_found", "since_sequence",
+//              "kind_inferred", "deep", "sample" (null, or {"spec", "seed", "files_checked",
+//              "files_total", "bytes_checked", "bytes_total"}), "skipped": [sentence, ...]}}
+//   (VerifyScope, verify.h; hashes as multihash text, absent values null)
 //   (absent values are null; a linked object's entry names its first reference's block)
 //  "unreferenced" lists what the chain does not reference (verify.h, step 5); with "strict"
 //  each entry is also an unexpected-file problem. "unexpected_checked" is false when the

@@ -68,6 +68,14 @@ struct FileTask {
   // the block adding that data file; size is 0, not recorded anywhere).
   std::optional<LinkRef> link;
 
+  // VerifyOptions::deep, data files only: after the bytes, the records are read and checked
+  // against the block (deep_check.h): rows = offsets.end - offsets.start + 1, the column
+  // `offset_column` (SetVocab's, "offset" by default) holds offsets.start..end in order, and
+  // the logical hash is `logical`.
+  bool deep = false;
+  std::string offset_column;
+  OffsetInterval offsets;
+
   // Whether a physical mismatch falls back to the logical hash.
   bool logical_fallback() const noexcept {
     return role == FileRole::kData && derivative && !integrity_only;

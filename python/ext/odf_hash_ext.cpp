@@ -358,8 +358,36 @@ ReportTuple report_tuple(const odf_hash::odf::DatasetReport& report) {
   return {odf_hash::odf::verify_report_json(report), std::move(problems)};
 }
 
+// The verify modes (verify.h), as the Python layer checked them: (expect_head, since, deep,
+// sample_fraction, sample_count, seed, sample_spec); hashes are parsed here.
+using ModesTuple =
+    std::tuple<std::optional<std::string>, std::optional<std::string>, bool, std::optional<double>,
+               std::optional<uint64_t>, uint64_t, std::string>;
+
+void apply_modes(const ModesTuple& modes, odf_hash::odf::VerifyOptions& options) {
+  auto hash = [](const std::optional<std::string>& text, const char* what) {
+    std::optional<odf_hash::Multihash> out;
+    if (!text) return out;
+    auto h = odf_hash::Multihash::parse(*text);
+    if (!h.is_ok()) {
+      h = odf_hash::Status::invalid_argument(std::string(what) + ": \"" +
+                                             odf_hash::escape_untrusted(*text, 100) +
+                                             "\" is not a multihash: " + h.status().message());
+    }
+    out = value_or_raise(std::move(h));
+    return out;
+  };
+  options.expect_head = hash(std::get<0>(modes), "expect_head");
+  options.since = hash(std::get<1>(modes), "since");
+  options.deep = std::get<2>(modes);
+  options.sample_fraction = std::get<3>(modes);
+  options.sample_count = std::get<4>(modes);
+  options.sample_seed = std::get<5>(modes);
+  options.sample_spec = std::get<6>(modes);
+}
+
 ReportTuple verify(const OsString& path_arg, unsigned jobs, bool integrity_only, bool strict,
-                   const StoreTuple& store) {
+                   const StoreTuple& store, const ModesTuple& modes) {
   const std::string& path = path_arg.value;
   odf_hash::odf::VerifyOptions options;
   options.jobs = jobs;
@@ -367,6 +395,7 @@ ReportTuple verify(const OsString& path_arg, unsigned jobs, bool integrity_only,
   options.strict = strict;
   odf_hash::CancelFlag cancel{false};
   options.store = store_for(store, cancel);
+  apply_modes(modes, options);
   auto r = run_interruptible(cancel, [&] { return odf_hash::odf::verify_dataset(path, options); });
   return report_tuple(value_or_raise(std::move(r)));
 }
@@ -375,13 +404,14 @@ ReportTuple verify(const OsString& path_arg, unsigned jobs, bool integrity_only,
 // layer's Task, CheckResult and Plan are plain data built from it (cheap to pickle), and
 // everything that comes back is validated here by the C++ parsers.
 std::string plan_verify(const OsString& path_arg, bool integrity_only, bool strict,
-                        const StoreTuple& store) {
+                        const StoreTuple& store, const ModesTuple& modes) {
   const std::string& path = path_arg.value;
   odf_hash::odf::VerifyOptions options;
   options.integrity_only = integrity_only;
   options.strict = strict;
   odf_hash::CancelFlag cancel{false};
   options.store = store_for(store, cancel);
+  apply_modes(modes, options);
   auto r = run_interruptible(cancel, [&] { return odf_hash::odf::plan_verify(path, options); });
   return odf_hash::odf::verify_plan_json(value_or_raise(std::move(r)));
 }
@@ -586,8 +616,10 @@ NB_MODULE(_odf_hash, m) {
   m.def("physical_file", &physical_file, "path"_a, "store"_a);
   m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a, "store"_a);
   m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a, "store"_a);
-  m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a, "strict"_a, "store"_a);
-  m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a, "strict"_a, "store"_a);
+  m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a, "strict"_a, "store"_a,
+        "modes"_a);
+  m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a, "strict"_a, "store"_a,
+        "modes"_a);
   m.def("workspace", &workspace, "path"_a, "store"_a);
   m.def(
       "is_store_url", [](const OsString& text) { return odf_hash::is_store_url(text.value); },

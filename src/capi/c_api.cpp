@@ -10,6 +10,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "odf_hash/logical.h"
@@ -36,6 +37,7 @@ struct odf_hash_report {
   odf_hash::odf::DatasetReport report;
   std::vector<std::string> blocks;  // problems[i].block as text ("" when absent)
   std::string json;
+  std::string verdict;  // report.verdict()
 };
 
 namespace {
@@ -307,25 +309,78 @@ int odf_hash_verify(const char* path, uint32_t jobs, int integrity_only, odf_has
 
 int odf_hash_verify_ex(const char* path, uint32_t jobs, uint32_t flags, odf_hash_report** out,
                        odf_hash_error* err) {
+  return odf_hash_verify_modes_ex(path, jobs, flags, nullptr, out, err);
+}
+
+int odf_hash_verify_modes_ex(const char* path, uint32_t jobs, uint32_t flags,
+                             const odf_hash_verify_modes* modes, odf_hash_report** out,
+                             odf_hash_error* err) {
   return guarded(err, [&] {
     if (path == nullptr || out == nullptr) return invalid(err, "odf_hash_verify: NULL argument");
-    if ((flags & ~(ODF_HASH_VERIFY_INTEGRITY_ONLY | ODF_HASH_VERIFY_STRICT)) != 0) {
+    if ((flags &
+         ~(ODF_HASH_VERIFY_INTEGRITY_ONLY | ODF_HASH_VERIFY_STRICT | ODF_HASH_VERIFY_DEEP)) != 0) {
       return invalid(err, "odf_hash_verify_ex: unknown flag");
     }
     odf_hash::odf::VerifyOptions options;
     options.jobs = jobs == 0 ? 1 : jobs;
     options.integrity_only = (flags & ODF_HASH_VERIFY_INTEGRITY_ONLY) != 0;
     options.strict = (flags & ODF_HASH_VERIFY_STRICT) != 0;
+    options.deep = (flags & ODF_HASH_VERIFY_DEEP) != 0;
+    if (modes != nullptr) {
+      if (modes->struct_size != sizeof(odf_hash_verify_modes)) {
+        return invalid(err,
+                       "odf_hash_verify_modes_ex: struct_size is not "
+                       "sizeof(odf_hash_verify_modes) of this library");
+      }
+      for (auto [text, slot, name] :
+           {std::tuple{modes->expect_head, &options.expect_head, "expect_head"},
+            std::tuple{modes->since, &options.since, "since"}}) {
+        if (text == nullptr) continue;
+        auto h = odf_hash::Multihash::parse(text);
+        if (!h.is_ok()) {
+          const std::string m = std::string("odf_hash_verify_modes_ex: ") + name +
+                                " is not a multihash: " + h.status().message();
+          return invalid(err, m.c_str());
+        }
+        *slot = *h;
+      }
+      const bool fraction = modes->sample_fraction != 0;
+      if (fraction && !(modes->sample_fraction > 0 && modes->sample_fraction <= 1)) {
+        return invalid(err, "odf_hash_verify_modes_ex: sample_fraction must be in (0, 1]");
+      }
+      if (fraction && modes->sample_count != 0) {
+        return invalid(err, "odf_hash_verify_modes_ex: sample_fraction or sample_count, not both");
+      }
+      if (fraction) {
+        options.sample_fraction = modes->sample_fraction;
+        char spec[32];
+        std::snprintf(spec, sizeof spec, "%g", modes->sample_fraction);
+        options.sample_spec = spec;
+      } else if (modes->sample_count != 0) {
+        options.sample_count = modes->sample_count;
+        options.sample_spec = std::to_string(modes->sample_count);
+      }
+      options.sample_seed = modes->sample_seed;
+    }
     auto r = odf_hash::odf::verify_dataset(path, options);
     if (!r.is_ok()) return report(err, r.status());
-    auto* rep = new odf_hash_report{std::move(r).value(), {}, {}};
+    auto* rep = new odf_hash_report{std::move(r).value(), {}, {}, {}};
     for (const auto& p : rep->report.problems) {
       rep->blocks.push_back(p.block ? p.block->to_string() : std::string());
     }
     rep->json = odf_hash::odf::verify_report_json(rep->report);
+    rep->verdict = rep->report.verdict();
     *out = rep;
     return ok(err);
   });
+}
+
+const char* odf_hash_report_verdict(const odf_hash_report* report) {
+  return report == nullptr ? "" : report->verdict.c_str();
+}
+
+int odf_hash_report_complete(const odf_hash_report* report) {
+  return report != nullptr && !report->report.scope.partial() ? 1 : 0;
 }
 
 int odf_hash_report_valid(const odf_hash_report* report) {

@@ -51,7 +51,7 @@ std::optional<Problem> reencoded_block(const MetadataBlock& b,
 
 }  // namespace
 
-ChainWalk walk_chain(const DatasetDir& dir) {
+ChainWalk walk_chain(const DatasetDir& dir, const std::optional<Multihash>& stop_at) {
   ChainWalk walk;
   HeadRead head = read_head(dir);
   if (!head.hash) {
@@ -153,6 +153,10 @@ ChainWalk walk_chain(const DatasetDir& dir) {
       walk.problems.push_back(problem(ProblemKind::kChainNotSeeded, file->rel_path,
                                       "a Seed block has a prevBlockHash: only the first block "
                                       "may be a Seed"));
+    }
+    if (stop_at && cb.hash == *stop_at) {
+      walk.stopped_at = std::move(cb);
+      return walk;
     }
     if (!b.prev_block_hash) {
       if (b.event != EventKind::kSeed || b.sequence_number != 0) {

@@ -13,11 +13,15 @@ struct ChainWalk {
   std::vector<Problem> problems;   // in the order found (head towards seed)
   std::optional<Multihash> head;
   bool complete = false;  // reached a block without prevBlockHash, every link followed
+  // The walk met `stop_at` (walk_chain's): that block, read and checked like the others, is
+  // here and not in `blocks`; nothing below it was read.
+  std::optional<ChainBlock> stopped_at;
 };
 
 // Reads refs/head and every block down the chain; block hashes, parse errors, links and
-// sequence numbers are checked here.
-ChainWalk walk_chain(const DatasetDir& dir);
+// sequence numbers are checked here. With `stop_at` (--since), the walk ends at that block
+// when it meets it (see ChainWalk::stopped_at).
+ChainWalk walk_chain(const DatasetDir& dir, const std::optional<Multihash>& stop_at = {});
 
 // Data slice offsets along `blocks` (head first): contiguous from 0 and consistent with
 // prevOffset. When the chain is incomplete the slices before the oldest block read are

@@ -108,10 +108,11 @@ Result<std::shared_ptr<ObjectStore>> open_dataset_store(const std::string& url_o
   return store;
 }
 
-Result<DatasetDir> DatasetDir::open(const std::string& url_or_path, const StoreOptions& options) {
+Result<DatasetDir> DatasetDir::open(const std::string& url_or_path, const StoreOptions& options,
+                                    bool list_folders) {
   ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
                             open_dataset_store(url_or_path, options));
-  return open(std::shared_ptr<const ObjectStore>(std::move(store)));
+  return open(std::shared_ptr<const ObjectStore>(std::move(store)), list_folders);
 }
 
 namespace {
@@ -160,7 +161,7 @@ class ProbedHeadStore final : public ObjectStore {
 
 }  // namespace
 
-Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store) {
+Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store, bool list_folders) {
   if (store == nullptr) return Status::invalid_argument("DatasetDir::open: null store");
   DatasetDir dir;
   dir.store_ = std::move(store);
@@ -190,6 +191,9 @@ Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store) {
     // anything else): an error saying what it looks like, not a head-missing problem.
     ODF_HASH_ASSIGN_OR_RETURN(bool dataset, is_dataset_root(*dir.store_));
     if (!dataset) return not_a_dataset_status(*dir.store_, redact_url(dir.path_));
+    dir.listed_ = list_folders;
+  }
+  if (dir.listed_) {
     ODF_HASH_RETURN_IF_ERROR(dir.list_folder("blocks", dir.blocks_, &dir.blocks_listed_));
     ODF_HASH_RETURN_IF_ERROR(dir.list_folder("data", dir.data_, &dir.data_listed_));
     ODF_HASH_RETURN_IF_ERROR(

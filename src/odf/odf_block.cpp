@@ -321,6 +321,18 @@ Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
       out.data_schema = std::move(info);
       return Status::ok();
     }
+    case fb::MetadataEvent::SetVocab: {
+      // Read as vector_bytes reads (a version 2 block may be misaligned): the verifier
+      // checked the string's bounds.
+      const auto* name = b.event_as_SetVocab()->offset_column();
+      if (name != nullptr) {
+        const auto* p = reinterpret_cast<const uint8_t*>(name);
+        const auto n = flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p);
+        out.vocab_offset_column =
+            std::string(reinterpret_cast<const char*>(p + sizeof(flatbuffers::uoffset_t)), n);
+      }
+      return Status::ok();
+    }
     case fb::MetadataEvent::ExecuteTransform: {
       const auto& e = *b.event_as_ExecuteTransform();
       if (e.query_inputs() == nullptr) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <iterator>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -102,6 +104,11 @@ const char* problem_kind_name(ProblemKind kind) {
     case ProblemKind::kLinkedObjectHashMismatch: return "linked-object-hash-mismatch";
     case ProblemKind::kLinkMalformed: return "link-malformed";
     case ProblemKind::kLinkedObjectsSummaryMismatch: return "linked-objects-summary-mismatch";
+    case ProblemKind::kHistoryRewritten: return "history-rewritten";
+    case ProblemKind::kHeadNotFound: return "head-not-found";
+    case ProblemKind::kRowCountMismatch: return "row-count-mismatch";
+    case ProblemKind::kOffsetColumnMismatch: return "offset-column-mismatch";
+    case ProblemKind::kLogicalHashMisrecorded: return "logical-hash-misrecorded";
   }
   return "unknown";
 }
@@ -147,6 +154,47 @@ std::optional<ObjectKind> entry_kind_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+std::string count_of(uint64_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// "512 B", "12.3 KiB", "4.0 MiB" (as the CLI's progress lines).
+std::string bytes_text(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (bytes < 1024) return std::to_string(bytes) + " B";
+  double value = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < std::size(kUnits)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %s", value, kUnits[unit]);
+  return buf;
+}
+
+}  // namespace
+
+std::string DatasetReport::verdict() const {
+  std::string notes;
+  auto note = [&](const std::string& n) { notes += (notes.empty() ? "" : "; ") + n; };
+  if (!valid()) note(count_of(problems.size(), "problem"));
+  if (scope.since_found) {
+    const uint64_t newer = blocks == 0 ? 0 : blocks - 1;
+    note("since block " + std::to_string(*scope.since_sequence) + ": " +
+         count_of(newer, "new block") + ", " + count_of(files.size(), "file") + " checked");
+  }
+  if (scope.sampled) {
+    note("sampled: " + std::to_string(scope.files_checked) + " of " +
+         count_of(scope.files_total, "file") + ", " + bytes_text(scope.bytes_checked) + " of " +
+         bytes_text(scope.bytes_total) + " read");
+  }
+  std::string v = valid() ? "VALID" : "INVALID";
+  return notes.empty() ? v : v + " (" + notes + ")";
+}
+
 uint64_t DatasetReport::unreferenced_bytes() const noexcept {
   uint64_t n = 0;
   for (const auto& e : unreferenced) n += e.size;
@@ -174,7 +222,8 @@ uint64_t DatasetReport::linked_objects_matched() const noexcept {
 }
 
 Result<DatasetReport> verify_dataset(const std::string& url_or_path, const VerifyOptions& options) {
-  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store));
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store,
+                                                             /*list_folders=*/!options.since));
   ODF_HASH_ASSIGN_OR_RETURN(DatasetReport report, verify_dataset(dir, options));
   report.path = redact_url(url_or_path);
   return report;

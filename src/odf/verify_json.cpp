@@ -4,6 +4,7 @@
 
 #include "odf_hash/open_store.h"
 #include "problem_json.h"
+#include "scope_json.h"
 
 namespace odf_hash::odf {
 
@@ -16,6 +17,7 @@ std::string verify_report_json(const DatasetReport& r, int indent) {
   j["chain_complete"] = r.chain_complete;
   j["unexpected_checked"] = r.unexpected_checked;
   j["valid"] = r.valid();
+  j["verdict"] = r.verdict();
   j["logical_fallbacks"] = r.logical_fallbacks();
   j["linked_objects"] = {{"checked", r.linked_objects()}, {"matched", r.linked_objects_matched()}};
   j["files"] = nlohmann::json::array();
@@ -33,6 +35,7 @@ std::string verify_report_json(const DatasetReport& r, int indent) {
   j["problems"] = nlohmann::json::array();
   for (const auto& p : r.problems) j["problems"].push_back(detail::problem_to_json(p));
   j["unreferenced"] = detail::unreferenced_to_json(r);
+  j["scope"] = detail::scope_to_json(r.scope);
   // Paths and messages can hold bytes that are not UTF-8 (file names are bytes): replace
   // them rather than fail.
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);

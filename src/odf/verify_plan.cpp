@@ -13,11 +13,14 @@
 #include <utility>
 
 #include "chain_walk.h"
+#include "deep_check.h"
 #include "entry.h"
 #include "linked_objects.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
+#include "sample.h"
+#include "trust.h"
 #include "unreferenced.h"
 
 namespace odf_hash::odf {
@@ -29,11 +32,26 @@ std::string hash_key(const Multihash& h) {
   return std::string(b.begin(), b.end());
 }
 
+// The offset column's name when no SetVocab names one (ODF's DatasetVocabulary default).
+constexpr std::string_view kDefaultOffsetColumn = "offset";
+
 // The files the chain references, each once, attributed to the newest block referencing it.
 std::vector<FileTask> collect_tasks(const DatasetDir& dir, const std::vector<ChainBlock>& blocks,
                                     const FileTask& common) {
   std::vector<FileTask> tasks;
   std::set<std::string> seen_data, seen_checkpoints;
+  // The offset column in effect at each block (head first): the newest SetVocab at or below
+  // it that names one, else "offset".
+  std::vector<std::string> offset_column(blocks.size(), std::string(kDefaultOffsetColumn));
+  {
+    std::string current(kDefaultOffsetColumn);
+    for (size_t i = blocks.size(); i-- > 0;) {
+      if (blocks[i].block.event == EventKind::kSetVocab) {
+        current = blocks[i].block.vocab_offset_column.value_or(std::string(kDefaultOffsetColumn));
+      }
+      offset_column[i] = current;
+    }
+  }
   auto add = [&](FileRole role, const ChainBlock& cb, const Multihash& hash, uint64_t size,
                  std::optional<Multihash> logical) {
     const bool data = role == FileRole::kData;
@@ -52,6 +70,12 @@ std::vector<FileTask> collect_tasks(const DatasetDir& dir, const std::vector<Cha
     t.size = size;
     t.physical = hash;
     t.logical = std::move(logical);
+    if (data && t.deep && cb.block.new_data) {
+      t.offsets = cb.block.new_data->offset_interval;
+      t.offset_column = offset_column.at(&cb - blocks.data());
+    } else {
+      t.deep = false;
+    }
     tasks.push_back(std::move(t));
   };
   for (const auto& cb : blocks) {
@@ -69,6 +93,43 @@ std::vector<FileTask> collect_tasks(const DatasetDir& dir, const std::vector<Cha
   return tasks;
 }
 
+// What --since left out, in the report's scope.
+void note_incremental(const detail::ChainWalk& walk, VerifyPlan& plan) {
+  if (!walk.stopped_at) return;
+  VerifyScope& scope = plan.report.scope;
+  const uint64_t since_seq = walk.stopped_at->block.sequence_number;
+  if (since_seq > 0) {
+    scope.skipped.push_back("blocks 0 to " + std::to_string(since_seq - 1) +
+                            " and the files of blocks 0 to " + std::to_string(since_seq) +
+                            ": not read (--since: verified before)");
+  }
+  scope.skipped.push_back(
+      "unreferenced entries: not looked for (--since: the folders are not listed, and the chain "
+      "below was not read)");
+  if (scope.kind_inferred) {
+    scope.skipped.push_back(
+        "dataset kind: not read from the Seed (--since); inferred from the blocks read");
+  }
+  const bool vocab_read =
+      std::any_of(walk.blocks.begin(), walk.blocks.end(),
+                  [](const ChainBlock& cb) { return cb.block.event == EventKind::kSetVocab; });
+  if (scope.deep && !vocab_read) {
+    scope.skipped.push_back(
+        "--deep: no SetVocab among the blocks read (--since), so the offset column is taken "
+        "to be \"offset\", the default name");
+  }
+  const bool schema_read =
+      std::any_of(walk.blocks.begin(), walk.blocks.end(),
+                  [](const ChainBlock& cb) { return cb.block.data_schema.has_value(); });
+  const bool new_data = std::any_of(plan.tasks.begin(), plan.tasks.end(),
+                                    [](const FileTask& t) { return t.role == FileRole::kData; });
+  if (!schema_read && new_data) {
+    scope.skipped.push_back(
+        "linked objects: no SetDataSchema among the blocks read (--since), so no column is "
+        "known to hold links");
+  }
+}
+
 }  // namespace
 
 uint64_t VerifyPlan::bytes_total() const noexcept {
@@ -78,7 +139,8 @@ uint64_t VerifyPlan::bytes_total() const noexcept {
 }
 
 Result<VerifyPlan> plan_verify(const std::string& url_or_path, const VerifyOptions& options) {
-  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store));
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store,
+                                                             /*list_folders=*/!options.since));
   ODF_HASH_ASSIGN_OR_RETURN(VerifyPlan plan, plan_verify(dir, options));
   const std::string shown = redact_url(url_or_path);
   plan.report.path = shown;
@@ -91,16 +153,31 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
   DatasetReport& report = plan.report;
   report.path = dir.path();
   report.unexpected_checked = dir.listed();
-  detail::ChainWalk walk = detail::walk_chain(dir);
+  detail::ChainWalk walk = detail::walk_chain(dir, options.since);
   report.head = walk.head;
-  report.blocks = walk.blocks.size();
+  report.blocks = walk.blocks.size() + (walk.stopped_at ? 1 : 0);
   report.chain_complete = walk.complete;
   if (!walk.blocks.empty() && walk.blocks.back().block.dataset_kind) {
     report.kind = walk.blocks.back().block.dataset_kind;
+  } else if (walk.stopped_at) {
+    report.kind = detail::infer_kind(walk);
+    report.scope.kind_inferred = true;
   }
   report.problems = std::move(walk.problems);
-  for (auto& p : detail::check_offsets(walk.blocks, walk.complete))
-    report.problems.push_back(std::move(p));
+  {
+    // Above --since, offsets continue from the --since block's (taken as verified before).
+    std::vector<ChainBlock> with_anchor;
+    const std::vector<ChainBlock>* blocks = &walk.blocks;
+    if (walk.stopped_at) {
+      with_anchor = walk.blocks;
+      with_anchor.push_back(*walk.stopped_at);
+      blocks = &with_anchor;
+    }
+    for (auto& p : detail::check_offsets(*blocks, walk.complete))
+      report.problems.push_back(std::move(p));
+  }
+  detail::check_anchors(dir, walk, options, report);
+  report.scope.deep = options.deep;
 
   FileTask common;
   common.dataset = redact_url(dir.path());
@@ -109,9 +186,13 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
   // (no logical fallback), the strict choice.
   common.derivative = report.kind == DatasetKind::kDerivative;
   common.integrity_only = options.integrity_only;
+  common.deep = options.deep;
   plan.tasks = collect_tasks(dir, walk.blocks, common);
   detail::LinkScan links = detail::scan_links(dir, walk.blocks, common, plan.tasks.size());
-  for (auto& t : links.tasks) plan.tasks.push_back(std::move(t));
+  for (auto& t : links.tasks) {
+    t.deep = false;  // --deep is about data files' records
+    plan.tasks.push_back(std::move(t));
+  }
   for (auto& p : links.problems) report.problems.push_back(std::move(p));
   plan.linked_summaries = std::move(links.summaries);
   report.strict = options.strict;
@@ -126,6 +207,8 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
     report.unreferenced = std::move(u.entries);
     plan.unexpected = std::move(u.problems);
   }
+  note_incremental(walk, plan);
+  detail::sample_tasks(options, plan);
   return plan;
 }
 
@@ -246,6 +329,15 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
                 "the " + what + "'s size differs from the recorded size" + no_fallback_note);
   }
   std::shared_ptr<ObjectReader> object = std::move(entry.reader);
+  // The bytes matched (or the records did): with --deep, the records against the block.
+  auto deep_checked = [&]() -> FileCheckResult& {
+    if (!t.deep) return r;
+    if (std::optional<Problem> p = detail::check_records(object, t)) {
+      r.check.outcome = FileOutcome::kFailed;
+      r.problem = std::move(p);
+    }
+    return r;
+  };
   auto hash_physical = [&] {
     return physical_hash_object(*object, [&](uint64_t done, uint64_t) {
       if (progress) progress(done);
@@ -279,7 +371,7 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
     r.check.outcome = FileOutcome::kLogicalMatch;
     r.check.actual_physical = physical->hash;
     r.check.logical = logical->multihash();
-    return r;
+    return deep_checked();
   }
   auto physical = hash_physical();
   if (!physical.is_ok()) {
@@ -288,7 +380,7 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
   }
   if (physical->hash == t.physical && size == t.size) {
     r.check.outcome = FileOutcome::kPhysicalMatch;
-    return r;
+    return deep_checked();
   }
   if (!fallback) {
     return fail(
@@ -321,7 +413,7 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
   r.check.outcome = FileOutcome::kLogicalMatch;
   r.check.actual_physical = physical->hash;
   r.check.logical = actual_logical;
-  return r;
+  return deep_checked();
 }
 
 namespace {

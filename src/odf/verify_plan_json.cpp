@@ -7,6 +7,7 @@
 #include "odf_hash/open_store.h"
 #include "odf_hash/sha3.h"
 #include "problem_json.h"
+#include "scope_json.h"
 
 namespace odf_hash::odf {
 
@@ -130,7 +131,11 @@ json task_to_json(const FileTask& t) {
               {"logical", hash_or_null(t.logical)},
               {"derivative", t.derivative},
               {"integrity_only", t.integrity_only},
-              {"link", link_to_json(t.link)}};
+              {"link", link_to_json(t.link)},
+              {"deep", t.deep},
+              {"offset_column", t.offset_column},
+              {"offset_start", t.offsets.start},
+              {"offset_end", t.offsets.end}};
 }
 
 Result<FileTask> task_from_json(const json& j, const std::string& where) {
@@ -167,6 +172,15 @@ Result<FileTask> task_from_json(const json& j, const std::string& where) {
   if (t.dataset.empty()) return Status::parse_error(where + ".dataset: empty");
   // Absent in no task this version writes; tolerated as null.
   ODF_HASH_ASSIGN_OR_RETURN(t.link, detail::link_from_json(j, where));
+  if (j.contains("deep")) {  // optional: tasks written before --deep existed are not deep
+    ODF_HASH_ASSIGN_OR_RETURN(t.deep, json_bool(j, where, "deep"));
+    ODF_HASH_ASSIGN_OR_RETURN(t.offset_column, json_string(j, where, "offset_column"));
+    ODF_HASH_ASSIGN_OR_RETURN(t.offsets.start, json_u64(j, where, "offset_start"));
+    ODF_HASH_ASSIGN_OR_RETURN(t.offsets.end, json_u64(j, where, "offset_end"));
+    if (t.deep && (t.role != FileRole::kData || t.offset_column.empty())) {
+      return Status::parse_error(where + ".deep: only for a data file, with an offset_column");
+    }
+  }
   if ((t.role == FileRole::kLinkedObject) != t.link.has_value()) {
     return Status::parse_error(where + ".link: given exactly for a linked object");
   }
@@ -310,6 +324,7 @@ std::string verify_plan_json(const VerifyPlan& plan) {
                                          {"objects", std::move(objects)}});
   }
   j["unreferenced"] = detail::unreferenced_to_json(r);
+  j["scope"] = detail::scope_to_json(r.scope);
   return dump(j);
 }
 
@@ -348,6 +363,9 @@ Result<VerifyPlan> parse_verify_plan_json(std::string_view text) {
   if (j.contains("unreferenced")) {  // optional: plans of version 1 written before it existed
     ODF_HASH_RETURN_IF_ERROR(
         detail::unreferenced_from_json(j.at("unreferenced"), "plan.unreferenced", r));
+  }
+  if (j.contains("scope")) {  // optional: plans written before verify modes existed
+    ODF_HASH_ASSIGN_OR_RETURN(r.scope, detail::scope_from_json(j.at("scope"), "plan.scope"));
   }
   ODF_HASH_ASSIGN_OR_RETURN(const json* tasks, detail::json_field(j, "plan", "tasks"));
   if (!tasks->is_array()) return Status::parse_error("plan.tasks: expected a list");

@@ -97,6 +97,10 @@ def main() -> int:
     # A column's digest alone equals its digest inside the record batch.
     expect("column a column  (i)", lines.get("one batch column a (i)", "missing"))
     expect("json names the dataset", "yes")
+    # A made-up trusted head cannot be on the chain; one file of the sample is read.
+    expect("modes complete", "0")
+    expect("modes verdict says sampled", "yes")
+    expect("untrusted head", "history-rewritten")
     if not args.http:
         expect("not a dataset", "not found")
         expect("not a dataset says so", "yes")

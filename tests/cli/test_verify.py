@@ -90,7 +90,7 @@ def test_json_report_and_never_modifies(run, tmp_path):
     assert r.rc == 1, r
     report = json.loads(r.out)
     assert report["summary"] == {"datasets": 1, "valid": 0, "invalid": 1, "errors": 0,
-                                 "problems": 1, "logical_fallbacks": 0}
+                                 "problems": 1, "logical_fallbacks": 0, "partial": 0}
     d = report["datasets"][0]
     assert d["valid"] is False and d["kind"] == "root" and d["blocks"] == 5
     missing = {"kind": "file-missing", "block": info[2]["block"], "sequence_number": 2,

@@ -2,7 +2,7 @@
 """Writes the seed corpus of verify_plan_fuzz (tests/fuzz/corpus/verify_plan/): the plans,
 tasks and results of the example datasets and of a broken copy (every outcome and problem
 shape, unreferenced entries of every kind, a data file under a non-canonical name), also
-planned with strict, each prefixed with the byte that selects its parser (0 task, 1 result,
+planned with strict, planned with the verify modes, each prefixed with the byte that selects its parser (0 task, 1 result,
 2 plan), plus malformed variants. Needs the odf_hash package (make python).
 
     .venv/bin/python tests/fuzz/make_verify_plan_corpus.py
@@ -43,6 +43,13 @@ def main():
                 seeds[f"task-{name}-{t.id}"] = b"\x00" + t.to_json().encode()
                 seeds[f"result-{name}-{t.id}"] = b"\x01" + odf_hash.check(t).to_json().encode()
         seeds["plan-broken-strict"] = b"\x02" + odf_hash.plan("broken", strict=True).to_json().encode()
+        # The verify modes (issue 26): a deep, sampled plan with a trusted head and --since
+        # (its scope and the deep tasks' offset fields).
+        head = pathlib.Path("root/refs/head").read_text().strip()
+        modes = odf_hash.plan("root", deep=True, sample=3, seed=1, expect_head=head)
+        seeds["plan-modes"] = b"\x02" + modes.to_json().encode()
+        seeds["task-deep"] = b"\x00" + next(t for t in modes if t.deep).to_json().encode()
+        seeds["plan-since"] = b"\x02" + odf_hash.plan("root", since=head).to_json().encode()
     task = json.loads(seeds["task-root-0"][1:])
     seeds["task-bad-version"] = b"\x00" + json.dumps({**task, "version": 9}).encode()
     seeds["task-bad-file"] = b"\x00" + json.dumps({**task, "file": "data/../refs/head"}).encode()
@@ -116,6 +123,20 @@ def main():
         {**broken, "unreferenced": {**broken["unreferenced"], "bytes": 2**64 - 1}}).encode()
     seeds["plan-without-unreferenced"] = b"\x02" + json.dumps(
         {k: v for k, v in broken.items() if k != "unreferenced"}).encode()
+    deep = json.loads(seeds["task-deep"][1:])
+    seeds["task-deep-checkpoint"] = b"\x00" + json.dumps(
+        {**deep, "role": "checkpoint", "file": "checkpoints/" + deep["file"][5:],
+         "logical": None}).encode()
+    seeds["task-deep-no-column"] = b"\x00" + json.dumps({**deep, "offset_column": ""}).encode()
+    modes = json.loads(seeds["plan-modes"][1:])
+    # Written before the modes existed: no scope, tasks without the deep fields.
+    seeds["plan-without-scope"] = b"\x02" + json.dumps(
+        {**{k: v for k, v in modes.items() if k != "scope"},
+         "tasks": [{k: v for k, v in t.items()
+                    if k not in ("deep", "offset_column", "offset_start", "offset_end")}
+                   for t in modes["tasks"]]}).encode()
+    seeds["plan-scope-bad-sample"] = b"\x02" + json.dumps(
+        {**modes, "scope": {**modes["scope"], "sample": {"spec": 3}}}).encode()
     OUT.mkdir(parents=True, exist_ok=True)
     for name, data in seeds.items():
         (OUT / name).write_bytes(data)

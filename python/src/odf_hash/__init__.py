@@ -44,6 +44,7 @@ import dataclasses
 import enum
 import json
 import os
+import secrets
 import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union, overload
 
@@ -549,7 +550,10 @@ class Report:
     gives the :class:`Problem` objects in report order (metadata, then files newest block
     first, then unexpected files); ``report.unreferenced`` lists what the chain does not
     reference (never a problem unless ``strict``); ``report.to_dict()`` is the object
-    ``odf-hash verify --json`` prints for the dataset."""
+    ``odf-hash verify --json`` prints for the dataset. ``report.verdict`` and
+    ``report.scope`` say what the verify modes checked and skipped; ``report.complete`` is
+    False for a partial pass (``since``, ``sample``), where ``ok`` means that nothing wrong
+    was found in what was read."""
 
     def __init__(self, json_text: str, problems: List[tuple]):
         self._dict = json.loads(json_text)
@@ -578,6 +582,21 @@ class Report:
         self.unreferenced: List[Unreferenced] = [Unreferenced._from_dict(e) for e in u["entries"]]
         self.unreferenced_bytes: int = u["bytes"]  #: their total size
         self.strict: bool = u["strict"]  #: verified with ``strict=True``
+        #: "VALID", "INVALID (2 problems)", "VALID (sampled: 3 of 40 files, 12.0 MiB of
+        #: 900.0 MiB read)", "VALID (since block 41: 1 new block, 2 files checked)": a partial
+        #: pass never reads as a plain "VALID"
+        self.verdict: str = d["verdict"]
+        #: what the modes checked and skipped (``odf-hash verify --json``'s "scope"):
+        #: expected_head(_found, _sequence), since(_found, _sequence), kind_inferred, deep,
+        #: sample ({"spec", "seed", "files_checked", "files_total", "bytes_checked",
+        #: "bytes_total"} or None), skipped (one sentence per check not made), complete
+        self.scope: Dict[str, Any] = d["scope"]
+
+    @property
+    def complete(self) -> bool:
+        """False when only part of the dataset was checked (``since``, ``sample``): then
+        ``ok`` means that nothing wrong was found in what was read."""
+        return bool(self.scope["complete"])
 
     @property
     def ok(self) -> bool:
@@ -605,13 +624,59 @@ class Report:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        state = "VALID" if self.ok else f"INVALID, {len(self.problems)} problems"
-        return f"<odf_hash.Report {self.path!r}: {state}>"
+        return f"<odf_hash.Report {self.path!r}: {self.verdict}>"
+
+
+def _modes(what: str, expect_head: Optional[str], since: Optional[str], deep: bool,
+           sample: Union[None, int, float, str], seed: Optional[int]) -> tuple:
+    """The verify modes as the extension takes them (hashes are parsed there)."""
+    for name, value in (("expect_head", expect_head), ("since", since)):
+        if value is not None and not isinstance(value, str):
+            raise InvalidInputError(f"odf_hash.{what}: {name} must be a multihash string, "
+                                    f"not {type(value).__name__}")
+    fraction = count = None
+    spec = ""
+    if sample is not None:
+        bad = InvalidInputError(f"odf_hash.{what}: sample must be a fraction in (0, 1] (0.01, "
+                                f"'1%') or a number of files (25), not {sample!r}")
+        if isinstance(sample, bool):
+            raise bad
+        if isinstance(sample, str):
+            text = sample.strip()
+            try:
+                if text.endswith("%"):
+                    sample = float(text[:-1]) / 100
+                elif any(c in text for c in ".eE"):
+                    sample = float(text)
+                else:
+                    sample = int(text)
+            except ValueError:
+                raise bad from None
+        if isinstance(sample, int):
+            if sample < 1 or sample >= 2**64:
+                raise bad
+            count, spec = sample, str(sample)
+        elif isinstance(sample, float):
+            if not 0 < sample <= 1:
+                raise bad
+            fraction, spec = sample, repr(sample)
+        else:
+            raise bad
+        if seed is None:
+            seed = secrets.randbits(63)  # shown in Report.scope: the sample can be redone
+    if seed is not None:
+        if sample is None:
+            raise InvalidInputError(f"odf_hash.{what}: seed is used with sample only")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            raise InvalidInputError(f"odf_hash.{what}: seed must be an integer in [0, 2**64)")
+    return (expect_head, since, bool(deep), fraction, count, seed or 0, spec)
 
 
 def verify(
     dataset: PathLike, *, jobs: Optional[int] = None, integrity_only: bool = False,
-    strict: bool = False, **store: Any
+    strict: bool = False, expect_head: Optional[str] = None, since: Optional[str] = None,
+    deep: bool = False, sample: Union[None, int, float, str] = None,
+    seed: Optional[int] = None, **store: Any
 ) -> Report:
     """Verifies the ODF dataset ``dataset``, a folder or a URL (``refs/head``, ``blocks/``, ``data/``,
     ``checkpoints/``): every block hashes to its name and the chain links down to the seed;
@@ -631,19 +696,37 @@ def verify(
     URL, whose transfers wait on the network, as the command does; at most 256, a larger
     value is taken as 256). Raises :class:`Error`
     only when verification cannot run (the folder does not exist, the server cannot be
-    reached: :class:`IoError`); findings are in the report."""
+    reached: :class:`IoError`); findings are in the report.
+
+    Modes (``Report.scope`` says what each checked and skipped; README: "What each verify
+    mode proves (and does not)"):
+
+    - ``expect_head``: a trusted head (a multihash string): refs/head must be that block or
+      a descendant of it, else a ``history-rewritten`` (or ``head-not-found``) problem;
+    - ``since``: a head verified before: only the blocks above it, their files and the link
+      down to it are checked, nothing older is read (``Report.head`` is the new head to
+      keep);
+    - ``deep``: each data file's records against its block: row count, offset column
+      (SetVocab's, ``offset`` by default) and logical hash;
+    - ``sample``: the whole chain but only a random, size-weighted subset of the files: a
+      fraction of the bytes (``0.01``, ``"1%"``) or a number of files (``25``);
+      deterministic for ``seed`` (default: a new one, in ``Report.scope``). A sampled report
+      is never complete (``Report.complete``; ``Report.verdict`` says what was read)."""
     p = _path(dataset, "odf_hash.verify")
     opts = _store("verify", store)
+    modes = _modes("verify", expect_head, since, deep, sample, seed)
     remote = _odf_hash.is_store_url(p)
     n = (16 if remote else (os.cpu_count() or 1)) if jobs is None else jobs
     n = _count("jobs", n, _MAX_JOBS)
-    json_text, problems = _odf_hash.verify(p, n, bool(integrity_only), bool(strict), opts)
+    json_text, problems = _odf_hash.verify(p, n, bool(integrity_only), bool(strict), opts,
+                                           modes)
     return Report(json_text, problems)
 
 
 def verify_workspace(
     workspace: PathLike, *, datasets: Optional[Iterable[str]] = None, jobs: Optional[int] = None,
-    integrity_only: bool = False, strict: bool = False, **store: Any
+    integrity_only: bool = False, strict: bool = False, deep: bool = False,
+    sample: Union[None, int, float, str] = None, seed: Optional[int] = None, **store: Any
 ) -> Dict[str, Report]:
     """Verifies every dataset of the kamu workspace ``workspace`` (the folder holding
     ``.kamu/``, ``.kamu`` itself or ``.kamu/datasets``; also a folder holding only dataset
@@ -652,7 +735,8 @@ def verify_workspace(
     its folder). Aliases are text from the datasets: escape them before printing to a
     terminal. Raises :class:`NotFoundError` when ``workspace`` is no workspace (a dataset:
     use :func:`verify`) or a requested alias is not in it; the other arguments as
-    :func:`verify`."""
+    :func:`verify` (``expect_head`` and ``since`` name one dataset's blocks: use
+    :func:`verify` on that dataset)."""
     p = _path(workspace, "odf_hash.verify_workspace")
     opts = _store("verify_workspace", store)
     ws = _odf_hash.workspace(p, opts)
@@ -671,7 +755,7 @@ def verify_workspace(
         if wanted is None or alias in wanted or ident in wanted:
             key = alias if alias not in out else f"{alias} ({ident})"
             out[key] = verify(where, jobs=jobs, integrity_only=integrity_only, strict=strict,
-                              **store)
+                              deep=deep, sample=sample, seed=seed, **store)
     return out
 
 
@@ -716,6 +800,12 @@ class Task:
     ipfs_gateway: str = ""
     #: a linked object: its first reference, {"data_file", "column", "row"}
     link: Optional[Dict[str, Any]] = None
+    #: ``deep=True``: the records are checked against the block too (the offset column's
+    #: name and the block's offset interval)
+    deep: bool = False
+    offset_column: str = ""
+    offset_start: int = 0
+    offset_end: int = 0
 
     def to_dict(self) -> Dict[str, Any]:
         return {"version": _PLAN_VERSION, **dataclasses.asdict(self)}
@@ -849,13 +939,17 @@ def _text(text: Any, what: str) -> str:
 
 
 def plan(dataset: PathLike, *, integrity_only: bool = False, strict: bool = False,
+         expect_head: Optional[str] = None, since: Optional[str] = None, deep: bool = False,
+         sample: Union[None, int, float, str] = None, seed: Optional[int] = None,
          **store: Any) -> Plan:
     """Plans the verification of ``dataset`` (what :func:`verify` takes: a folder or a URL,
     with the store options as keyword arguments): walks the metadata chain once and lists
     the dataset, then returns a :class:`Plan` whose tasks are the file checks :func:`verify`
     would run. Run each with :func:`check` (anywhere the dataset can be read at the same
     location: each task carries the store options, never credentials), then :func:`merge`.
-    Errors as :func:`verify`."""
+    The modes (``expect_head``, ``since``, ``deep``, ``sample``, ``seed``) as :func:`verify`:
+    the plan holds only the tasks they leave, and the merged report their scope. Errors as
+    :func:`verify`."""
     p = _path(dataset, "odf_hash.plan")
     try:
         p.encode("utf-8")
@@ -866,7 +960,8 @@ def plan(dataset: PathLike, *, integrity_only: bool = False, strict: bool = Fals
             f"odf_hash.plan: {p!r} is not UTF-8, so its tasks cannot name it (their JSON is "
             "text); verify it with odf_hash.verify(), in one process") from None
     opts = _store("plan", store)
-    return Plan(_odf_hash.plan_verify(p, bool(integrity_only), bool(strict), opts))
+    modes = _modes("plan", expect_head, since, deep, sample, seed)
+    return Plan(_odf_hash.plan_verify(p, bool(integrity_only), bool(strict), opts, modes))
 
 
 @dataclasses.dataclass(frozen=True)

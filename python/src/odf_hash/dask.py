@@ -82,12 +82,15 @@ def _map(fn: Callable[[Any], Any], items: Sequence[Any], client: Any, retries: i
 
 
 def verify(dataset: odf_hash.PathLike, client: Any = None, *, integrity_only: bool = False,
-           strict: bool = False,
+           strict: bool = False, expect_head: Optional[str] = None, since: Optional[str] = None,
+           deep: bool = False, sample: Any = None, seed: Optional[int] = None,
            retries: int = 2, progress: bool = True,
            batch_size: Optional[int] = None, **store: Any) -> odf_hash.Report:
     """Verifies ``dataset`` as :func:`odf_hash.verify` does, with the data and checkpoint
     files checked by Dask tasks: the report is the same (same files, problems, order, the
-    same unreferenced entries; ``strict`` as :func:`odf_hash.verify`).
+    same unreferenced entries; ``strict`` and the modes, ``expect_head``, ``since``, ``deep``,
+    ``sample`` and ``seed``, as :func:`odf_hash.verify`: only the files they leave are
+    sent to the workers).
 
     ``client`` is a ``distributed.Client`` (default: the current one; without any, the local
     scheduler runs a ``dask.bag``). ``retries``: how often Dask re-runs a task that raised
@@ -98,7 +101,9 @@ def verify(dataset: odf_hash.PathLike, client: Any = None, *, integrity_only: bo
     ``dataset`` may be a URL, with the store options of
     :func:`odf_hash.verify` as keyword arguments; each task carries them (never credentials:
     the workers reading S3 use their own AWS credential chain)."""
-    plan = odf_hash.plan(dataset, integrity_only=integrity_only, strict=strict, **store)
+    plan = odf_hash.plan(dataset, integrity_only=integrity_only, strict=strict,
+                         expect_head=expect_head, since=since, deep=deep, sample=sample,
+                         seed=seed, **store)
     client = _current_client(client)
     batches = _engine.split(plan.tasks, _threads(client), batch_size)
     # The workers run only what this client asked for: tasks are messages, and a forged one

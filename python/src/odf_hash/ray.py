@@ -55,12 +55,16 @@ class _Progress:
 
 
 def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, strict: bool = False,
+           expect_head: Optional[str] = None, since: Optional[str] = None, deep: bool = False,
+           sample: Any = None, seed: Optional[int] = None,
            max_retries: int = 3,
            num_cpus: float = 1, progress: bool = True,
            batch_size: Optional[int] = None, **store: Any) -> odf_hash.Report:
     """Verifies ``dataset`` as :func:`odf_hash.verify` does, with the data and checkpoint
     files checked by Ray tasks: the report is the same (same files, problems, order, the
-    same unreferenced entries; ``strict`` as :func:`odf_hash.verify`).
+    same unreferenced entries; ``strict`` and the modes, ``expect_head``, ``since``, ``deep``,
+    ``sample`` and ``seed``, as :func:`odf_hash.verify`: only the files they leave are
+    sent to the workers).
 
     ``max_retries``: how often Ray re-runs a task whose worker died. ``num_cpus``: the CPUs
     one task reserves (one SHA3 stream uses one core). ``progress``: show progress while
@@ -69,7 +73,9 @@ def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, strict: 
     Ray's per-task overhead stays small and the CPUs finish together). ``dataset`` may be a URL, with the store options of :func:`odf_hash.verify` as
     keyword arguments; each task carries them (never credentials: the workers reading S3 use
     their own AWS credential chain)."""
-    plan = odf_hash.plan(dataset, integrity_only=integrity_only, strict=strict, **store)
+    plan = odf_hash.plan(dataset, integrity_only=integrity_only, strict=strict,
+                         expect_head=expect_head, since=since, deep=deep, sample=sample,
+                         seed=seed, **store)
     if not ray.is_initialized():
         ray.init()
     cpus = int(ray.cluster_resources().get("CPU", 1) // max(num_cpus, 1e-9))

@@ -137,6 +137,18 @@ TEST(OdfBlock, Version3MustBeAligned) {
             "layout required)");
 }
 
+// A SetVocab block kamu 0.265 wrote (`kind: SetVocab, offsetColumn: rownum,
+// systemTimeColumn: sys_t, eventTimeColumn: ev_t` in its snapshot; `kamu log` shows it as
+// sequence number 1): verify --deep reads the offset column's name from it.
+TEST(OdfBlock, KamuSetVocabNamesTheOffsetColumn) {
+  auto b = parse_block(read_bytes(kFixtures / "kamu-set-vocab.bin"));
+  ASSERT_TRUE(b.is_ok()) << b.status().message();
+  EXPECT_EQ(b->event, EventKind::kSetVocab);
+  EXPECT_EQ(b->sequence_number, 1u);
+  ASSERT_TRUE(b->vocab_offset_column.has_value());
+  EXPECT_EQ(*b->vocab_offset_column, "rownum");
+}
+
 TEST(OdfBlock, UnknownVersionIsAnError) {
   auto b = parse_block(read_bytes(kFixtures / "block-version-9.bin"));
   ASSERT_FALSE(b.is_ok());

@@ -1,0 +1,79 @@
+"""The verify modes from Python (issue 26): expect_head, since, deep, sample / seed, through
+verify(), plan() / check() / merge() and the Dask adapter's local scheduler. Expected block
+hashes are the example generator's file names (hashlib); its README gives the chain: Seed,
+SetInfo, then three AddData blocks (sequence numbers 2 to 4), three data files and two
+checkpoints."""
+import pathlib
+
+import pytest
+
+# The Arrow module (deep checks read records) finds pyarrow's libparquet beside the installed
+# package, or already loaded: a test run from a --target folder relies on the latter.
+pytest.importorskip("pyarrow.parquet")
+
+import odf_hash  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "datasets" / "root"
+HEAD = (EXAMPLE / "refs" / "head").read_text().strip()
+UNKNOWN = "f1620" + "ab" * 32
+
+
+def test_expect_head_on_the_chain_and_not():
+    r = odf_hash.verify(EXAMPLE, expect_head=HEAD)
+    assert r.ok and r.complete and r.verdict == "VALID"
+    assert r.scope["expected_head_found"] and r.scope["expected_head_sequence"] == 4
+    r = odf_hash.verify(EXAMPLE, expect_head=UNKNOWN)
+    assert not r.ok
+    assert [p.kind.value for p in r] == ["history-rewritten"]
+    assert r.problems[0].expected == UNKNOWN and r.problems[0].actual == HEAD
+    assert "INVALID (1 problem)" in repr(r)
+
+
+def test_since_the_head_checks_no_file():
+    r = odf_hash.verify(EXAMPLE, since=HEAD)
+    assert r.ok and not r.complete
+    assert r.files == [] and r.blocks == 1
+    assert r.verdict == "VALID (since block 4: 0 new blocks, 0 files checked)"
+    assert r.scope["since_sequence"] == 4
+    assert any("not read (--since" in s for s in r.scope["skipped"])
+
+
+def test_deep_and_sample():
+    r = odf_hash.verify(EXAMPLE, deep=True)
+    assert r.ok and r.scope["deep"] and r.complete
+    r = odf_hash.verify(EXAMPLE, sample=2, seed=11)
+    assert r.ok and not r.complete
+    s = r.scope["sample"]
+    assert (s["files_checked"], s["files_total"], s["seed"], s["spec"]) == (2, 5, 11, "2")
+    assert r.verdict.startswith("VALID (sampled: 2 of 5 files, ")
+    assert len(r.files) == 2
+    assert odf_hash.verify(EXAMPLE, sample=2, seed=11) == r  # deterministic for a seed
+    # Without a seed, one is chosen and reported.
+    assert isinstance(odf_hash.verify(EXAMPLE, sample="40%").scope["sample"]["seed"], int)
+
+
+def test_plan_check_merge_keep_the_modes():
+    p = odf_hash.plan(EXAMPLE, sample=3, seed=5, deep=True, expect_head=HEAD)
+    assert len(p) == 3 and all(t.deep for t in p if t.role == "data")
+    p = odf_hash.Plan.from_json(p.to_json())
+    merged = odf_hash.merge(p, [odf_hash.check(t) for t in p])
+    assert merged == odf_hash.verify(EXAMPLE, sample=3, seed=5, deep=True, expect_head=HEAD)
+    assert merged.scope["sample"]["files_checked"] == 3 and not merged.complete
+
+
+def test_dask_local_scheduler_verifies_a_sample():
+    dask = pytest.importorskip("dask")
+    import odf_hash.dask
+    with dask.config.set(scheduler="threads"):
+        got = odf_hash.dask.verify(EXAMPLE, sample=2, seed=9, progress=False)
+    assert got == odf_hash.verify(EXAMPLE, sample=2, seed=9)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"sample": 0}, {"sample": 1.5}, {"sample": "x"}, {"sample": True}, {"seed": 3},
+    {"sample": 2, "seed": -1}, {"expect_head": "zz"}, {"since": 12},
+])
+def test_bad_modes_raise(kwargs):
+    with pytest.raises(odf_hash.InvalidInputError):
+        odf_hash.verify(EXAMPLE, **kwargs)

@@ -1,0 +1,30 @@
+// Internal: trust anchors of a verification. A chain only proves that a dataset agrees with
+// itself: whoever can write its folder can rewrite every block and refs/head, and the walk
+// still reaches a seed. A block hash obtained elsewhere (a head verified before, kept in a
+// pin file) pins the whole history below it, since each block names its predecessor's hash.
+//
+// check_anchors looks for VerifyOptions::expect_head and ::since among the blocks the walk
+// read (refs/head down to the seed, or down to the --since block) and records in the
+// report's scope where they were found, or the problem saying why not:
+//  - history-rewritten: the walk reached the seed and the block is not on the chain (the
+//    message says whether a block file of that hash still exists beside the chain);
+//  - head-not-found: the walk could not answer (refs/head unreadable, the chain broken
+//    before the seed, or --since above the trusted head stopped it).
+#pragma once
+
+#include <optional>
+
+#include "chain_walk.h"
+#include "odf_hash/verify.h"
+
+namespace odf_hash::odf::detail {
+
+void check_anchors(const DatasetDir& dir, const ChainWalk& walk, const VerifyOptions& options,
+                   DatasetReport& report);
+
+// The kind of a dataset whose Seed was not read (--since): blocks adding data say it
+// (ExecuteTransform only in derivative datasets, AddData only in root ones). nullopt when
+// no block read says.
+std::optional<DatasetKind> infer_kind(const ChainWalk& walk);
+
+}  // namespace odf_hash::odf::detail
