@@ -5,7 +5,14 @@
 //   <multihash>  <path>      two spaces: text mode, as odf-hash and sha256sum write it
 //   <multihash> *<path>      coreutils' binary-mode marker (the bytes hashed are the same)
 // The hash may be in any final multibase (parsed by Multihash::parse). The path is the rest
-// of the line, spaces included. A line starting with a backslash has an escaped path
+// of the line, spaces included. The lists of the other SHA3-256 tools are read too:
+//   <64 hex digits>  <path>  sha3sum, `rhash --sha3-256`; ' *' as `openssl dgst -sha3-256 -r`
+//   SHA3-256 (<path>) = <64 hex digits>    BSD style (`rhash --bsd`, coreutils' --tag)
+//   SHA3-256(<path>)= <64 hex digits>      `openssl dgst -sha3-256`
+// A bare 64-digit hex digest (either case) is a SHA3-256 digest: the entry holds the
+// physical sha3-256 multihash of it, and says it was bare (CheckLineFormat). A BSD line
+// naming another algorithm (SHA256, BLAKE3...) is malformed, and the reason says so. A line
+// starting with a backslash has an escaped path
 // ("\\" is a backslash, "\n" a newline, "\r" a carriage return), as coreutils writes names
 // holding those bytes, and "\xHH" any other control character (odf-hash's addition, so that
 // a name printed on a terminal cannot drive it; coreutils writes those bytes raw).
@@ -27,10 +34,18 @@
 
 namespace odf_hash {
 
+// How an entry's hash was written.
+enum class CheckLineFormat {
+  kMultihash,   // "<multihash>  <path>": odf-hash's own lists
+  kBareDigest,  // "<hex>  <path>": sha3sum, rhash, openssl dgst -r
+  kBsdTag,      // "SHA3-256 (<path>) = <hex>"
+};
+
 struct CheckListEntry {
   Multihash expected;
   std::string path;
   size_t line = 0;  // 1-based
+  CheckLineFormat format = CheckLineFormat::kMultihash;
 };
 
 struct CheckListProblem {

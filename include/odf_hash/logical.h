@@ -51,6 +51,11 @@ struct ColumnDigest {
   // Bytes this column fed to its SHA3-256 stream: its type bytes and every value as hashed
   // (for measuring against the Keccak rate; not part of any digest).
   uint64_t hashed_bytes = 0;
+  // Empty when the reference (arrow-digest, which kamu uses) can hash this column's type;
+  // otherwise why it cannot ("dictionary-encoded", "Null type", "run-end encoded", "list
+  // view"; docs/divergences.md section 5): odf-hash hashes those as the spec text says, but
+  // kamu panics on them, so it can never check a hash that covers such a column.
+  std::string reference_gap;
 };
 
 struct LogicalDigest {
@@ -58,6 +63,13 @@ struct LogicalDigest {
   std::vector<ColumnDigest> columns;  // depth-first leaf order, as combined
   uint64_t num_rows = 0;              // rows hashed across all batches
   Multihash multihash() const { return Multihash::arrow0_sha3_256(digest); }
+  // Whether the reference could compute this hash: no column has a reference_gap.
+  bool reference_compatible() const {
+    for (const auto& c : columns) {
+      if (!c.reference_gap.empty()) return false;
+    }
+    return true;
+  }
 };
 
 // The columns of one record stream hashed apart: `digest` is what logical_hash_stream (or

@@ -176,6 +176,12 @@ ODF_HASH_API size_t odf_hash_logical_result_column_count(const odf_hash_logical_
 ODF_HASH_API int odf_hash_logical_result_column(const odf_hash_logical_result* result, size_t index,
                                                 const char** path_out, const char** type_out,
                                                 uint8_t digest_out[ODF_HASH_DIGEST_SIZE]);
+/* Why the reference implementation (arrow-digest, which kamu uses) cannot hash leaf column
+ * `index` ("dictionary-encoded, ...", "Null type, ...", "run-end encoded", "a list view"), or
+ * "" when it can: a result with such a column is a hash kamu cannot check. The string
+ * belongs to the result; NULL when `index` is out of range. */
+ODF_HASH_API const char* odf_hash_logical_result_column_reference_gap(
+    const odf_hash_logical_result* result, size_t index);
 ODF_HASH_API void odf_hash_logical_result_free(odf_hash_logical_result* result);
 
 /* ---- Dataset verification -------------------------------------------------------------- */

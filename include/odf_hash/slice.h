@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "odf_hash/logical.h"
 #include "odf_hash/odf_block.h"
@@ -20,6 +21,10 @@ namespace odf_hash::odf {
 struct SliceOptions {
   uint64_t offset = 0;         // offset of the file's first record in the dataset
   LogicalHashOptions logical;  // threads for the logical hash (never changes the result)
+  // When set, receives the leaf columns whose type the reference cannot hash
+  // (ColumnDigest::reference_gap not empty): a logicalHash kamu cannot check. Written only
+  // when the slice is computed.
+  std::vector<ColumnDigest>* reference_gaps = nullptr;
 };
 
 // Reads the file twice, side by side: its physical hash and size (the exact bytes), and its

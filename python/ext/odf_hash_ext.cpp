@@ -25,6 +25,7 @@
 #include "odf_hash/logical.h"
 #include "odf_hash/multibase.h"
 #include "odf_hash/multihash.h"
+#include "odf_hash/multihash_hint.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
@@ -56,6 +57,16 @@ template <typename T>
 T value_or_raise(odf_hash::Result<T>&& r) {
   if (!r.is_ok()) throw LibraryError(r.status());
   return std::move(r).value();
+}
+
+// Multihash::parse, its error followed by what to fix when a fix is likely.
+odf_hash::Multihash parse_multihash(const std::string& text) {
+  auto parsed = odf_hash::Multihash::parse(text);
+  if (parsed.is_ok()) return *parsed;
+  std::string hint = odf_hash::suggest_multihash_fix(text);
+  if (hint.empty()) throw LibraryError(parsed.status());
+  throw LibraryError(
+      odf_hash::Status(parsed.status().code(), parsed.status().message() + "; hint: " + hint));
 }
 
 const char* error_class(odf_hash::StatusCode code) {
@@ -110,17 +121,21 @@ odf_hash::StoreOptions store_for(const StoreTuple& t, const odf_hash::CancelFlag
   return o;
 }
 
-// The digest as (multihash text, rows, [(path, type, hex digest)]).
-using LogicalTuple =
-    std::tuple<std::string, uint64_t, std::vector<std::tuple<OsString, OsString, nb::bytes>>>;
+// The digest as (multihash text, rows, [(path, type, digest, reference gap)]); the gap is
+// "" when the reference can hash the column (ColumnDigest::reference_gap).
+using ColumnTuple = std::tuple<OsString, OsString, nb::bytes, std::string>;
+using LogicalTuple = std::tuple<std::string, uint64_t, std::vector<ColumnTuple>>;
+
+ColumnTuple column_tuple(const odf_hash::ColumnDigest& c) {
+  return {OsString{c.path}, OsString{c.type},
+          nb::bytes(reinterpret_cast<const char*>(c.digest.data()), c.digest.size()),
+          c.reference_gap};
+}
 
 LogicalTuple to_tuple(const odf_hash::LogicalDigest& d) {
-  std::vector<std::tuple<OsString, OsString, nb::bytes>> columns;
+  std::vector<ColumnTuple> columns;
   columns.reserve(d.columns.size());
-  for (const auto& c : d.columns) {
-    columns.emplace_back(
-        c.path, c.type, nb::bytes(reinterpret_cast<const char*>(c.digest.data()), c.digest.size()));
-  }
+  for (const auto& c : d.columns) columns.push_back(column_tuple(c));
   return {d.multihash().to_string(), d.num_rows, std::move(columns)};
 }
 
@@ -269,17 +284,24 @@ nb::dict slice_to_dict(const odf_hash::odf::DataSlice& s) {
   return d;
 }
 
-nb::dict data_slice(const OsString& path_arg, uint64_t offset, unsigned threads,
-                    const StoreTuple& store) {
+// The DataSlice as a dict, and the columns the reference cannot hash (column tuples).
+std::tuple<nb::dict, std::vector<ColumnTuple>> data_slice(const OsString& path_arg, uint64_t offset,
+                                                          unsigned threads,
+                                                          const StoreTuple& store) {
   const std::string& path = path_arg.value;
   odf_hash::odf::SliceOptions options;
   options.offset = offset;
   odf_hash::CancelFlag cancel{false};
   options.logical = options_for(threads, &cancel);
+  std::vector<odf_hash::ColumnDigest> gaps;
+  options.reference_gaps = &gaps;
   auto r = run_interruptible(cancel, [&] {
     return odf_hash::odf::data_slice_of_path_or_url(path, options, store_for(store, cancel));
   });
-  return slice_to_dict(value_or_raise(std::move(r)));
+  nb::dict d = slice_to_dict(value_or_raise(std::move(r)));
+  std::vector<ColumnTuple> columns;
+  for (const auto& c : gaps) columns.push_back(column_tuple(c));
+  return {d, std::move(columns)};
 }
 
 nb::dict compared_file(const odf_hash::odf::ComparedFile& f) {
@@ -661,11 +683,20 @@ NB_MODULE(_odf_hash, m) {
       "ODF form (``f`` + lowercase hex), ``h.to_string(\"base58btc\")`` another base (a name or\n"
       "a multibase prefix), ``h.short`` the last 8 characters. Two multihashes are equal when\n"
       "their code and digest are, however they were written; they hash and pickle by value.\n"
-      "Invalid text raises odf_hash.InvalidInputError.")
-      .def_static(
-          "parse",
-          [](const std::string& text) { return value_or_raise(odf_hash::Multihash::parse(text)); },
+      "``Multihash(text)`` is ``Multihash.parse(text)``. A ``str`` compares equal when it is\n"
+      "a spelling of the same multihash (``h == \"zW1...\"`` parses the text; text that is not\n"
+      "a multihash compares unequal), and ``hash(h) == hash(str(h))``, so a multihash finds\n"
+      "its canonical string in a set or dict. Invalid text raises\n"
+      "odf_hash.InvalidInputError, with a hint when a fix is likely (a missing character, a\n"
+      "bare digest).")
+      .def(
+          "__init__",
+          [](odf_hash::Multihash* self, const std::string& text) {
+            new (self) odf_hash::Multihash(parse_multihash(text));
+          },
           "text"_a)
+      .def_static(
+          "parse", [](const std::string& text) { return parse_multihash(text); }, "text"_a)
       .def_static(
           "from_bytes",
           [](nb::bytes raw) {
@@ -698,12 +729,16 @@ NB_MODULE(_odf_hash, m) {
            })
       .def("__eq__",
            [](const odf_hash::Multihash& a, const odf_hash::Multihash& b) { return a == b; })
-      .def("__eq__", [](const odf_hash::Multihash&, nb::handle) { return false; })
-      .def("__hash__",
-           [](const odf_hash::Multihash& h) {
-             auto b = h.to_bytes();
-             return nb::hash(nb::bytes(reinterpret_cast<const char*>(b.data()), b.size()));
+      .def("__eq__",
+           [](const odf_hash::Multihash& a, const std::string& text) {
+             auto parsed = odf_hash::Multihash::parse(text);
+             return parsed.is_ok() && *parsed == a;
            })
+      .def("__eq__", [](const odf_hash::Multihash&, nb::handle) { return false; })
+      // The canonical string's hash: equal objects (a multihash and its canonical text) hash
+      // alike.
+      .def("__hash__",
+           [](const odf_hash::Multihash& h) { return nb::hash(nb::str(h.to_string().c_str())); })
       .def("__str__", [](const odf_hash::Multihash& h) { return h.to_string(); })
       .def("__repr__",
            [](const odf_hash::Multihash& h) { return "Multihash('" + h.to_string() + "')"; })

@@ -12,7 +12,7 @@ import odf_hash
 
 
 def test_not_arrow():
-    for obj in ([1, 2, 3], {"a": [1]}, "text", None, object()):
+    for obj in ([1, 2, 3], {"a": [1]}, None, object()):  # a str: test_first_hour.py
         with pytest.raises(odf_hash.UnsupportedTypeError, match="is not Arrow data") as e:
             odf_hash.logical(obj)
         assert isinstance(e.value, TypeError)

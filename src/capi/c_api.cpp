@@ -298,6 +298,12 @@ int odf_hash_logical_result_column(const odf_hash_logical_result* result, size_t
   return ODF_HASH_OK;
 }
 
+const char* odf_hash_logical_result_column_reference_gap(const odf_hash_logical_result* result,
+                                                         size_t index) {
+  if (result == nullptr || index >= result->digest.columns.size()) return nullptr;
+  return result->digest.columns[index].reference_gap.c_str();
+}
+
 void odf_hash_logical_result_free(odf_hash_logical_result* result) {
   delete result;
 }

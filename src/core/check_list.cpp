@@ -55,6 +55,98 @@ Result<std::string> unescape_path(std::string_view escaped) {
   return out;
 }
 
+constexpr size_t kDigestHexDigits = 64;
+
+bool is_hex_text(std::string_view text) {
+  for (char c : text) {
+    if (hex_value(c) < 0) return false;
+  }
+  return !text.empty();
+}
+
+// A bare SHA3-256 digest as the other tools write it: 64 hex digits, either case.
+std::optional<Digest256> bare_digest(std::string_view text) {
+  if (text.size() != kDigestHexDigits || !is_hex_text(text)) return std::nullopt;
+  Digest256 d{};
+  for (size_t i = 0; i < d.size(); ++i) {
+    d[i] = static_cast<uint8_t>(hex_value(text[2 * i]) * 16 + hex_value(text[2 * i + 1]));
+  }
+  return d;
+}
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'a' && x <= 'z') x = static_cast<char>(x - 'a' + 'A');
+    if (y >= 'a' && y <= 'z') y = static_cast<char>(y - 'a' + 'A');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+bool is_algorithm_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '_';
+}
+
+// Where a BSD-style line's "(" is: "SHA3-256 (" or "SHA3-256(" at the start of `rest`, the
+// name made of algorithm characters only (a multihash is followed by two spaces, never by
+// " ("); npos when the line is not in that style.
+size_t bsd_open_paren(std::string_view rest) {
+  size_t n = 0;
+  while (n < rest.size() && is_algorithm_char(rest[n])) ++n;
+  if (n == 0 || n == rest.size()) return std::string_view::npos;
+  if (rest[n] == '(') return n;
+  if (rest[n] == ' ' && n + 1 < rest.size() && rest[n + 1] == '(') return n + 1;
+  return std::string_view::npos;
+}
+
+Result<std::string> path_of(std::string_view text, bool escaped) {
+  if (text.empty()) return Status::parse_error("empty path");
+  if (text.find('\0') != std::string_view::npos) {
+    return Status::parse_error("path contains a NUL byte");
+  }
+  if (!escaped) return std::string(text);
+  auto unescaped = unescape_path(text);
+  if (!unescaped.is_ok()) return Status::parse_error(unescaped.status().message());
+  return std::move(unescaped).value();
+}
+
+// "SHA3-256 (<path>) = <hex>" (BSD, rhash --bsd, coreutils --tag) or "SHA3-256(<path>)= <hex>"
+// (openssl dgst). The path ends at the last ") = " / ")= ", as coreutils reads it, so that a
+// path may hold parentheses.
+Result<std::optional<CheckListEntry>> parse_bsd_line(std::string_view rest, size_t paren,
+                                                     bool escaped, size_t line_number) {
+  std::string_view name = rest.substr(0, paren);
+  if (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+  std::string_view after = rest.substr(paren + 1);
+  size_t close = after.rfind(") = ");
+  size_t skip = 4;
+  if (close == std::string_view::npos) {
+    close = after.rfind(")= ");
+    skip = 3;
+  }
+  if (close == std::string_view::npos) {
+    return Status::parse_error("BSD-style line without ') = <digest>' after the path");
+  }
+  if (!equals_ignoring_case(name, "SHA3-256")) {
+    return Status::parse_error("the line is a " + std::string(name) +
+                               " checksum, not SHA3-256 (the physical hash)");
+  }
+  std::string_view hex = after.substr(close + skip);
+  auto digest = bare_digest(hex);
+  if (!digest) {
+    return Status::parse_error("a SHA3-256 digest is 64 hex digits, not '" +
+                               std::string(hex.substr(0, 80)) + "'");
+  }
+  auto path = path_of(after.substr(0, close), escaped);
+  if (!path.is_ok()) return path.status();
+  return std::optional<CheckListEntry>(CheckListEntry{Multihash::sha3_256(*digest),
+                                                      std::move(path).value(), line_number,
+                                                      CheckLineFormat::kBsdTag});
+}
+
 }  // namespace
 
 Result<std::optional<CheckListEntry>> parse_check_line(std::string_view line, size_t line_number) {
@@ -69,6 +161,9 @@ Result<std::optional<CheckListEntry>> parse_check_line(std::string_view line, si
     ++start;
   }
   std::string_view rest = line.substr(start);
+  if (size_t paren = bsd_open_paren(rest); paren != std::string_view::npos) {
+    return parse_bsd_line(rest, paren, escaped, line_number);
+  }
   size_t space = rest.find(' ');
   if (space == std::string_view::npos) {
     return Status::parse_error("no path after the hash (expected '<hash>  <path>')");
@@ -78,25 +173,31 @@ Result<std::optional<CheckListEntry>> parse_check_line(std::string_view line, si
     return Status::parse_error(
         "hash and path must be separated by two spaces (or ' *' in binary mode)");
   }
-  std::string_view path_text = rest.substr(space + 2);
-  if (path_text.empty()) return Status::parse_error("empty path");
-  if (path_text.find('\0') != std::string_view::npos) {
-    return Status::parse_error("path contains a NUL byte");
+  auto path = path_of(rest.substr(space + 2), escaped);
+  if (!path.is_ok()) return path.status();
+
+  // A bare 64-digit hex digest (sha3sum, rhash, openssl dgst -r) is read before trying the
+  // multibase forms: no multihash of a 32-byte digest is 64 characters long, so the two
+  // never overlap.
+  if (auto digest = bare_digest(hash_text)) {
+    return std::optional<CheckListEntry>(CheckListEntry{Multihash::sha3_256(*digest),
+                                                        std::move(path).value(), line_number,
+                                                        CheckLineFormat::kBareDigest});
   }
-
   auto hash = Multihash::parse(hash_text);
-  if (!hash.is_ok()) return Status::parse_error("invalid hash: " + hash.status().message());
-
-  std::string path;
-  if (escaped) {
-    auto unescaped = unescape_path(path_text);
-    if (!unescaped.is_ok()) return Status::parse_error(unescaped.status().message());
-    path = std::move(unescaped).value();
-  } else {
-    path = std::string(path_text);
+  if (!hash.is_ok()) {
+    std::string reason = "invalid hash: " + hash.status().message();
+    // The digest lengths of the other common checksums (MD5, SHA-1, SHA-224, -384, -512):
+    // most likely a list written by another tool for another algorithm.
+    const size_t n = hash_text.size();
+    if (is_hex_text(hash_text) && (n == 32 || n == 40 || n == 56 || n == 96 || n == 128)) {
+      reason += " (a bare hex digest of " + std::to_string(hash_text.size() * 4) +
+                " bits: not SHA3-256, whose digests are 64 hex digits)";
+    }
+    return Status::parse_error(reason);
   }
   return std::optional<CheckListEntry>(
-      CheckListEntry{std::move(hash).value(), std::move(path), line_number});
+      CheckListEntry{std::move(hash).value(), std::move(path).value(), line_number});
 }
 
 CheckList parse_check_list(std::string_view text) {

@@ -425,7 +425,8 @@ Result<LogicalDigest> LogicalHasher::finalize() && {
   out.num_rows = s.num_rows;
   for (size_t i = 0; i < s.leaves.size(); ++i) {
     out.columns.push_back(ColumnDigest{s.leaves[i]->path, s.leaves[i]->format, digests[i],
-                                       s.sinks[i].hashed_bytes()});
+                                       s.sinks[i].hashed_bytes(),
+                                       logical::reference_gap(*s.leaves[i])});
   }
   s.pool.reset();
   s.combine(out);

@@ -325,6 +325,21 @@ Result<TypeNode> compile_type(const ArrowSchema& schema, const std::string& path
   return compile_at(schema, path, in_list, 0);
 }
 
+std::string reference_gap(const TypeNode& node) {
+  switch (node.kind) {
+    case Kind::kNull: return "Null type, an all-null column";
+    case Kind::kDictionary: return "dictionary-encoded, as a pandas or polars Categorical";
+    case Kind::kRunEnd: return "run-end encoded";
+    case Kind::kListView:
+    case Kind::kLargeListView: return "a list view";
+    default: break;
+  }
+  for (const TypeNode& child : node.children) {
+    if (std::string gap = reference_gap(child); !gap.empty()) return gap + " inside a list";
+  }
+  return {};
+}
+
 std::string describe(const TypeNode& node) {
   return "'" + node.path + "' (" + node.format + ")";
 }

@@ -53,6 +53,11 @@ struct TypeNode {
 // encoded array is unsupported, as are Interval, Duration, Map and Union).
 Result<TypeNode> compile_type(const ArrowSchema& schema, const std::string& path, bool in_list);
 
+// Why the reference (arrow-digest 58 / 60) cannot hash a column of this type, or "" when it
+// can: it panics on Null, Dictionary, RunEndEncoded and the list views, also inside lists
+// (divergences.md section 5). The types both refuse never get this far (compile_type fails).
+std::string reference_gap(const TypeNode& node);
+
 // Human-readable description for messages: "<path> (<format>)".
 std::string describe(const TypeNode& node);
 

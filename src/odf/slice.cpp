@@ -26,6 +26,12 @@ Result<DataSlice> slice_of(const std::string& path, const Result<PhysicalDigest>
                                     std::to_string(logical->num_rows) +
                                     " records overflows 64 bits");
   }
+  if (options.reference_gaps != nullptr) {
+    options.reference_gaps->clear();
+    for (const ColumnDigest& c : logical->columns) {
+      if (!c.reference_gap.empty()) options.reference_gaps->push_back(c);
+    }
+  }
   return DataSlice{logical->multihash(), physical->hash, OffsetInterval{options.offset, end},
                    physical->size};
 }

@@ -112,7 +112,14 @@ def test_malformed_lines_reported_with_line_number(run, tree):
             f"{physical_hash(data['b'])}  b",
         ],
     )
+    # As sha256sum: without --warn only the count, with a pointer to --warn.
     r = run("physical", "--check", name, cwd=d)
+    assert r.rc == 0, r
+    assert r.out == "a: OK\nb: OK\n"
+    assert r.err == (
+        "odf-hash: WARNING: 2 lines are improperly formatted (--warn says which and why)\n"
+    )
+    r = run("physical", "--check", name, "--warn", cwd=d)
     assert r.rc == 0, r
     assert r.out == "a: OK\nb: OK\n"
     assert "odf-hash: mixed.sha3:4: improperly formatted hash line" in r.err
@@ -124,7 +131,7 @@ def test_malformed_lines_reported_with_line_number(run, tree):
 def test_strict_makes_malformed_lines_fail(run, tree):
     d, data = tree
     name = write_list(d, "l", [f"{physical_hash(data['a'])}  a", "garbage"])
-    r = run("physical", "--check", name, "--strict", cwd=d)
+    r = run("physical", "--check", name, "--strict", "-w", cwd=d)
     assert r.rc == 1
     assert r.out == "a: OK\n"
     assert "odf-hash: l:2: improperly formatted hash line" in r.err
@@ -187,7 +194,7 @@ def test_logical_hash_in_a_physical_list_is_malformed(run, tree):
     d, data = tree
     logical = "f" + (ARROW0_PREFIX + b"\x11" * 32).hex()
     name = write_list(d, "l", [f"{physical_hash(data['a'])}  a", f"{logical}  b"])
-    r = run("physical", "--check", name, cwd=d)
+    r = run("physical", "--check", name, "--warn", cwd=d)
     assert r.rc == 0
     assert "odf-hash: l:2: improperly formatted hash line: hash is arrow0-sha3-256" in r.err
 
@@ -197,7 +204,8 @@ def test_list_with_no_valid_line_is_an_error(run, tmp_path):
     r = run("physical", "--check", name, cwd=tmp_path)
     assert r.rc == 2
     assert r.out == ""
-    assert "odf-hash: l: no properly formatted hash lines found\n" in r.err
+    # Even without --warn, the reason of the first bad line: what the user has to fix.
+    assert "odf-hash: l: no properly formatted hash lines found (line 2: " in r.err
     empty = write_list(tmp_path, "empty", [])
     assert run("physical", "--check", empty, cwd=tmp_path).rc == 2
 
@@ -229,6 +237,7 @@ def test_json_reports_each_entry_and_a_summary(run, tree):
     assert r.err == ""
     doc = json.loads(r.out)
     assert doc["list"] == "good.sha3"
+    assert doc["lists"] == ["good.sha3"]
     assert doc["summary"] == {
         "ok": 2,
         "failed": 1,

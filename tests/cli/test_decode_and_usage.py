@@ -71,8 +71,10 @@ def test_decode_malformed_exits_2_with_a_message(run, bad):
     r = run("decode", bad)
     assert r.rc == 2, r
     assert r.out == ""
-    assert r.err.startswith(f"odf-hash: invalid hash '{bad}': ")
-    assert len(r.err.strip()) > len(f"odf-hash: invalid hash '{bad}': ")
+    assert r.err.startswith("odf-hash: ")
+    if bad:
+        assert r.err.count(f"'{bad}'") == 1  # quoted once (test_messages.py has the hints)
+    assert len(r.err.strip()) > len("odf-hash: ") + len(bad) + 4
 
 
 @pytest.mark.parametrize(
@@ -100,7 +102,8 @@ def test_physical_help_explains_the_check_flags(run):
         ["physical", "--jobs", "0"],
         ["physical", "--jobs", "many"],
         ["physical", "--quiet", "x"],  # --quiet needs --check
-        ["physical", "--check", "list", "file"],  # files and --check exclude each other
+        ["physical", "--check", "no-such-list"],  # lists are operands; this one is missing
+        ["logical"],  # FILE required
         ["decode"],  # HASH required
     ],
 )

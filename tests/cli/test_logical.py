@@ -116,7 +116,7 @@ def test_json_document(run):
     files = doc["files"]
     assert [f["path"] for f in files] == ["records.parquet", "records.arrows", "garbage.parquet"]
     assert files[0] == {"path": "records.parquet", "logical": RECORDS, "rows": 1000,
-                        "format": "parquet"}
+                        "format": "parquet", "reference_compatible": True}
     assert files[1]["format"] == "arrow-ipc-stream"
     assert files[1]["logical"] == RECORDS
     assert set(files[2]) == {"path", "error"}

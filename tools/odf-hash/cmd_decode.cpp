@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "odf_hash/multihash.h"
+#include "odf_hash/multihash_hint.h"
 #include "output.h"
 
 namespace odf_hash::cli {
@@ -24,7 +25,11 @@ std::string hex_code(uint64_t code) {
 int run_decode(const DecodeOptions& options) {
   auto parsed = Multihash::parse(options.hash);
   if (!parsed.is_ok()) {
-    print_error("invalid hash '" + options.hash + "': " + parsed.status().message());
+    // The parse error quotes the hash already; the hint says what to change.
+    print_error(parsed.status().message());
+    if (std::string hint = suggest_multihash_fix(options.hash); !hint.empty()) {
+      print_error("hint: " + hint);
+    }
     return kExitError;
   }
   const Multihash& h = *parsed;

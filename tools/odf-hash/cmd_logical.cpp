@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "check_runner.h"
 #include "commands.h"
 #include "odf_hash/local_store.h"
 #include "odf_hash/logical.h"
@@ -18,6 +19,7 @@
 #include "odf_hash/unordered.h"
 #include "output.h"
 #include "parallel.h"
+#include "reference_gaps.h"
 #include "store_flags.h"
 
 namespace odf_hash::cli {
@@ -25,14 +27,16 @@ namespace odf_hash::cli {
 namespace {
 
 struct LogicalOptions {
-  std::vector<std::string> files;
+  std::vector<std::string> files;  // files to hash, or with --check the check lists
+  CheckFlags check;
   bool columns = false;
   bool json = false;
   bool unordered = false;  // the order-independent digest instead (unordered.h)
   unsigned jobs = 0;       // 0: chosen from the file count (see plan_threads)
   unsigned threads = 0;    // 0: chosen from the file count and --jobs
   LogicalHashOptions::ColumnStreams column_streams = LogicalHashOptions::ColumnStreams::kAuto;
-  StoreOptions store;  // for URLs
+  bool require_reference = false;  // --require-reference-compatible
+  StoreOptions store;              // for URLs
 };
 
 // Files in parallel and column threads per file, so that together they use every core once:
@@ -142,17 +146,49 @@ nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool colum
   j["logical"] = r.digest->multihash().to_string();
   j["rows"] = r.digest->num_rows;
   j["format"] = file_format_name(*r.format);
+  const std::vector<ColumnDigest> gaps = reference_gaps(r.digest->columns);
+  j["reference_compatible"] = gaps.empty();
+  if (!gaps.empty()) j["reference_gaps"] = reference_gaps_json(gaps);
   if (columns) {
     nlohmann::json cols = nlohmann::json::array();
     for (const auto& c : r.digest->columns) {
       cols.push_back({{"path", c.path}, {"type", c.type}, {"digest", hex_of(c.digest)}});
+      if (!c.reference_gap.empty()) cols.back()["reference_gap"] = c.reference_gap;
     }
     j["columns"] = std::move(cols);
   }
   return j;
 }
 
+// `logical -c LIST...`: the lists `logical` writes ('<arrow0 multihash>  <path>'), checked
+// like sha256sum checks its own. Files are checked --jobs at a time, each on --threads
+// threads (default: one file per core, one thread each: lists usually name many files).
+int run_logical_check(const LogicalOptions& opt) {
+  LogicalHashOptions options;
+  options.threads = opt.threads == 0 ? 1 : opt.threads;
+  options.column_streams = opt.column_streams;
+  const unsigned jobs = opt.jobs != 0 ? opt.jobs : std::max(1u, default_jobs() / options.threads);
+  CheckRun run{opt.files, opt.check, jobs, opt.json, true};
+  CheckKind kind{HashCode::kArrow0Sha3_256, "logical arrow0-sha3-256", false,
+                 [&](const std::string& path, ProgressDisplay&) -> Result<CheckedHash> {
+                   FileOutcome r = hash_one(path, options, opt.store, /*unordered=*/false);
+                   if (!r.digest) return r.error;
+                   return CheckedHash{r.digest->multihash(), std::nullopt, r.digest->num_rows};
+                 }};
+  return run_check(run, kind);
+}
+
 int run_logical(const LogicalOptions& opt) {
+  if (opt.check.check && opt.unordered) {
+    print_error("logical: --unordered does not check lists (they hold arrow0 hashes)");
+    return kExitError;
+  }
+  if (opt.check.check) return run_logical_check(opt);
+  if (opt.files.empty()) {
+    print_error(
+        "logical: FILE is required (Parquet or Arrow IPC files; see 'odf-hash logical --help')");
+    return kExitError;
+  }
   const ThreadPlan plan = plan_threads(opt);
   LogicalHashOptions options;
   options.threads = plan.threads;
@@ -163,6 +199,16 @@ int run_logical(const LogicalOptions& opt) {
       opt.files.size(), plan.jobs,
       [&](size_t i) { return hash_one(opt.files[i], options, opt.store, opt.unordered); },
       [&](size_t i, FileOutcome& r) {
+        // A hash kamu cannot check: said on stderr, or refused when asked.
+        if (r.digest) {
+          const std::vector<ColumnDigest> gaps = reference_gaps(r.digest->columns);
+          if (!gaps.empty() && opt.require_reference) {
+            r.error = Status::unsupported(reference_gap_message(opt.files[i], gaps, true));
+            r.digest.reset();
+          } else if (!gaps.empty()) {
+            print_error(reference_gap_message(opt.files[i], gaps, false));
+          }
+        }
         const bool ok = r.digest || r.unordered;
         if (!ok) failed = true;
         if (opt.json) {
@@ -188,8 +234,11 @@ Command add_logical_command(CLI::App& root) {
       "logical",
       "Print the logical hash (arrow0-sha3-256) of Parquet and Arrow IPC files, computed "
       "over their records as the reference implementation reads them");
-  app->add_option("FILE", opt->files, "Parquet, Arrow IPC file or Arrow IPC stream files")
-      ->required();
+  app->add_option("FILE", opt->files,
+                  "Parquet, Arrow IPC file or Arrow IPC stream files; with --check, the check "
+                  "lists ('-' or none = standard input)");
+  add_check_flags(app, opt->check);
+  add_reference_flag(app, opt->require_reference);
   app->add_flag("--columns", opt->columns,
                 "Also print the digest of every leaf column (hex, Arrow format string, path)");
   app->add_flag("--json", opt->json, "Print one JSON document instead of text");
@@ -215,11 +264,15 @@ Command add_logical_command(CLI::App& root) {
           std::map<std::string, ColumnStreams>{{"auto", ColumnStreams::kAuto},
                                                {"on", ColumnStreams::kOn},
                                                {"off", ColumnStreams::kOff}},
-          CLI::ignore_case));
+          CLI::ignore_case))
+      ->type_name("auto|on|off");
   add_store_flags(app, opt->store);
   app->footer(
       "Output: '<multihash>  FILE' per file, in argument order. A file that cannot be read or "
       "hashed is reported on stderr; the others are still hashed and the exit status is 2.\n"
+      "With -c/--check, each FILE is a list of such lines (as this command writes them); "
+      "prints '<path>: OK', 'FAILED' or 'FAILED open or read' per line, as sha256sum -c: exit "
+      "1 when a hash did not match or a file could not be read.\n"
       "A remote file (URL) is read by range requests: only what the Parquet or IPC reader "
       "needs.\n\n" +
       std::string(store_help_footer()));

@@ -27,40 +27,45 @@ Command add_physical_command(CLI::App& root) {
       "is -, reads standard input. The multihash is the canonical ODF form 'f1620' + hex\n"
       "SHA3-256, as found in ODF metadata (e.g. a data slice's physicalHash).\n"
       "\n"
-      "With --check, LIST holds lines '<hash>  <path>' (hashes in any multibase, paths\n"
-      "relative to the current directory, '#' comments and blank lines ignored); prints\n"
-      "'<path>: OK', '<path>: FAILED' or '<path>: FAILED open or read' per line.\n"
+      "With -c/--check, each FILE is a check list of lines '<hash>  <path>' (hashes in any\n"
+      "multibase, paths relative to the current directory, '#' comments and blank lines\n"
+      "ignored); the lists of sha3sum, rhash --sha3-256 and openssl dgst -sha3-256 [-r]\n"
+      "(bare hex SHA3-256 digests) and BSD lines 'SHA3-256 (<path>) = <hex>' are read too.\n"
+      "Prints '<path>: OK', '<path>: FAILED' or '<path>: FAILED open or read' per line.\n"
       "\n"
       "Exit status: 0 all ok; 1 a hash did not match, a listed file could not be read,\n"
       "or (--strict) a line was malformed; 2 usage error, unreadable FILE or LIST, or a\n"
       "LIST with no valid line.\n\n" +
       std::string(store_help_footer()));
 
-  app->add_option("files", opts->files, "Files to hash ('-' = standard input)")->type_name("FILE");
+  app->add_option("files", opts->files,
+                  "Files to hash, or with --check the check lists ('-' = standard input)")
+      ->type_name("FILE");
   app->add_option("-j,--jobs", opts->jobs, "Files hashed in parallel (default: all cores)")
       ->type_name("N")
       ->check(CLI::Range(1u, 4096u));
-  auto* check = app->add_option("-c,--check", opts->check_list,
-                                "Check the files listed in LIST ('-' = standard input)")
-                    ->type_name("LIST");
-  check->excludes(app->get_option("files"));
-  app->add_flag("--quiet", opts->quiet, "With --check: do not print OK lines")->needs(check);
-  app->add_flag("--status", opts->status, "With --check: print nothing; the exit status tells")
-      ->needs(check);
-  app->add_flag("--strict", opts->strict, "With --check: exit 1 when a line is malformed")
-      ->needs(check);
-  app->add_flag("--ignore-missing", opts->ignore_missing,
-                "With --check: skip listed files that do not exist")
-      ->needs(check);
+  add_check_flags(app, opts->check);
   app->add_flag("--json", opts->json, "Print one JSON document on stdout instead of text");
   app->add_flag("--no-progress", opts->no_progress,
                 "Never show the progress line (shown on a terminal for files over a second)");
   add_store_flags(app, opts->store);
 
-  return {app, [opts, check] {
-            opts->check = check->count() > 0;
-            return opts->check ? run_physical_check(*opts) : run_physical_hash(*opts);
+  return {app, [opts] {
+            return opts->check.check ? run_physical_check(*opts) : run_physical_hash(*opts);
           }};
+}
+
+int run_physical_check(const PhysicalOptions& options) {
+  CheckRun run{options.files, options.check, options.jobs, options.json, options.no_progress};
+  CheckKind kind{
+      HashCode::kSha3_256, "physical sha3-256", true,
+      [&options](const std::string& path, ProgressDisplay& progress) -> Result<CheckedHash> {
+        auto r = physical_hash_path_or_url(path, options.store, progress.callback_for(path));
+        progress.finish(path);
+        if (!r.is_ok()) return r.status();
+        return CheckedHash{r->hash, r->size, std::nullopt};
+      }};
+  return run_check(run, kind);
 }
 
 int run_physical_hash(const PhysicalOptions& options) {

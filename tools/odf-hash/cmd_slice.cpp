@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,7 @@
 #include "odf_hash/open_store.h"
 #include "odf_hash/slice.h"
 #include "output.h"
+#include "reference_gaps.h"
 #include "store_flags.h"
 
 namespace odf_hash::cli {
@@ -21,6 +23,7 @@ struct SliceArgs {
   std::string file;
   uint64_t offset = 0;
   bool json = false;
+  bool require_reference = false;  // --require-reference-compatible
   StoreOptions store;
 };
 
@@ -28,10 +31,18 @@ int run_slice(const SliceArgs& args) {
   odf::SliceOptions options;
   options.offset = args.offset;
   options.logical.threads = 0;  // one file: its columns on every core
+  std::vector<ColumnDigest> gaps;
+  options.reference_gaps = &gaps;
   Result<odf::DataSlice> slice = odf::data_slice_of_path_or_url(args.file, options, args.store);
   if (!slice.is_ok()) {
     std::fprintf(stderr, "odf-hash slice: %s\n", escape_text(slice.status().message()).c_str());
     return kExitError;
+  }
+  // A logicalHash kamu cannot check: said on stderr, or refused when asked.
+  if (!gaps.empty()) {
+    std::fprintf(stderr, "odf-hash slice: %s\n",
+                 reference_gap_message(args.file, gaps, args.require_reference).c_str());
+    if (args.require_reference) return kExitError;
   }
   const std::string lh = slice->logical_hash.to_string();
   const std::string ph = slice->physical_hash.to_string();
@@ -41,6 +52,9 @@ int run_slice(const SliceArgs& args) {
                      {"physicalHash", ph},
                      {"offsetInterval", {{"start", interval.start}, {"end", interval.end}}},
                      {"size", slice->size}};
+    // Not DataSlice fields: how far kamu can check it.
+    j["referenceCompatible"] = gaps.empty();
+    if (!gaps.empty()) j["referenceGaps"] = reference_gaps_json(gaps);
     print_json(j);
   } else {
     std::printf(
@@ -64,6 +78,7 @@ Command add_slice_command(CLI::App& root) {
   app->add_option("FILE", args->file, "Data file (Parquet or Arrow IPC)")->required();
   app->add_option("--offset", args->offset, "Offset of the file's first record (default 0)");
   app->add_flag("--json", args->json, "JSON instead of YAML");
+  add_reference_flag(app, args->require_reference);
   add_store_flags(app, args->store);
   app->footer(store_help_footer());
   return Command{app, [args] { return run_slice(*args); }};

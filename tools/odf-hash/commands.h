@@ -5,6 +5,9 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -25,5 +28,18 @@ Command add_logical_command(CLI::App& root);
 Command add_verify_command(CLI::App& root);
 Command add_compare_command(CLI::App& root);
 Command add_slice_command(CLI::App& root);
+// `help [COMMAND]` and `completions SHELL`; add them after the other commands (they list
+// them).
+Command add_help_command(CLI::App& root);
+Command add_completions_command(CLI::App& root);
+
+// The command nearest to `typed` (at most two edits away, or one it starts), "" if none.
+std::string nearest_command(const CLI::App& root, const std::string& typed);
+
+// Before parsing (`args_reversed` as CLI11 takes them): with no arguments prints the help on
+// stderr, and with a first argument that names no command says which one is nearest; the
+// exit code then. nullopt when parsing should go on.
+std::optional<int> refuse_unknown_command(const CLI::App& root,
+                                          const std::vector<std::string>& args_reversed);
 
 }  // namespace odf_hash::cli

@@ -1,11 +1,16 @@
 // odf-hash: compute and check the hashes of the Open Data Fabric.
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <sys/prctl.h>
 
 #include "commands.h"
+#include "help_format.h"
 #include "odf_hash/open_store.h"
 
 int main(int argc, char** argv) {
@@ -21,11 +26,14 @@ int main(int argc, char** argv) {
       "odf-hash: compute and check Open Data Fabric hashes (physical sha3-256 and "
       "logical arrow0-sha3-256)",
       "odf-hash"};
+  // Before any subcommand is added: they copy the root's formatter.
+  app.formatter(std::make_shared<HelpFormatter>());
   app.require_subcommand(1);
   app.set_version_flag("--version", "odf-hash 0.1.0");
   app.footer(
       "Exit status: 0 ok, 1 mismatch or failed check, 2 usage or I/O error.\n"
-      "Run 'odf-hash COMMAND --help' for the options of a command.");
+      "Run 'odf-hash help COMMAND' (or 'odf-hash COMMAND --help') for the options of a "
+      "command.");
 
   std::vector<Command> commands;
   commands.push_back(add_physical_command(app));
@@ -34,9 +42,32 @@ int main(int argc, char** argv) {
   commands.push_back(add_verify_command(app));
   commands.push_back(add_compare_command(app));
   commands.push_back(add_slice_command(app));
+  commands.push_back(add_completions_command(app));
+  commands.push_back(add_help_command(app));
 
+  // -c/--check is a flag now, its lists operands (as in sha256sum); "--check=LIST", the
+  // spelling of the option it once was, still means "--check LIST".
+  // (Not after "--": there it is a file name.) CLI11 takes the arguments in reverse order.
+  int options_end = argc;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--") {
+      options_end = i;
+      break;
+    }
+  }
+  std::vector<std::string> args;
+  for (int i = argc - 1; i > 0; --i) {
+    std::string_view a = argv[i];
+    if (i < options_end && a.starts_with("--check=")) {
+      args.emplace_back(a.substr(8));
+      args.emplace_back("--check");
+    } else {
+      args.emplace_back(a);
+    }
+  }
+  if (std::optional<int> refused = refuse_unknown_command(app, args)) return *refused;
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     // CLI11 returns 0 for --help/--version; any real parse error is a usage error.

@@ -4,19 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "check_runner.h"
 #include "odf_hash/open_store.h"
 
 namespace odf_hash::cli {
 
 struct PhysicalOptions {
-  std::vector<std::string> files;  // hashing mode; empty = standard input
+  std::vector<std::string> files;  // files to hash, or check lists; empty = standard input
   unsigned jobs = 1;
-  std::string check_list;  // --check LIST ("-" = standard input)
-  bool check = false;
-  bool quiet = false;           // --check: no OK lines
-  bool status = false;          // --check: no output, exit code only
-  bool strict = false;          // --check: malformed lines fail the check
-  bool ignore_missing = false;  // --check: skip listed files that do not exist
+  CheckFlags check;  // -c: `files` are check lists
   bool json = false;
   bool no_progress = false;  // the progress line is shown only on a terminal anyway
   StoreOptions store;        // for URLs

@@ -5,6 +5,11 @@
   nanoarrow; anything implementing the Arrow PyCapsule protocol. Byte for byte the hash of
   the reference implementation (the Rust crate ``arrow-digest``), whatever the encoding
   (string views, large offsets, dictionaries) and however the records are split into batches.
+  Caveats: nullable structs with nullable children hash by batch boundaries (as the
+  reference does); the reference, so kamu, cannot hash Dictionary (pandas / polars
+  categorical), Null-typed, run-end encoded or list-view columns, so hashes covering them
+  are warned about (:class:`ReferenceCompatibilityWarning`); a timestamp's time zone is part
+  of its hash, and DuckDB gives ``TIMESTAMPTZ`` in the session's ``TimeZone``.
 - :func:`logical_file`, :func:`physical`, :func:`slice`, :func:`compare` -- data files
   (Parquet, Arrow IPC) as the main ODF implementation reads them; :func:`compare` also says
   where (rows, values) and why (schema, column order, null slots, row order) files differ,
@@ -43,6 +48,7 @@ import enum
 import json
 import os
 import secrets
+import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union, overload
 
 from . import _odf_hash
@@ -60,7 +66,14 @@ from ._compare import (
     compare_datasets,
     unordered_digest,
 )
-from ._errors import Error, InvalidInputError, IoError, NotFoundError, UnsupportedTypeError
+from ._errors import (
+    Error,
+    InvalidInputError,
+    IoError,
+    NotFoundError,
+    ReferenceCompatibilityWarning,
+    UnsupportedTypeError,
+)
 
 __all__ = [
     "Allow",
@@ -81,6 +94,7 @@ __all__ = [
     "Plan",
     "Problem",
     "ProblemKind",
+    "ReferenceCompatibilityWarning",
     "Report",
     "Task",
     "Unreferenced",
@@ -193,6 +207,9 @@ class ColumnDigest:
     path: str  #: field names from the top level down, joined with ``.`` (``""`` for a lone column)
     type: str  #: the Arrow format string of the leaf (``"l"`` int64, ``"u"`` utf8, ``"+l"`` list)
     digest: bytes  #: 32 bytes of SHA3-256
+    #: ``""``, or why the reference (arrow-digest, so kamu) cannot hash this column's type
+    #: (``"dictionary-encoded, ..."``, ``"Null type, ..."``): see :class:`ReferenceCompatibilityWarning`
+    reference_gap: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -206,21 +223,55 @@ class LogicalDigest:
     def __str__(self) -> str:
         return self.hash
 
+    @property
+    def reference_gaps(self) -> List[ColumnDigest]:
+        """The columns the reference implementation (so kamu) cannot hash; empty when it can
+        reproduce this hash."""
+        return [c for c in self.columns if c.reference_gap]
 
-def _digest(raw: Any, columns: bool) -> Union[str, LogicalDigest]:
+    @property
+    def reference_compatible(self) -> bool:
+        """Whether the reference implementation (so kamu) can compute, and check, this hash."""
+        return not self.reference_gaps
+
+
+def _say_reference_gaps(what: str, gaps: List[ColumnDigest], require: bool,
+                        stacklevel: int) -> None:
+    """Warns (or, with ``require``, raises) when a hash covers columns kamu cannot hash."""
+    if not gaps:
+        return
+    cols = ", ".join(f"{c.path!r} ({c.reference_gap})" for c in gaps)
+    noun = "column" if len(gaps) == 1 else "columns"
+    if require:
+        raise UnsupportedTypeError(
+            f"{what}: the reference arrow-digest (and so kamu) cannot hash {noun} {cols} "
+            "(require_reference_compatible=True)"
+        )
+    warnings.warn(
+        f"{what}: the reference arrow-digest (and so kamu) cannot hash {noun} {cols}: kamu "
+        "cannot check this hash (cast such columns to a plain type to record one it can check)",
+        ReferenceCompatibilityWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def _digest(raw: Any, columns: bool, what: str, require: bool) -> Union[str, LogicalDigest]:
     text, rows, cols = raw
-    if not columns:
-        return text
-    return LogicalDigest(text, rows, [ColumnDigest(p, t, d) for p, t, d in cols])
+    d = LogicalDigest(text, rows, [ColumnDigest(p, t, dg, gap) for p, t, dg, gap in cols])
+    _say_reference_gaps(what, d.reference_gaps, require, stacklevel=4)  # the caller of logical*
+    return d if columns else text
 
 
 @overload
-def logical(obj: Any, *, columns: Literal[False] = ..., threads: Optional[int] = ...) -> str: ...
+def logical(obj: Any, *, columns: Literal[False] = ..., threads: Optional[int] = ...,
+            require_reference_compatible: bool = ...) -> str: ...
 @overload
-def logical(obj: Any, *, columns: Literal[True], threads: Optional[int] = ...) -> LogicalDigest: ...
+def logical(obj: Any, *, columns: Literal[True], threads: Optional[int] = ...,
+            require_reference_compatible: bool = ...) -> LogicalDigest: ...
 
 
-def logical(obj: Any, *, columns: bool = False, threads: Optional[int] = None):
+def logical(obj: Any, *, columns: bool = False, threads: Optional[int] = None,
+            require_reference_compatible: bool = False):
     """The ODF logical hash (``arrow0-sha3-256``) of Arrow data in memory.
 
     ``obj`` is anything that implements the Arrow PyCapsule protocol
@@ -237,25 +288,46 @@ def logical(obj: Any, *, columns: bool = False, threads: Optional[int] = None):
 
     The hash depends on the records and their logical types only: not on batch sizes, string
     or list encodings (``utf8`` / ``large_utf8`` / ``string_view``...), dictionaries or
-    validity bitmaps (one exception, inherited from the reference: nested structs with nulls at
-    two levels; see the project's docs/divergences.md).
+    validity bitmaps (one exception, inherited from the reference: nullable structs with
+    nullable children, whose hash depends on the batch boundaries; see the project's
+    docs/divergences.md).
+
+    Hashes kamu cannot check: the reference (arrow-digest) cannot hash Dictionary columns
+    (every pandas / polars ``Categorical`` or ``Enum``), Null-typed (all-null) columns,
+    run-end encoded columns and list views. odf_hash hashes them as the spec says and warns
+    (:class:`ReferenceCompatibilityWarning`); ``require_reference_compatible=True`` raises
+    :class:`UnsupportedTypeError` instead. :attr:`LogicalDigest.reference_compatible` tells.
+
+    Time zones: a timestamp column's zone is part of its type, so part of the hash (as the
+    spec says). DuckDB returns ``TIMESTAMPTZ`` in the session's ``TimeZone`` setting: the same
+    relation hashes differently under another ``SET TimeZone``; fix the zone (e.g.
+    ``SET TimeZone = 'UTC'``) before hashing.
 
     ``columns=True`` returns a :class:`LogicalDigest` with the record count and every leaf
     column's digest instead of the hash string. ``threads`` caps the threads hashing the
     columns of a batch (default: every core); it never changes the result. The GIL is released
     while hashing.
 
-    Raises :class:`UnsupportedTypeError` for an object that is not Arrow data or a type the
-    logical hash does not define (the message names the column), :class:`InvalidInputError`
-    for malformed arrays, :class:`IoError` when the stream fails mid-way.
+    Raises :class:`UnsupportedTypeError` (a ``TypeError``) for an object that is not Arrow data
+    (a path among them: use :func:`logical_file`) or a type the logical hash does not define
+    (the message names the column), :class:`InvalidInputError` for malformed arrays,
+    :class:`IoError` when the stream fails mid-way.
     """
     n = _threads(threads)
+    what = "odf_hash.logical"
+    if isinstance(obj, (str, bytes, os.PathLike)):
+        raise UnsupportedTypeError(
+            f"odf_hash.logical takes Arrow data in memory, not a path ({obj!r}): for the "
+            f"records of a Parquet or Arrow IPC file, use odf_hash.logical_file({obj!r})"
+        )
     if hasattr(obj, "__arrow_c_stream__"):
         capsule = obj.__arrow_c_stream__()
-        return _digest(_odf_hash.logical_stream_capsule(capsule, n), columns)
+        return _digest(_odf_hash.logical_stream_capsule(capsule, n), columns, what,
+                       require_reference_compatible)
     if hasattr(obj, "__arrow_c_array__"):
         schema, array = obj.__arrow_c_array__()
-        return _digest(_odf_hash.logical_array_capsules(schema, array, n), columns)
+        return _digest(_odf_hash.logical_array_capsules(schema, array, n), columns, what,
+                       require_reference_compatible)
     raise UnsupportedTypeError(
         f"odf_hash.logical: {type(obj).__module__}.{type(obj).__qualname__} is not Arrow data: "
         "expected an object implementing the Arrow PyCapsule protocol (__arrow_c_stream__ or "
@@ -266,26 +338,29 @@ def logical(obj: Any, *, columns: bool = False, threads: Optional[int] = None):
 
 @overload
 def logical_file(path: PathLike, *, columns: Literal[False] = ..., threads: Optional[int] = ...,
-                 **store: Any) -> str: ...
+                 require_reference_compatible: bool = ..., **store: Any) -> str: ...
 @overload
 def logical_file(path: PathLike, *, columns: Literal[True], threads: Optional[int] = ...,
-                 **store: Any) -> LogicalDigest: ...
+                 require_reference_compatible: bool = ..., **store: Any) -> LogicalDigest: ...
 
 
 def logical_file(path: PathLike, *, columns: bool = False, threads: Optional[int] = None,
-                 **store: Any):
+                 require_reference_compatible: bool = False, **store: Any):
     """The logical hash of the records in a Parquet or Arrow IPC file (format detected from its
     bytes), read exactly as the main ODF implementation reads it (arrow-rs types, batches of
     10,000 rows), so it equals the ``logicalHash`` ODF metadata records for the file.
 
     ``path`` may be a URL (``s3://``, ``http(s)://``: read by range requests, the store
-    options as keyword arguments, see the module's documentation). ``columns`` and
-    ``threads`` as in :func:`logical`. Raises :class:`NotFoundError`, :class:`IoError`,
+    options as keyword arguments, see the module's documentation). ``columns``, ``threads``
+    and ``require_reference_compatible`` as in :func:`logical` (a file whose Arrow schema
+    says ``dictionary``, as pandas categoricals are written, or with an all-null column, gets
+    a hash kamu cannot check: warned). Raises :class:`NotFoundError`, :class:`IoError`,
     :class:`InvalidInputError` (corrupt file) or :class:`UnsupportedTypeError`, with the path
     in the message."""
     p = _path(path, "odf_hash.logical_file")
     opts = _store("logical_file", store)
-    return _digest(_odf_hash.logical_file(p, _threads(threads), opts), columns)
+    return _digest(_odf_hash.logical_file(p, _threads(threads), opts), columns, p,
+                   require_reference_compatible)
 
 
 class RecordStream:
@@ -363,19 +438,25 @@ def physical(source: Union[PathLike, bytes, bytearray, memoryview, Any], **store
 
 
 def slice(path: PathLike, *, offset: int = 0, threads: Optional[int] = None,  # noqa: A001
-          **store: Any) -> Dict[str, Any]:
+          require_reference_compatible: bool = False, **store: Any) -> Dict[str, Any]:
     """The ODF ``DataSlice`` of a data file, as ODF metadata records it for a new data part::
 
         {"logicalHash": "f9680c00120...", "physicalHash": "f1620...",
          "offsetInterval": {"start": offset, "end": offset + records - 1}, "size": bytes}
 
-    ``path`` and the store options as in :func:`logical_file`. Raises
-    :class:`InvalidInputError` for a file without records (ODF records no slice for it), and
-    the errors of :func:`logical_file`."""
+    ``path`` and the store options as in :func:`logical_file`. A ``logicalHash`` kamu cannot
+    check (a column the reference cannot hash) is warned about
+    (:class:`ReferenceCompatibilityWarning`), or refused with
+    ``require_reference_compatible=True``. Raises :class:`InvalidInputError` for a file
+    without records (ODF records no slice for it), and the errors of :func:`logical_file`."""
     if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset < 2**64:
         raise InvalidInputError(f"offset must be an integer from 0 to 2**64 - 1, not {offset!r}")
     opts = _store("slice", store)
-    return _odf_hash.data_slice(_path(path, "odf_hash.slice"), offset, _threads(threads), opts)
+    p = _path(path, "odf_hash.slice")
+    d, gaps = _odf_hash.data_slice(p, offset, _threads(threads), opts)
+    _say_reference_gaps(p, [ColumnDigest(c, t, dg, gap) for c, t, dg, gap in gaps],
+                        require_reference_compatible, stacklevel=3)
+    return d
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,7 +2,14 @@
 subclasses also derive from the built-in exception a Python user would catch for that kind
 of failure (``ValueError``, ``TypeError``, ``OSError``)."""
 
-__all__ = ["Error", "InvalidInputError", "UnsupportedTypeError", "IoError", "NotFoundError"]
+__all__ = [
+    "Error",
+    "InvalidInputError",
+    "UnsupportedTypeError",
+    "IoError",
+    "NotFoundError",
+    "ReferenceCompatibilityWarning",
+]
 
 
 class Error(Exception):
@@ -27,3 +34,11 @@ class IoError(Error, OSError):
 
 class NotFoundError(IoError, FileNotFoundError):
     """A file or dataset that should exist does not."""
+
+
+class ReferenceCompatibilityWarning(UserWarning):
+    """A logical hash covers a column the reference (arrow-digest, which kamu uses) cannot
+    hash: a Dictionary column (a pandas / polars Categorical or Enum), a Null-typed (all-null)
+    column, a run-end encoded one or a list view. odf_hash hashes it as the spec says, but
+    kamu cannot check that hash. ``require_reference_compatible=True`` makes it an
+    :class:`UnsupportedTypeError` instead."""

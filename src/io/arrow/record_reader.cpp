@@ -132,7 +132,9 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
         ARROW_RETURN_NOT_OK(start_row_group());
       }
       std::shared_ptr<arrow::RecordBatch> raw;
-      ARROW_RETURN_NOT_OK(current_->ReadNext(&raw));
+      if (arrow::Status st = guarded([&] { return current_->ReadNext(&raw); }); !st.ok()) {
+        return name_failing_column(next_row_group_ - 1, st);
+      }
       if (!raw) {
         // Never hash fewer (or more) rows than the file holds: Arrow C++ can decode a row
         // group into fewer rows without an error (seen with files pyarrow writes with data
@@ -171,6 +173,42 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
       row_group_started_ = false;
       return arrow::Status::OK();
     }
+  }
+
+  // Arrow C++ decodes a row group's columns together and its errors do not say which column
+  // failed ("Unexpected end of stream: InitBlock"): a user with a corrupt file needs the
+  // column and where. Only on that error path, each column of the row group is decoded
+  // alone (one at a time, freed at once) until one fails; its name, encodings and row group
+  // are put in front of the original message.
+  arrow::Status name_failing_column(int row_group, const arrow::Status& st) {
+    const auto metadata = reader_->parquet_reader()->metadata();
+    const std::string where = "row group " + std::to_string(row_group) + " of " +
+                              std::to_string(metadata->num_row_groups());
+    for (int field : fields_) {
+      std::shared_ptr<arrow::ChunkedArray> values;
+      arrow::Status one =
+          guarded([&] { return reader_->RowGroup(row_group)->Column(field)->Read(&values); });
+      values.reset();
+      if (one.ok()) continue;
+      const parquet::SchemaDescriptor* schema = metadata->schema();
+      const parquet::schema::Node* root = schema->group_node()->field(field).get();
+      std::string encodings;
+      const auto group = metadata->RowGroup(row_group);  // owns what encodings() returns
+      for (int leaf = 0; leaf < schema->num_columns(); ++leaf) {
+        if (schema->GetColumnRoot(leaf) != root) continue;
+        const auto chunk = group->ColumnChunk(leaf);
+        for (parquet::Encoding::type e : chunk->encodings()) {
+          std::string name = parquet::EncodingToString(e);
+          if (encodings.find(name) == std::string::npos) {
+            encodings += (encodings.empty() ? "" : ", ") + name;
+          }
+        }
+      }
+      return st.WithMessage("decoding column '", root->name(), "' (", where,
+                            encodings.empty() ? "" : "; encodings ", encodings,
+                            "): ", st.message());
+    }
+    return st.WithMessage("decoding ", where, ": ", st.message());
   }
 
   arrow::Status read_next(std::shared_ptr<arrow::RecordBatch>* out) {

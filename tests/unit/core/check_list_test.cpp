@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 using odf_hash::CheckList;
 using odf_hash::format_check_line;
@@ -171,4 +172,51 @@ TEST(CheckList, BadHexEscapeIsMalformed) {
     EXPECT_TRUE(list.entries.empty()) << bad;
     EXPECT_EQ(list.problems.size(), 1u) << bad;
   }
+}
+
+// The lines the other SHA3-256 tools write, as `openssl dgst -sha3-256 [-r]` printed them for
+// a file holding "abc", and as sha3sum / rhash (two spaces) and BSD --tag lines spell them.
+TEST(CheckList, ReadsTheListsOfOtherSha3Tools) {
+  const std::string upper = "3A985DA74FE225B2045C172D6BD390BD855F086E3E9D525B46BFE24511431532";
+  struct Case {
+    std::string line;
+    std::string path;
+    odf_hash::CheckLineFormat format;
+  };
+  using F = odf_hash::CheckLineFormat;
+  for (const Case& c : std::vector<Case>{
+           {std::string(kAbcHex) + "  a b.txt", "a b.txt", F::kBareDigest},
+           {std::string(kAbcHex) + " *dir/a", "dir/a", F::kBareDigest},
+           {upper + "  x", "x", F::kBareDigest},
+           {std::string("SHA3-256 (a (1).txt) = ") + kAbcHex, "a (1).txt", F::kBsdTag},
+           {std::string("SHA3-256(/tmp/abc)= ") + kAbcHex, "/tmp/abc", F::kBsdTag},
+           {std::string("sha3-256 (x) = ") + upper, "x", F::kBsdTag},
+           {std::string("\\SHA3-256 (a\\nb) = ") + kAbcHex, "a\nb", F::kBsdTag},
+       }) {
+    auto parsed = parse_check_line(c.line, 7);
+    ASSERT_TRUE(parsed.is_ok()) << c.line << ": " << parsed.status().message();
+    ASSERT_TRUE(parsed->has_value()) << c.line;
+    const auto& e = **parsed;
+    EXPECT_EQ(e.expected, abc_hash()) << c.line;
+    EXPECT_EQ(e.path, c.path) << c.line;
+    EXPECT_EQ(e.format, c.format) << c.line;
+    EXPECT_EQ(e.line, 7u);
+  }
+}
+
+TEST(CheckList, SaysWhyOtherAlgorithmsAreRefused) {
+  // SHA-256("abc") from hashlib: a sha256sum list given to the SHA3 check.
+  const std::string sha256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+  auto bsd = parse_check_line("SHA256 (a) = " + sha256, 1);
+  ASSERT_FALSE(bsd.is_ok());
+  EXPECT_NE(bsd.status().message().find("SHA256 checksum, not SHA3-256"), std::string::npos)
+      << bsd.status().message();
+  // SHA-1("abc"): 40 hex digits.
+  auto sha1 = parse_check_line("a9993e364706816aba3e25717850c26c9cd0d89d  a", 1);
+  ASSERT_FALSE(sha1.is_ok());
+  EXPECT_NE(sha1.status().message().find("160 bits: not SHA3-256"), std::string::npos)
+      << sha1.status().message();
+  auto short_bsd = parse_check_line("SHA3-256 (a) = 3a985da7", 1);
+  ASSERT_FALSE(short_bsd.is_ok());
+  EXPECT_NE(short_bsd.status().message().find("64 hex digits"), std::string::npos);
 }
