@@ -189,6 +189,19 @@ int main(int argc, char** argv) {
   }
   if (print_logical("file logical", result) != 0) return 2;
 
+  /* A reproduction compared with the original: here the file with itself. */
+  odf_hash_comparison* comparison = NULL;
+  if (odf_hash_compare(argv[1], argv[1], 1, 5, &comparison, &err) != ODF_HASH_OK) {
+    return failed("odf_hash_compare", &err);
+  }
+  printf("compare itself: %s\n", odf_hash_comparison_verdict(comparison) == ODF_HASH_IDENTICAL
+                                     ? "identical"
+                                     : "not identical");
+  printf("compare json has the verdict: %s\n",
+         strstr(odf_hash_comparison_json(comparison), "\"verdict\":\"identical\"") != NULL ? "yes"
+                                                                                           : "no");
+  odf_hash_comparison_free(comparison);
+
   /* One record batch, as an array. */
   struct ArrowSchema schema;
   struct Batch batch;

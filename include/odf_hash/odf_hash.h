@@ -293,6 +293,31 @@ ODF_HASH_API int odf_hash_report_unreferenced(const odf_hash_report* report, siz
 ODF_HASH_API const char* odf_hash_report_json(const odf_hash_report* report);
 ODF_HASH_API void odf_hash_report_free(odf_hash_report* report);
 
+/* ---- Comparing a reproduced data file ----------------------------------------------------- */
+
+/* A comparison of two data files (odf_hash compare): verdict, and for different files where
+ * (rows) and why (schema, causes), in JSON. */
+typedef struct odf_hash_comparison odf_hash_comparison;
+
+enum {
+  ODF_HASH_IDENTICAL = 0,  /* same bytes */
+  ODF_HASH_EQUIVALENT = 1, /* different bytes, same logical hash (arrow0) */
+  ODF_HASH_DIFFERENT = 2   /* different logical hashes */
+};
+
+/* Compares `reproduced` with `original` (paths or URLs; Parquet or Arrow IPC): physical
+ * hashes, then logical ones; when they differ, the first `rows` differing rows of each
+ * differing column are located (0: not looked for) and the records compared. `threads` as in
+ * odf_hash_logical_file, per file. */
+ODF_HASH_API int odf_hash_compare(const char* original, const char* reproduced, uint32_t threads,
+                                  uint32_t rows, odf_hash_comparison** out, odf_hash_error* err);
+/* ODF_HASH_IDENTICAL, ODF_HASH_EQUIVALENT or ODF_HASH_DIFFERENT. */
+ODF_HASH_API int odf_hash_comparison_verdict(const odf_hash_comparison* comparison);
+/* The comparison as `odf-hash compare --json` prints it (include/odf_hash/compare_json.h
+ * lists the keys). Belongs to the comparison. */
+ODF_HASH_API const char* odf_hash_comparison_json(const odf_hash_comparison* comparison);
+ODF_HASH_API void odf_hash_comparison_free(odf_hash_comparison* comparison);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -87,3 +87,11 @@ def test_a_killed_worker_without_retries_is_an_error(session, tmp_path_factory, 
     with pytest.raises(ray.exceptions.RayError):
         odf_hash.ray.verify(variants["root"], max_retries=0, progress=False)
     assert marker.exists(), "no worker was killed"
+
+
+def test_ray_compares_dataset_slices_as_locally(session, root):
+    """odf_hash.ray.compare_datasets: one task per slice pair, the same result as locally."""
+    ds = root / "examples" / "datasets"
+    for a, b in [("root", "root"), ("root", "derivative")]:
+        assert odf_hash.ray.compare_datasets(ds / a, ds / b) == \
+            odf_hash.compare_datasets(ds / a, ds / b), (a, b)

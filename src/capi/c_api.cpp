@@ -13,6 +13,8 @@
 #include <tuple>
 #include <vector>
 
+#include "odf_hash/compare.h"
+#include "odf_hash/compare_json.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/multihash.h"
 #include "odf_hash/open_store.h"
@@ -31,6 +33,11 @@ struct odf_hash_sha3 {
 
 struct odf_hash_logical_result {
   odf_hash::LogicalDigest digest;
+};
+
+struct odf_hash_comparison {
+  int verdict;
+  std::string json;
 };
 
 struct odf_hash_report {
@@ -442,6 +449,39 @@ const char* odf_hash_report_json(const odf_hash_report* report) {
 
 void odf_hash_report_free(odf_hash_report* report) {
   delete report;
+}
+
+int odf_hash_compare(const char* original, const char* reproduced, uint32_t threads, uint32_t rows,
+                     odf_hash_comparison** out, odf_hash_error* err) {
+  return guarded(err, [&] {
+    if (original == nullptr || reproduced == nullptr || out == nullptr) {
+      return invalid(err, "odf_hash_compare: NULL argument");
+    }
+    odf_hash::odf::CompareOptions options;
+    options.locate_rows = rows > 0;
+    options.rows.max_rows = rows;
+    auto r = odf_hash::odf::compare_paths_or_urls(original, reproduced, logical_options(threads),
+                                                  {}, options);
+    if (!r.is_ok()) return report(err, r.status());
+    const int verdict = r->verdict == odf_hash::odf::CompareVerdict::kIdentical ? ODF_HASH_IDENTICAL
+                        : r->verdict == odf_hash::odf::CompareVerdict::kEquivalent
+                            ? ODF_HASH_EQUIVALENT
+                            : ODF_HASH_DIFFERENT;
+    *out = new odf_hash_comparison{verdict, odf_hash::odf::file_comparison_json(*r)};
+    return ok(err);
+  });
+}
+
+int odf_hash_comparison_verdict(const odf_hash_comparison* comparison) {
+  return comparison == nullptr ? ODF_HASH_DIFFERENT : comparison->verdict;
+}
+
+const char* odf_hash_comparison_json(const odf_hash_comparison* comparison) {
+  return comparison == nullptr ? "" : comparison->json.c_str();
+}
+
+void odf_hash_comparison_free(odf_hash_comparison* comparison) {
+  delete comparison;
 }
 
 }  // extern "C"

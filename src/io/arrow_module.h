@@ -52,6 +52,13 @@ struct ArrowModuleApi {
   Result<std::shared_ptr<ObjectStore>> (*open_s3_store)(const std::string& url,
                                                         const StoreOptions& options);
   void (*shutdown_s3)();
+  // Values of one column of a batch as safe, cut text (arrow/render_values.h): the rows a
+  // diff shows.
+  Result<std::vector<std::string>> (*render_values)(const ArrowSchema& schema,
+                                                    const ArrowArray& batch,
+                                                    const std::vector<int>& child_path,
+                                                    const std::vector<int64_t>& rows,
+                                                    size_t max_chars);
 };
 
 // The module's table, loading the module on the first call (thread-safe; the module is

@@ -1,5 +1,6 @@
 #include "odf_hash/compare.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <system_error>
@@ -35,6 +36,33 @@ std::vector<std::string> differing_columns(const LogicalDigest& a, const Logical
   return out;
 }
 
+// Leaf columns present on both sides with one type (or two encodings of one type, which
+// arrow0 hashes alike: `encodings`, from the schema differences) whose digests differ: the
+// ones whose rows can be compared.
+std::vector<std::string> comparable_differing_columns(const LogicalDigest& a,
+                                                      const LogicalDigest& b,
+                                                      const std::vector<SchemaDifference>& diffs) {
+  std::map<std::string, const ColumnDigest*> right;
+  for (const auto& c : b.columns) right[c.path] = &c;
+  auto encodings_of_one_type = [&](const std::string& path) {
+    for (const auto& d : diffs) {
+      if (d.field == path && d.kind == SchemaDifference::Kind::kType && d.encoding_only) {
+        return true;
+      }
+    }
+    return false;
+  };
+  std::vector<std::string> out;
+  for (const auto& c : a.columns) {
+    auto it = right.find(c.path);
+    if (it != right.end() && c.digest != it->second->digest &&
+        (c.type == it->second->type || encodings_of_one_type(c.path))) {
+      out.push_back(c.path);
+    }
+  }
+  return out;
+}
+
 Result<FileComparison> decide(FileComparison out, Result<LogicalDigest> la,
                               Result<LogicalDigest> lb) {
   ODF_HASH_RETURN_IF_ERROR(la.status());
@@ -50,7 +78,132 @@ Result<FileComparison> decide(FileComparison out, Result<LogicalDigest> la,
   return out;
 }
 
+template <typename T>
+struct Owned {
+  T value{};
+  ~Owned() {
+    if (value.release != nullptr) value.release(&value);
+  }
+};
+
+Status schema_differences(std::shared_ptr<ObjectReader> a, std::shared_ptr<ObjectReader> b,
+                          std::vector<SchemaDifference>& out, std::vector<std::string>& top_a,
+                          std::vector<std::string>& structs_a) {
+  Owned<ArrowSchema> sa, sb;
+  for (auto [object, schema] : {std::pair{a, &sa}, std::pair{b, &sb}}) {
+    Owned<ArrowArrayStream> stream;
+    ODF_HASH_RETURN_IF_ERROR(open_record_stream(object, &stream.value));
+    if (stream.value.get_schema(&stream.value, &schema->value) != 0) {
+      return Status::io_error(object->name() + ": reading the stream's schema failed");
+    }
+  }
+  out = diff_schemas(sa.value, sb.value);
+  // The original's top-level fields, and the paths of its struct fields (for causes).
+  std::function<void(const ArrowSchema&, const std::string&)> walk =
+      [&](const ArrowSchema& s, const std::string& prefix) {
+        for (int64_t i = 0; i < s.n_children; ++i) {
+          const ArrowSchema& c = *s.children[i];
+          const std::string path = prefix + (c.name != nullptr ? c.name : "");
+          if (prefix.empty()) top_a.push_back(path);
+          if (c.dictionary == nullptr && std::string_view(c.format) == "+s") {
+            structs_a.push_back(path);
+            walk(c, path + ".");
+          }
+        }
+      };
+  walk(sa.value, "");
+  return Status::ok();
+}
+
+// Why arrow0 differs when the records do not: the schema's order and nullability, and bytes
+// under null struct slots (the reference hashes them; null_slots.cpp says when arrow-rs
+// leaves which bytes there).
+// `same_whole_multiset` says whether both files hold the same multiset of whole records
+// (asked only when the located columns' records are the same multiset but do not cover
+// every field: it needs one more read of both files).
+void explain(FileComparison& c, const std::vector<std::string>& top_fields,
+             const std::vector<std::string>& structs,
+             const std::function<Result<bool>()>& same_whole_multiset, Status& error) {
+  using K = SchemaDifference::Kind;
+  for (const auto& d : c.schema_differences) {
+    if (d.kind != K::kPosition && d.kind != K::kNullability && !d.encoding_only) {
+      c.records = FileComparison::Records::kDifferent;  // the schemas differ
+      return;
+    }
+  }
+  const uint64_t na = c.original.logical->num_rows, nb = c.reproduced.logical->num_rows;
+  std::vector<FileComparison::Cause> causes;
+  bool order = false;
+  for (const auto& d : c.schema_differences) {
+    if (d.kind == K::kPosition) order = true;
+    if (d.kind == K::kType && d.encoding_only) {
+      causes.push_back({"encoding", d.field,
+                        "column \"" + d.field + "\" is " + d.original + " in the original, " +
+                            d.reproduced + " in the reproduction: two encodings of one type"});
+    }
+    if (d.kind == K::kNullability) {
+      causes.push_back({"nullability", d.field,
+                        "column \"" + d.field + "\" is " + d.original + " in the original, " +
+                            d.reproduced + " in the reproduction"});
+    }
+  }
+  if (order) {
+    causes.insert(causes.begin(), {"column-order", "",
+                                   "the columns are in another order (arrow0 combines the "
+                                   "column digests in schema order)"});
+  }
+  if (c.rows) {
+    const RowDiff& r = *c.rows;
+    if (na == nb && r.differing_records == 0) {
+      for (const auto& col : r.columns) {
+        std::string parent;
+        for (const auto& st : structs) {
+          if (col.column.size() > st.size() && col.column.compare(0, st.size(), st) == 0 &&
+              col.column[st.size()] == '.' && st.size() > parent.size()) {
+            parent = st;
+          }
+        }
+        causes.push_back(
+            {"null-slots", col.column,
+             parent.empty()
+                 ? "the column's digest differs but no value does"
+                 : "the bytes under the null slots of struct \"" + parent +
+                       "\" differ (arrow0, as its reference, hashes them; no value differs)"});
+      }
+      c.records = FileComparison::Records::kEqual;
+    } else if (na == nb && r.same_record_multiset && [&] {
+                 if (r.record_fields.size() == top_fields.size()) return true;
+                 Result<bool> whole = same_whole_multiset();
+                 if (!whole.is_ok()) error = whole.status();
+                 return whole.is_ok() && *whole;
+               }()) {
+      causes.push_back({"row-order", "",
+                        "the same records in another order (" +
+                            std::to_string(r.differing_records) + " rows hold another record)"});
+      c.records = FileComparison::Records::kSameOtherOrder;
+    } else {
+      c.records = FileComparison::Records::kDifferent;
+      return;
+    }
+  } else if (c.differing_columns.empty()) {
+    c.records = FileComparison::Records::kEqual;  // the same columns: only the schema differs
+  } else {
+    return;  // rows not compared: unknown
+  }
+  c.causes = std::move(causes);
+}
+
 }  // namespace
+
+const char* records_name(FileComparison::Records records) {
+  switch (records) {
+    case FileComparison::Records::kUnknown: return "unknown";
+    case FileComparison::Records::kEqual: return "equal";
+    case FileComparison::Records::kSameOtherOrder: return "same-other-order";
+    case FileComparison::Records::kDifferent: return "different";
+  }
+  return "unknown";
+}
 
 const char* compare_verdict_name(CompareVerdict verdict) {
   switch (verdict) {
@@ -66,24 +219,24 @@ const char* compare_verdict_name(CompareVerdict verdict) {
 // is refused at once, as `logical` refuses it: its records could not be read without reading
 // it again, and waiting on it (a FIFO with no writer) would block.
 Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
-                                     const LogicalHashOptions& logical) {
+                                     const LogicalHashOptions& logical,
+                                     const CompareOptions& options) {
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_local_file(original));
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_local_file(reproduced));
-  return compare_objects(std::move(a), std::move(b), logical);
+  return compare_objects(std::move(a), std::move(b), logical, options);
 }
 
 Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
                                        std::shared_ptr<ObjectReader> reproduced,
-                                       const LogicalHashOptions& logical) {
+                                       const LogicalHashOptions& logical,
+                                       const CompareOptions& options) {
   if (original == nullptr || reproduced == nullptr) {
     return Status::invalid_argument("compare_objects: null object");
   }
   ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pa, physical_hash_object(*original));
   ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pb, physical_hash_object(*reproduced));
   FileComparison out{ComparedFile{original->name(), pa.hash, pa.size, std::nullopt},
-                     ComparedFile{reproduced->name(), pb.hash, pb.size, std::nullopt},
-                     CompareVerdict::kIdentical,
-                     {}};
+                     ComparedFile{reproduced->name(), pb.hash, pb.size, std::nullopt}};
   if (out.original.physical == out.reproduced.physical) return out;
 
   Result<LogicalDigest> lb = Status::internal("not run");
@@ -95,19 +248,63 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
   }
   Result<LogicalDigest> la = logical_hash_object(original, logical);
   if (other) other->join();
-  return decide(std::move(out), std::move(la), std::move(lb));
+  ODF_HASH_ASSIGN_OR_RETURN(out, decide(std::move(out), std::move(la), std::move(lb)));
+  if (out.verdict != CompareVerdict::kDifferent) return out;
+  std::vector<std::string> top, structs;
+  ODF_HASH_RETURN_IF_ERROR(
+      schema_differences(original, reproduced, out.schema_differences, top, structs));
+  if (options.locate_rows) {
+    ODF_HASH_ASSIGN_OR_RETURN(
+        out.rows, locate_row_differences(
+                      original, reproduced,
+                      comparable_differing_columns(*out.original.logical, *out.reproduced.logical,
+                                                   out.schema_differences),
+                      options.rows));
+    // The row counts are the logical hash's (the locating read counts the same rows).
+    out.rows->original_rows = out.original.logical->num_rows;
+    out.rows->reproduced_rows = out.reproduced.logical->num_rows;
+  }
+  {
+    Status error = Status::ok();
+    explain(
+        out, top, structs,
+        [&]() -> Result<bool> {
+          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ua, unordered_digest_object(original));
+          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ub, unordered_digest_object(reproduced));
+          return ua.digest == ub.digest;
+        },
+        error);
+    ODF_HASH_RETURN_IF_ERROR(error);
+  }
+  return out;
 }
 
 Result<FileComparison> compare_paths_or_urls(const std::string& original,
                                              const std::string& reproduced,
                                              const LogicalHashOptions& logical,
-                                             const StoreOptions& store) {
+                                             const StoreOptions& store,
+                                             const CompareOptions& options) {
   if (!is_store_url(original) && !is_store_url(reproduced)) {
-    return compare_files(original, reproduced, logical);
+    return compare_files(original, reproduced, logical, options);
   }
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(original, store));
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_object(reproduced, store));
-  return compare_objects(std::move(a), std::move(b), logical);
+  return compare_objects(std::move(a), std::move(b), logical, options);
+}
+
+Result<UnorderedComparison> compare_unordered_paths_or_urls(const std::string& original,
+                                                            const std::string& reproduced,
+                                                            const StoreOptions& store,
+                                                            const UnorderedOptions& options) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(original, store));
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_object(reproduced, store));
+  return compare_unordered(std::move(a), std::move(b), options);
+}
+
+Result<UnorderedFileDigest> unordered_digest_path_or_url(const std::string& path_or_url,
+                                                         const StoreOptions& store) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(path_or_url, store));
+  return unordered_digest_object(std::move(a));
 }
 
 }  // namespace odf_hash::odf

@@ -8,11 +8,16 @@
 #include <string>
 #include <thread>
 
+#include <sys/stat.h>
+
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "odf_hash/compare.h"
+#include "odf_hash/compare_datasets.h"
+#include "odf_hash/compare_json.h"
 #include "odf_hash/open_store.h"
+#include "odf_hash/record_digest.h"
 #include "output.h"
 #include "store_flags.h"
 
@@ -24,16 +29,82 @@ struct CompareArgs {
   std::string original;
   std::string reproduced;
   bool json = false;
+  size_t show_rows = 5;
+  bool ignore_order = false;
+  bool datasets = false;  // ODF datasets (folders are taken as datasets without it)
   StoreOptions store;
 };
 
-nlohmann::json side_json(const odf::ComparedFile& s) {
-  nlohmann::json j{{"path", s.path}, {"physical", s.physical.to_string()}};
-  if (s.logical) {
-    j["logical"] = s.logical->multihash().to_string();
-    j["rows"] = s.logical->num_rows;
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return !is_store_url(path) && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string schema_difference_text(const SchemaDifference& d) {
+  using K = SchemaDifference::Kind;
+  switch (d.kind) {
+    case K::kOnlyInOriginal: return "only in original (" + d.original + ")";
+    case K::kOnlyInReproduced: return "only in reproduced (" + d.reproduced + ")";
+    case K::kType:
+      return "type " + d.original + " vs " + d.reproduced +
+             (d.encoding_only ? " (two encodings of one type)" : "");
+    case K::kNullability: return d.original + " vs " + d.reproduced;
+    case K::kPosition: return "position " + d.original + " vs " + d.reproduced;
   }
-  return j;
+  return "";
+}
+
+void print_why(const odf::FileComparison& c) {
+  if (!c.schema_differences.empty()) {
+    std::printf("schema      %zu difference%s\n", c.schema_differences.size(),
+                c.schema_differences.size() == 1 ? "" : "s");
+    for (const auto& d : c.schema_differences) {
+      const std::string what = schema_difference_text(d);
+      std::printf("  %s: %s\n", escape_text(d.field).c_str(), escape_text(what).c_str());
+    }
+  }
+  switch (c.records) {
+    case odf::FileComparison::Records::kEqual:
+      std::printf("records     the records are equal; only the arrow0 hash differs:\n");
+      break;
+    case odf::FileComparison::Records::kSameOtherOrder:
+      std::printf("records     the records are the same, in another order:\n");
+      break;
+    default: return;
+  }
+  for (const auto& k : c.causes) {
+    std::printf("  %s%s\n", k.column.empty() ? "" : (escape_text(k.column) + ": ").c_str(),
+                escape_text(k.text).c_str());
+  }
+}
+
+void print_rows(const RowDiff& d) {
+  const uint64_t common = std::min(d.original_rows, d.reproduced_rows);
+  for (const auto& c : d.columns) {
+    std::string hidden;
+    if (c.hidden_segments > 0) {
+      hidden = "; " + std::to_string(c.hidden_segments) +
+               " segments differ only in bytes no value shows (under null slots), the first "
+               "rows " +
+               std::to_string(c.first_hidden_row) + "-" +
+               std::to_string(c.first_hidden_row + c.first_hidden_rows - 1);
+    } else if (c.differing_rows == 0) {
+      hidden = " (the digest differs through the rows only one side has)";
+    }
+    std::printf("  %s: %llu of %llu rows differ%s\n", escape_text(c.column).c_str(),
+                static_cast<unsigned long long>(c.differing_rows),
+                static_cast<unsigned long long>(common), hidden.c_str());
+    for (const auto& r : c.first) {
+      std::string where = "row " + std::to_string(r.row);
+      if (r.offset) where += " (offset " + std::to_string(*r.offset) + ")";
+      std::printf("    %-26s original %s, reproduced %s\n", where.c_str(), r.original.c_str(),
+                  r.reproduced.c_str());
+    }
+    if (c.differing_rows > c.first.size()) {
+      std::printf("    ... and %llu more\n",
+                  static_cast<unsigned long long>(c.differing_rows - c.first.size()));
+    }
+  }
 }
 
 void print_side(const char* label, const odf::ComparedFile& s) {
@@ -45,45 +116,206 @@ void print_side(const char* label, const odf::ComparedFile& s) {
   }
 }
 
+nlohmann::json unordered_side_json(const UnorderedSide& s) {
+  nlohmann::json examples = nlohmann::json::array();
+  for (const auto& e : s.examples) {
+    examples.push_back({{"row", e.row},
+                        {"offset", e.offset ? nlohmann::json(*e.offset) : nlohmann::json()},
+                        {"values", e.values}});
+  }
+  return {{"path", s.path},
+          {"rows", s.digest.rows},
+          {"unordered", unordered_digest_string(s.digest.digest)},
+          {"only_here", s.only_here},
+          {"examples", examples}};
+}
+
+void print_unordered_side(const char* label, const UnorderedSide& s) {
+  std::printf("%-11s %s\n", label, escape_text(s.path).c_str());
+  std::printf("  unordered %s (%llu rows)\n", unordered_digest_string(s.digest.digest).c_str(),
+              static_cast<unsigned long long>(s.digest.rows));
+}
+
+void print_only(const char* label, const UnorderedSide& s) {
+  std::printf("%-19s %llu record%s\n", label, static_cast<unsigned long long>(s.only_here),
+              s.only_here == 1 ? "" : "s");
+  for (const auto& e : s.examples) {
+    std::string where = "row " + std::to_string(e.row);
+    if (e.offset) where += " (offset " + std::to_string(*e.offset) + ")";
+    std::printf("    %-26s %s\n", where.c_str(), e.values.c_str());
+  }
+  if (s.only_here > s.examples.size()) {
+    std::printf("    ... and %llu more\n",
+                static_cast<unsigned long long>(s.only_here - s.examples.size()));
+  }
+}
+
+nlohmann::json comparison_json(const odf::FileComparison& c) {
+  return nlohmann::json::parse(odf::file_comparison_json(c));
+}
+
+// The verdict line and, for different files, where and why.
+void print_verdict(const odf::FileComparison& c) {
+  switch (c.verdict) {
+    case odf::CompareVerdict::kIdentical:
+      std::printf("verdict     identical (same bytes)\n");
+      break;
+    case odf::CompareVerdict::kEquivalent:
+      std::printf("verdict     equivalent (same records, different encoding)\n");
+      break;
+    case odf::CompareVerdict::kDifferent: {
+      std::printf("verdict     different\n");
+      std::printf("rows        original %llu, reproduced %llu\n",
+                  static_cast<unsigned long long>(c.original.logical->num_rows),
+                  static_cast<unsigned long long>(c.reproduced.logical->num_rows));
+      std::string list;
+      for (const auto& col : c.differing_columns) list += (list.empty() ? "" : ", ") + col;
+      std::printf("columns     %s\n",
+                  list.empty() ? "(schema differs)" : escape_text(list).c_str());
+      if (c.rows) print_rows(*c.rows);
+      print_why(c);
+      break;
+    }
+  }
+}
+
+// compare ORIGINAL_DATASET REPRODUCED_DATASET: slices paired by offset interval.
+int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
+                 const odf::CompareOptions& compare) {
+  Result<odf::DatasetComparison> result =
+      odf::compare_datasets(args.original, args.reproduced, logical, args.store, compare);
+  if (!result.is_ok()) {
+    std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
+    return kExitError;
+  }
+  const odf::DatasetComparison& d = *result;
+  auto interval = [](const odf::SliceComparison& s) {
+    return "[" + std::to_string(s.interval.start) + ", " + std::to_string(s.interval.end) + "]";
+  };
+  auto verdict_of = [](const odf::SliceComparison& s) -> std::string {
+    if (s.original_file.empty()) return "only-in-reproduced";
+    if (s.reproduced_file.empty()) return "only-in-original";
+    if (!s.comparison) return "error";
+    return odf::compare_verdict_name(s.comparison->verdict);
+  };
+  if (args.json) {
+    nlohmann::json slices = nlohmann::json::array();
+    for (const auto& s : d.slices) {
+      nlohmann::json js{{"offset_interval", {{"start", s.interval.start}, {"end", s.interval.end}}},
+                        {"original_file", s.original_file},
+                        {"reproduced_file", s.reproduced_file},
+                        {"verdict", verdict_of(s)}};
+      if (s.comparison) js["comparison"] = comparison_json(*s.comparison);
+      if (!s.error.empty()) js["error"] = s.error;
+      slices.push_back(std::move(js));
+    }
+    nlohmann::json j{{"original", {{"path", d.original}, {"blocks", d.original_blocks}}},
+                     {"reproduced", {{"path", d.reproduced}, {"blocks", d.reproduced_blocks}}},
+                     {"slices", slices},
+                     {"verdict", d.same_records ? "same-records" : "different"}};
+    j["chain_divergence"] = d.divergence
+                                ? nlohmann::json{{"sequence_number", d.divergence->sequence_number},
+                                                 {"original", d.divergence->original},
+                                                 {"reproduced", d.divergence->reproduced}}
+                                : nlohmann::json();
+    print_json(j);
+  } else {
+    std::printf("original    %s (%llu blocks)\n", escape_text(d.original).c_str(),
+                static_cast<unsigned long long>(d.original_blocks));
+    std::printf("reproduced  %s (%llu blocks)\n", escape_text(d.reproduced).c_str(),
+                static_cast<unsigned long long>(d.reproduced_blocks));
+    if (d.divergence) {
+      std::printf("chains      diverge at block %llu: %s vs %s\n",
+                  static_cast<unsigned long long>(d.divergence->sequence_number),
+                  d.divergence->original.empty() ? "(end)" : d.divergence->original.c_str(),
+                  d.divergence->reproduced.empty() ? "(end)" : d.divergence->reproduced.c_str());
+    } else {
+      std::printf("chains      the same events, block by block\n");
+    }
+    for (const auto& s : d.slices) {
+      std::printf("slice %-20s %s\n", interval(s).c_str(), verdict_of(s).c_str());
+      if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
+      if (s.comparison && s.comparison->verdict == odf::CompareVerdict::kDifferent) {
+        print_verdict(*s.comparison);
+      }
+    }
+    std::printf("verdict     %s\n", d.same_records ? "same records in every slice" : "different");
+  }
+  return d.same_records ? kExitOk : kExitMismatch;
+}
+
+// --ignore-order: the same multiset of records? (unordered.h; not the ODF hash)
+int run_unordered(const CompareArgs& args) {
+  UnorderedOptions options;
+  options.max_examples = args.show_rows;
+  Result<UnorderedComparison> result =
+      odf::compare_unordered_paths_or_urls(args.original, args.reproduced, args.store, options);
+  if (!result.is_ok()) {
+    std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
+    return kExitError;
+  }
+  const UnorderedComparison& c = *result;
+  if (args.json) {
+    nlohmann::json schema = nlohmann::json::array();
+    for (const auto& d : c.schema_differences) {
+      schema.push_back({{"field", d.field},
+                        {"kind", schema_difference_kind_name(d.kind)},
+                        {"original", d.original},
+                        {"reproduced", d.reproduced},
+                        {"encoding_only", d.encoding_only}});
+    }
+    print_json({{"mode", "ignore-order"},
+                {"note", "order-independent record digests, not the ODF logical hash"},
+                {"original", unordered_side_json(c.original)},
+                {"reproduced", unordered_side_json(c.reproduced)},
+                {"same_records", c.same_records},
+                {"schema_differences", schema}});
+  } else {
+    print_unordered_side("original", c.original);
+    print_unordered_side("reproduced", c.reproduced);
+    std::printf("verdict     %s (row order ignored; not the ODF hash)\n",
+                c.same_records ? "same records" : "different records");
+    for (const auto& d : c.schema_differences) {
+      std::printf("schema      %s: %s\n", escape_text(d.field).c_str(),
+                  escape_text(schema_difference_text(d)).c_str());
+    }
+    if (!c.same_records) {
+      print_only("only in original", c.original);
+      print_only("only in reproduced", c.reproduced);
+    }
+  }
+  return c.same_records ? kExitOk : kExitMismatch;
+}
+
 int run_compare(const CompareArgs& args) {
+  const bool datasets =
+      args.datasets || (is_directory(args.original) && is_directory(args.reproduced));
+  if (args.ignore_order && datasets) {
+    std::fprintf(stderr,
+                 "odf-hash compare: --ignore-order compares two data files, not datasets\n");
+    return kExitError;
+  }
+  if (args.ignore_order) return run_unordered(args);
   // Two files side by side, each with half of the cores for its columns.
   LogicalHashOptions options;
   options.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
+  odf::CompareOptions compare;
+  compare.locate_rows = args.show_rows > 0;
+  compare.rows.max_rows = args.show_rows;
+  if (datasets) return run_datasets(args, options, compare);
   Result<odf::FileComparison> result =
-      odf::compare_paths_or_urls(args.original, args.reproduced, options, args.store);
+      odf::compare_paths_or_urls(args.original, args.reproduced, options, args.store, compare);
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
   }
   const odf::FileComparison& c = *result;
-  const char* verdict = odf::compare_verdict_name(c.verdict);
   if (args.json) {
-    nlohmann::json j{{"original", side_json(c.original)},
-                     {"reproduced", side_json(c.reproduced)},
-                     {"verdict", verdict}};
-    if (c.verdict == odf::CompareVerdict::kDifferent) j["differing_columns"] = c.differing_columns;
-    print_json(j);
+    print_json(comparison_json(c));
   } else {
     print_side("original", c.original);
     print_side("reproduced", c.reproduced);
-    switch (c.verdict) {
-      case odf::CompareVerdict::kIdentical:
-        std::printf("verdict     identical (same bytes)\n");
-        break;
-      case odf::CompareVerdict::kEquivalent:
-        std::printf("verdict     equivalent (same records, different encoding)\n");
-        break;
-      case odf::CompareVerdict::kDifferent: {
-        std::printf("verdict     different\n");
-        std::printf("rows        original %llu, reproduced %llu\n",
-                    static_cast<unsigned long long>(c.original.logical->num_rows),
-                    static_cast<unsigned long long>(c.reproduced.logical->num_rows));
-        std::string list;
-        for (const auto& col : c.differing_columns) list += (list.empty() ? "" : ", ") + col;
-        std::printf("columns     %s\n", list.empty() ? "(schema differs)" : list.c_str());
-        break;
-      }
-    }
+    print_verdict(c);
   }
   return c.verdict == odf::CompareVerdict::kDifferent ? kExitMismatch : kExitOk;
 }
@@ -95,10 +327,25 @@ Command add_compare_command(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "compare",
       "Compare a reproduced data file with the original: physical hashes, then logical. "
-      "Verdict identical / equivalent (exit 0) or different (exit 1).");
-  app->add_option("ORIGINAL", args->original, "The original data file")->required();
-  app->add_option("REPRODUCED", args->reproduced, "The reproduced data file")->required();
+      "Verdict identical / equivalent (exit 0) or different (exit 1), with the differing "
+      "rows and why. Two ODF datasets (folders, or --datasets): slice by slice.");
+  app->add_option("ORIGINAL", args->original, "The original data file (or dataset)")->required();
+  app->add_option("REPRODUCED", args->reproduced, "The reproduced data file (or dataset)")
+      ->required();
   app->add_flag("--json", args->json, "Machine-readable output");
+  app->add_option("--rows", args->show_rows,
+                  "For different files: differing rows shown per column (default 5; 0: do not "
+                  "look for them, which saves a second read of the differing columns)")
+      ->check(CLI::NonNegativeNumber);
+  app->add_flag("--datasets", args->datasets,
+                "ORIGINAL and REPRODUCED are ODF datasets (implied for two folders; needed for "
+                "URLs): their data slices paired by offset interval, each compared as files, "
+                "and where the chains' events diverge. Exit 0 when every slice is on both "
+                "sides and identical or equivalent");
+  app->add_flag("--ignore-order", args->ignore_order,
+                "Not the ODF hash: whether the two files hold the same multiset of records in "
+                "any row order (and column order), with the records only one side has (their "
+                "rows; --rows examples per side). Exit 0 same records, 1 different");
   add_store_flags(app, args->store);
   app->footer(store_help_footer());
   return Command{app, [args] { return run_compare(*args); }};

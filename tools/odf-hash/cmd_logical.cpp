@@ -15,6 +15,8 @@
 #include "odf_hash/logical.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/reader.h"
+#include "odf_hash/record_digest.h"
+#include "odf_hash/unordered.h"
 #include "output.h"
 #include "parallel.h"
 #include "reference_gaps.h"
@@ -29,8 +31,9 @@ struct LogicalOptions {
   CheckFlags check;
   bool columns = false;
   bool json = false;
-  unsigned jobs = 0;     // 0: chosen from the file count (see plan_threads)
-  unsigned threads = 0;  // 0: chosen from the file count and --jobs
+  bool unordered = false;  // the order-independent digest instead (unordered.h)
+  unsigned jobs = 0;       // 0: chosen from the file count (see plan_threads)
+  unsigned threads = 0;    // 0: chosen from the file count and --jobs
   LogicalHashOptions::ColumnStreams column_streams = LogicalHashOptions::ColumnStreams::kAuto;
   bool require_reference = false;  // --require-reference-compatible
   StoreOptions store;              // for URLs
@@ -56,6 +59,7 @@ ThreadPlan plan_threads(const LogicalOptions& opt) {
 struct FileOutcome {
   std::optional<FileFormat> format;
   std::optional<LogicalDigest> digest;
+  std::optional<UnorderedFileDigest> unordered;
   Status error;
 };
 
@@ -73,7 +77,7 @@ std::string hex_of(const Digest256& d) {
 // The file is opened once: its format is detected and its records hashed from the same
 // descriptor (what was detected is what is hashed).
 FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options,
-                     const StoreOptions& store) {
+                     const StoreOptions& store, bool unordered) {
   FileOutcome out;
   Result<std::unique_ptr<ObjectReader>> opened = open_object(path, store);
   if (!opened.is_ok()) {
@@ -87,6 +91,15 @@ FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options,
     return out;
   }
   out.format = *format;
+  if (unordered) {
+    Result<UnorderedFileDigest> u = unordered_digest_object(std::move(object));
+    if (!u.is_ok()) {
+      out.error = u.status();
+      return out;
+    }
+    out.unordered = *u;
+    return out;
+  }
   Result<LogicalDigest> digest = logical_hash_object(std::move(object), options);
   if (!digest.is_ok()) {
     out.error = digest.status();
@@ -97,6 +110,12 @@ FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options,
 }
 
 void print_text(const std::string& path, const FileOutcome& r, bool columns) {
+  if (r.unordered) {
+    std::printf("%s  %s\n", unordered_digest_string(r.unordered->digest).c_str(),
+                escape_name(path).c_str());
+    std::fflush(stdout);
+    return;
+  }
   if (!r.digest) {
     print_error(r.error.message());
     return;
@@ -114,6 +133,12 @@ void print_text(const std::string& path, const FileOutcome& r, bool columns) {
 nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool columns) {
   nlohmann::json j;
   j["path"] = path;
+  if (r.unordered) {
+    j["unordered"] = unordered_digest_string(r.unordered->digest);
+    j["rows"] = r.unordered->rows;
+    j["format"] = file_format_name(*r.format);
+    return j;
+  }
   if (!r.digest) {
     j["error"] = reason_of(r.error, path);
     return j;
@@ -146,7 +171,7 @@ int run_logical_check(const LogicalOptions& opt) {
   CheckRun run{opt.files, opt.check, jobs, opt.json, true};
   CheckKind kind{HashCode::kArrow0Sha3_256, "logical arrow0-sha3-256", false,
                  [&](const std::string& path, ProgressDisplay&) -> Result<CheckedHash> {
-                   FileOutcome r = hash_one(path, options, opt.store);
+                   FileOutcome r = hash_one(path, options, opt.store, /*unordered=*/false);
                    if (!r.digest) return r.error;
                    return CheckedHash{r.digest->multihash(), std::nullopt, r.digest->num_rows};
                  }};
@@ -154,6 +179,10 @@ int run_logical_check(const LogicalOptions& opt) {
 }
 
 int run_logical(const LogicalOptions& opt) {
+  if (opt.check.check && opt.unordered) {
+    print_error("logical: --unordered does not check lists (they hold arrow0 hashes)");
+    return kExitError;
+  }
   if (opt.check.check) return run_logical_check(opt);
   if (opt.files.empty()) {
     print_error(
@@ -168,7 +197,7 @@ int run_logical(const LogicalOptions& opt) {
   nlohmann::json files = nlohmann::json::array();
   run_ordered<FileOutcome>(
       opt.files.size(), plan.jobs,
-      [&](size_t i) { return hash_one(opt.files[i], options, opt.store); },
+      [&](size_t i) { return hash_one(opt.files[i], options, opt.store, opt.unordered); },
       [&](size_t i, FileOutcome& r) {
         // A hash kamu cannot check: said on stderr, or refused when asked.
         if (r.digest) {
@@ -180,9 +209,10 @@ int run_logical(const LogicalOptions& opt) {
             print_error(reference_gap_message(opt.files[i], gaps, false));
           }
         }
-        if (!r.digest) failed = true;
+        const bool ok = r.digest || r.unordered;
+        if (!ok) failed = true;
         if (opt.json) {
-          if (!r.digest) print_error(r.error.message());
+          if (!ok) print_error(r.error.message());
           files.push_back(to_json(opt.files[i], r, opt.columns));
         } else {
           print_text(opt.files[i], r, opt.columns);
@@ -212,6 +242,10 @@ Command add_logical_command(CLI::App& root) {
   app->add_flag("--columns", opt->columns,
                 "Also print the digest of every leaf column (hex, Arrow format string, path)");
   app->add_flag("--json", opt->json, "Print one JSON document instead of text");
+  app->add_flag("--unordered", opt->unordered,
+                "Not the ODF hash: an order-independent digest of the records "
+                "(unordered-sha3-256, the same for any row or column order; "
+                "docs/unordered-digest.md)");
   app->add_option("-j,--jobs", opt->jobs,
                   "Files hashed in parallel (default: one per core, at most one per file)")
       ->check(CLI::Range(1u, 1024u));

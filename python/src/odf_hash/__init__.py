@@ -11,7 +11,10 @@
   are warned about (:class:`ReferenceCompatibilityWarning`); a timestamp's time zone is part
   of its hash, and DuckDB gives ``TIMESTAMPTZ`` in the session's ``TimeZone``.
 - :func:`logical_file`, :func:`physical`, :func:`slice`, :func:`compare` -- data files
-  (Parquet, Arrow IPC) as the main ODF implementation reads them.
+  (Parquet, Arrow IPC) as the main ODF implementation reads them; :func:`compare` also says
+  where (rows, values) and why (schema, column order, null slots, row order) files differ,
+  and with ``ignore_order=True`` whether they hold the same records in any order
+  (:func:`unordered_digest`: an order-independent digest, not the ODF hash).
 - :func:`verify` -- an ODF dataset folder: metadata chain, data files, checkpoints;
   :func:`verify_workspace` -- every dataset of a kamu workspace.
 - :func:`plan`, :func:`check`, :func:`merge` -- the same verification split for a cluster:
@@ -49,6 +52,20 @@ import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union, overload
 
 from . import _odf_hash
+from ._compare import (
+    Cause,
+    ColumnDifference,
+    Comparison,
+    DatasetComparison,
+    RowDifference,
+    SchemaDifference,
+    SliceComparison,
+    UnorderedComparison,
+    UnorderedRecord,
+    compare,
+    compare_datasets,
+    unordered_digest,
+)
 from ._errors import (
     Error,
     InvalidInputError,
@@ -60,9 +77,12 @@ from ._errors import (
 
 __all__ = [
     "Allow",
+    "Cause",
     "CheckResult",
+    "ColumnDifference",
     "ColumnDigest",
     "Comparison",
+    "DatasetComparison",
     "Error",
     "FileCheck",
     "InvalidInputError",
@@ -82,11 +102,18 @@ __all__ = [
     "check",
     "cli_path",
     "compare",
+    "compare_datasets",
     "logical",
     "logical_file",
     "merge",
     "open_records",
     "RecordStream",
+    "RowDifference",
+    "SchemaDifference",
+    "SliceComparison",
+    "UnorderedComparison",
+    "UnorderedRecord",
+    "unordered_digest",
     "physical",
     "plan",
     "slice",
@@ -430,39 +457,6 @@ def slice(path: PathLike, *, offset: int = 0, threads: Optional[int] = None,  # 
     _say_reference_gaps(p, [ColumnDigest(c, t, dg, gap) for c, t, dg, gap in gaps],
                         require_reference_compatible, stacklevel=3)
     return d
-
-
-@dataclasses.dataclass(frozen=True)
-class Comparison:
-    """The verdict on a reproduced data file (see :func:`compare`)."""
-
-    verdict: str  #: ``"identical"``, ``"equivalent"`` or ``"different"``
-    original: Dict[str, Any]  #: path, physical, size, logical (or None), rows (or None)
-    reproduced: Dict[str, Any]
-    differing_columns: List[str]  #: for ``"different"``: the leaf columns that differ
-
-    @property
-    def same_records(self) -> bool:
-        """True for ``identical`` and ``equivalent``: the reproduction is verified."""
-        return self.verdict != "different"
-
-    def __bool__(self) -> bool:
-        return self.same_records
-
-
-def compare(original: PathLike, reproduced: PathLike, *, threads: Optional[int] = None,
-            **store: Any) -> Comparison:
-    """Verifies a reproduced data file as the ODF specification describes it: physical hashes
-    first (``identical``: same bytes); when they differ, logical hashes (``equivalent``: same
-    records, different encoding; ``different``: different records, with the leaf columns that
-    differ). The comparison is truthy when the records are the same. Either file may be a
-    URL (the store options as keyword arguments, see the module's documentation)."""
-    opts = _store("compare", store)
-    d = _odf_hash.compare_files(
-        _path(original, "odf_hash.compare"), _path(reproduced, "odf_hash.compare"),
-        _threads(threads), opts
-    )
-    return Comparison(d["verdict"], d["original"], d["reproduced"], list(d["differing_columns"]))
 
 
 @dataclasses.dataclass(frozen=True)

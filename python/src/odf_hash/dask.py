@@ -30,7 +30,7 @@ import dask.bag
 import odf_hash
 from odf_hash import _engine
 
-__all__ = ["logical_hashes", "verify"]
+__all__ = ["compare_datasets", "logical_hashes", "verify"]
 
 
 def _current_client(client: Any) -> Any:
@@ -145,3 +145,27 @@ def logical_hashes(paths: Iterable[odf_hash.PathLike], client: Any = None, *,
             s["offsetInterval"] = {"start": offset, "end": offset + records - 1}
             offset += records
     return dict(zip(names, slices))
+
+
+def _compare_one(pair: Any, rows: int, store: Dict[str, Any]) -> Any:
+    """On a worker: one slice pair compared (a Comparison), or the error's message."""
+    try:
+        return odf_hash.compare(pair[0], pair[1], threads=1, rows=rows, **store)
+    except odf_hash.Error as e:
+        return str(e)
+
+
+def compare_datasets(original: odf_hash.PathLike, reproduced: odf_hash.PathLike,
+                     client: Any = None, *, rows: int = 5, retries: int = 2,
+                     progress: bool = False, **store: Any) -> "odf_hash.DatasetComparison":
+    """:func:`odf_hash.compare_datasets` with the slice pairs compared on Dask: the chains are
+    read and the slices paired on the client, each pair of data files compared by one task
+    (one worker reads both files). The same :class:`odf_hash.DatasetComparison` as on one
+    machine. Every worker must reach both datasets at the locations given."""
+    from odf_hash import _compare
+
+    paired = _compare._pair_dataset_slices(original, reproduced, **store)
+    fn = functools.partial(_compare_one, rows=rows, store=store)
+    return _compare._compare_slices(
+        paired, lambda pairs: _map(fn, pairs, _current_client(client), retries, progress,
+                                   "odf-hash-compare"))

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional
 
 import ray
 
 import odf_hash
 from odf_hash import _engine
 
-__all__ = ["verify"]
+__all__ = ["compare_datasets", "verify"]
 
 
 class _Progress:
@@ -96,3 +96,32 @@ def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, strict: 
     finally:
         bar.close()
     return odf_hash.merge(plan, [r for batch in results for r in batch])
+
+
+def _compare_one(pair: Any, rows: int, store: Dict[str, Any]) -> Any:
+    """In a task: one slice pair compared (a Comparison), or the error's message."""
+    try:
+        return odf_hash.compare(pair[0], pair[1], threads=1, rows=rows, **store)
+    except odf_hash.Error as e:
+        return str(e)
+
+
+def compare_datasets(original: odf_hash.PathLike, reproduced: odf_hash.PathLike, *,
+                     rows: int = 5, max_retries: int = 3, num_cpus: float = 1,
+                     **store: Any) -> "odf_hash.DatasetComparison":
+    """:func:`odf_hash.compare_datasets` with each pair of slices compared by a Ray task (the
+    chains are read and the slices paired here). The same :class:`odf_hash.DatasetComparison`
+    as on one machine. Every worker must reach both datasets at the locations given."""
+    from odf_hash import _compare
+
+    paired = _compare._pair_dataset_slices(original, reproduced, **store)
+
+    def run(pairs: List[Any]) -> List[Any]:
+        if not pairs:
+            return []
+        if not ray.is_initialized():
+            ray.init()
+        remote = ray.remote(num_cpus=num_cpus, max_retries=max_retries)(_compare_one)
+        return ray.get([remote.remote(p, rows, store) for p in pairs])
+
+    return _compare._compare_slices(paired, run)

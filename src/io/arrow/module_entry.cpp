@@ -1,6 +1,7 @@
 // The Arrow module's one exported symbol: its table (../arrow_module.h).
 #include "../arrow_module.h"
 #include "module_api.h"
+#include "render_values.h"
 #if ODF_HASH_HAVE_S3
 #include "s3_module.h"
 #endif
@@ -22,6 +23,7 @@ odf_hash_arrow_module_api() {
 #else
         nullptr, nullptr,
 #endif
+        &odf_hash::io_internal::render_values,
   };
   return &api;
 }

@@ -1,0 +1,34 @@
+"""Copies of a Parquet file for bench/compare.sh, written one row group at a time (bounded
+memory): CHANGED (the same rows, one value of the first integer column changed in the middle
+row group) and SHUFFLED (the row groups in reverse order, the rows of each shuffled)."""
+import sys
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+
+def main(src, changed, shuffled):
+    f = pq.ParquetFile(src)
+    n = f.num_row_groups
+    col = next(i for i, fld in enumerate(f.schema_arrow) if pa.types.is_integer(fld.type))
+    with pq.ParquetWriter(changed, f.schema_arrow) as w:
+        for g in range(n):
+            t = f.read_row_group(g)
+            if g == n // 2:
+                values = t.column(col).combine_chunks()
+                i = len(values) // 2
+                mask = pa.array(np.arange(len(values)) == i)
+                t = t.set_column(col, t.field(col),
+                                 pc.if_else(mask, pa.scalar(-12345, values.type), values))
+            w.write_table(t)
+    rng = np.random.default_rng(1)
+    with pq.ParquetWriter(shuffled, f.schema_arrow) as w:
+        for g in reversed(range(n)):
+            t = f.read_row_group(g)
+            w.write_table(t.take(pa.array(rng.permutation(t.num_rows))))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])

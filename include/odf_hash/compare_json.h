@@ -1,0 +1,26 @@
+// The JSON form of a file comparison (compare.h): the object `odf-hash compare --json`
+// prints, also returned by the C ABI (odf_hash_comparison_json). One writer, so they never
+// disagree.
+//
+//   {"original": {"path", "physical", "logical"?, "rows"?}, "reproduced": {...},
+//    "verdict" ("identical" / "equivalent" / "different"),
+//    for "different": "differing_columns": [leaf paths],
+//      "differences"? (rows located): [{"column", "differing_rows", "hidden_segments",
+//        "first_hidden_rows"? [first, end), "rows": [{"row", "offset" (or null),
+//        "original", "reproduced"}]}],
+//      "schema_differences": [{"field", "kind", "original", "reproduced", "encoding_only"}],
+//      "records" ("unknown" / "equal" / "same-other-order" / "different"),
+//      "causes": [{"kind", "column", "text"}]}
+#pragma once
+
+#include <string>
+
+#include "odf_hash/compare.h"
+
+namespace odf_hash::odf {
+
+// `indent` < 0: one line; otherwise pretty-printed with that many spaces per level. Bytes
+// that are not UTF-8 (in paths) are replaced by U+FFFD.
+std::string file_comparison_json(const FileComparison& c, int indent = -1);
+
+}  // namespace odf_hash::odf

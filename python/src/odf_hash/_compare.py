@@ -1,0 +1,333 @@
+"""Comparing a reproduced data file with the original: :func:`compare` and its results, and
+the order-independent digest (:func:`unordered_digest`). Re-exported by :mod:`odf_hash`."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Dict, List, Optional, Union
+
+from . import _odf_hash
+
+_ROW_FIELDS = ("column", "row", "offset", "original", "reproduced")
+
+
+@dataclasses.dataclass(frozen=True)
+class RowDifference:
+    """One row where a column differs (row index from 0 in both files)."""
+
+    column: str  #: the leaf column's path (``"a.b"`` inside a struct)
+    row: int
+    offset: Optional[int]  #: the ODF ``offset`` column's value there, when the file has one
+    #: the values as text: ``"null"``, strings quoted, control characters escaped, cut
+    original: str
+    reproduced: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ColumnDifference:
+    """Where one column differs: how many rows, and the first of them."""
+
+    column: str
+    differing_rows: int  #: among the rows both files have
+    rows: List[RowDifference]  #: the first ones (``rows=`` of :func:`compare` of them)
+    #: segments whose digest differs while none of their rows does (bytes under null slots)
+    hidden_segments: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class SchemaDifference:
+    """One field-by-field difference between the two schemas."""
+
+    field: str  #: path of field names (``"a.b"``)
+    #: ``"only-in-original"``, ``"only-in-reproduced"``, ``"type"``, ``"nullability"``,
+    #: ``"position"``
+    kind: str
+    original: str  #: the original's type (``"timestamp[us, tz=UTC]"``), nullability, position
+    reproduced: str
+    #: ``"type"`` only: two encodings of one type (``utf8`` / ``large_utf8``, a dictionary and
+    #: its values...), which arrow0 hashes alike
+    encoding_only: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Cause:
+    """Why arrow0 differs although the records do not."""
+
+    #: ``"column-order"``, ``"nullability"``, ``"encoding"``, ``"null-slots"``, ``"row-order"``
+    kind: str
+    column: str  #: the column concerned, ``""`` for the whole table
+    text: str  #: one sentence
+
+
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    """The verdict on a reproduced data file (see :func:`compare`), with where and why the
+    files differ as data."""
+
+    verdict: str  #: ``"identical"``, ``"equivalent"`` or ``"different"``
+    original: Dict[str, Any]  #: path, physical, size, logical (or None), rows (or None)
+    reproduced: Dict[str, Any]
+    differing_columns: List[str]  #: for ``"different"``: the leaf columns that differ
+    #: for ``"different"``: per differing column, where (``rows=0``: not looked for)
+    differences: List[ColumnDifference] = dataclasses.field(default_factory=list)
+    schema_differences: List[SchemaDifference] = dataclasses.field(default_factory=list)
+    #: for ``"different"``: ``"equal"`` (the records are equal, only arrow0 differs),
+    #: ``"same-other-order"``, ``"different"``, or ``"unknown"`` (rows not compared);
+    #: ``""`` for the other verdicts
+    records: str = ""
+    causes: List[Cause] = dataclasses.field(default_factory=list)  #: why, for equal records
+
+    @property
+    def same_records(self) -> bool:
+        """True for ``identical`` and ``equivalent``: the reproduction is verified (arrow0's
+        verdict, what ODF metadata records; see :attr:`records` for what the values say)."""
+        return self.verdict != "different"
+
+    def __bool__(self) -> bool:
+        return self.same_records
+
+    @property
+    def differing_rows(self) -> List[RowDifference]:
+        """Every row shown, column by column."""
+        return [r for d in self.differences for r in d.rows]
+
+    def to_arrow(self) -> Any:
+        """The rows shown as a ``pyarrow.Table`` (columns ``column``, ``row``, ``offset``,
+        ``original``, ``reproduced``), for a DataFrame: ``comparison.to_arrow().to_pandas()``
+        or ``polars.from_arrow(...)``. Needs pyarrow."""
+        import pyarrow as pa
+
+        rows = self.differing_rows
+        return pa.table({
+            "column": pa.array([r.column for r in rows], pa.string()),
+            "row": pa.array([r.row for r in rows], pa.uint64()),
+            "offset": pa.array([r.offset for r in rows], pa.int64()),
+            "original": pa.array([r.original for r in rows], pa.string()),
+            "reproduced": pa.array([r.reproduced for r in rows], pa.string()),
+        })
+
+
+@dataclasses.dataclass(frozen=True)
+class UnorderedRecord:
+    """A record only one side has (:func:`compare` with ``ignore_order=True``)."""
+
+    row: int  #: its row in its file, from 0
+    offset: Optional[int]  #: its ODF ``offset`` value, when the file has one
+    values: str  #: ``"name=value, ..."``, each value rendered as in :class:`RowDifference`
+
+
+@dataclasses.dataclass(frozen=True)
+class UnorderedComparison:
+    """Whether two files hold the same multiset of records, in any row and column order.
+    NOT the ODF hash: ODF metadata records arrow0, which depends on the order."""
+
+    same_records: bool
+    original: Dict[str, Any]  #: path, rows, unordered (the digest), only_here (count)
+    reproduced: Dict[str, Any]
+    only_in_original: List[UnorderedRecord]  #: the first (by row) of the records it alone has
+    only_in_reproduced: List[UnorderedRecord]
+    schema_differences: List[SchemaDifference]
+
+    def __bool__(self) -> bool:
+        return self.same_records
+
+    def to_arrow(self) -> Any:
+        """The records shown as a ``pyarrow.Table`` (``side``, ``row``, ``offset``,
+        ``values``). Needs pyarrow."""
+        import pyarrow as pa
+
+        recs = [("original", r) for r in self.only_in_original] + [
+            ("reproduced", r) for r in self.only_in_reproduced]
+        return pa.table({
+            "side": pa.array([s for s, _ in recs], pa.string()),
+            "row": pa.array([r.row for _, r in recs], pa.uint64()),
+            "offset": pa.array([r.offset for _, r in recs], pa.int64()),
+            "values": pa.array([r.values for _, r in recs], pa.string()),
+        })
+
+
+def _schema(raw: Any) -> List[SchemaDifference]:
+    return [SchemaDifference(*t) for t in raw]
+
+
+def _side(raw: Dict[str, Any]) -> tuple:
+    side = {k: raw[k] for k in ("path", "rows", "unordered", "only_here")}
+    return side, [UnorderedRecord(*e) for e in raw["examples"]]
+
+
+def _rows(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        from ._errors import InvalidInputError
+
+        raise InvalidInputError(f"rows must be a non-negative integer, not {value!r}")
+    return min(value, 1 << 20)
+
+
+def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, rows: int = 5,
+            ignore_order: bool = False, **store: Any
+            ) -> Union[Comparison, UnorderedComparison]:
+    """Verifies a reproduced data file as the ODF specification describes it: physical hashes
+    first (``identical``: same bytes); when they differ, logical hashes (``equivalent``: same
+    records, different encoding; ``different``: different records, with the leaf columns that
+    differ). The comparison is truthy when the records are the same. Either file may be a
+    URL (the store options as keyword arguments, see the module's documentation).
+
+    For ``different``, the result also says where and why, as data:
+    :attr:`Comparison.differences` (per column: how many rows differ and the first ``rows``
+    of them, with their ``offset`` and both values), :attr:`Comparison.schema_differences`
+    (field by field), :attr:`Comparison.records` and :attr:`Comparison.causes` (``"equal"``
+    when the records are equal and only arrow0 differs: column order, bytes under null struct
+    slots; ``"same-other-order"`` for the same records in another order).
+    :meth:`Comparison.to_arrow` gives the rows as a table. ``rows=0`` skips looking for rows
+    (a second read of the differing columns).
+
+    ``ignore_order=True`` asks another question, and answers it with an
+    :class:`UnorderedComparison`: do the files hold the same multiset of records, in any row
+    and column order? It is NOT the ODF hash (docs/unordered-digest.md): one read of each
+    file, bounded memory, the records only one side has named (``rows`` of them per side).
+    """
+    from . import _path, _store, _threads
+
+    opts = _store("compare", store)
+    a = _path(original, "odf_hash.compare")
+    b = _path(reproduced, "odf_hash.compare")
+    n = _rows(rows)
+    if ignore_order:
+        d = _odf_hash.compare_unordered(a, b, n, opts)
+        oa, ea = _side(d["original"])
+        ob, eb = _side(d["reproduced"])
+        return UnorderedComparison(d["same_records"], oa, ob, ea, eb,
+                                   _schema(d["schema_differences"]))
+    return _comparison(_odf_hash.compare_files(a, b, _threads(threads), n, opts))
+
+
+def _comparison(d: Dict[str, Any]) -> Comparison:
+    differences = [
+        ColumnDifference(col, count, [RowDifference(col, *r) for r in shown], hidden)
+        for col, count, hidden, shown in d["differences"]
+    ]
+    records = d["records"] if d["verdict"] == "different" else ""
+    return Comparison(d["verdict"], d["original"], d["reproduced"],
+                      list(d["differing_columns"]), differences,
+                      _schema(d["schema_differences"]), records,
+                      [Cause(*c) for c in d["causes"]])
+
+
+@dataclasses.dataclass(frozen=True)
+class SliceComparison:
+    """One offset interval of two datasets (see :func:`compare_datasets`)."""
+
+    start: int  #: first offset of the interval
+    end: int  #: last offset (inclusive)
+    original_file: str  #: ``"data/f1620..."``, ``""`` when the original lacks the interval
+    reproduced_file: str
+    comparison: Optional[Comparison]  #: when both have it and both files could be read
+    error: str = ""  #: why a paired file could not be read
+
+    @property
+    def verdict(self) -> str:
+        """``"identical"``, ``"equivalent"``, ``"different"``, ``"only-in-original"``,
+        ``"only-in-reproduced"`` or ``"error"``."""
+        if not self.original_file:
+            return "only-in-reproduced"
+        if not self.reproduced_file:
+            return "only-in-original"
+        return self.comparison.verdict if self.comparison is not None else "error"
+
+
+@dataclasses.dataclass(frozen=True)
+class DatasetComparison:
+    """An original ODF dataset against a reproduced one (see :func:`compare_datasets`);
+    truthy when every interval is on both sides and identical or equivalent."""
+
+    original: str
+    reproduced: str
+    original_blocks: int
+    reproduced_blocks: int
+    #: the first block (from the seed) whose event kind differs: (sequence number, original's
+    #: kind, reproduced's kind; ``""`` past a chain's end), or None
+    divergence: Optional[tuple]
+    slices: List[SliceComparison]
+    same_records: bool
+
+    def __bool__(self) -> bool:
+        return self.same_records
+
+
+def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] = None,
+                     rows: int = 5, **store: Any) -> DatasetComparison:
+    """Compares an original ODF dataset with a reproduced one (folders or URLs, the store
+    options as keyword arguments): their data slices paired by offset interval, each pair
+    compared as :func:`compare` compares two files (with where and why), and the first block
+    where the chains' events diverge. The events' contents (queries, inputs) are not compared
+    yet; schemas are, through the data files."""
+    from . import _path, _store, _threads
+
+    d = _odf_hash.compare_datasets(_path(original, "odf_hash.compare_datasets"),
+                                   _path(reproduced, "odf_hash.compare_datasets"),
+                                   _threads(threads), _rows(rows),
+                                   _store("compare_datasets", store))
+    return _dataset(d)
+
+
+def _dataset(d: Dict[str, Any]) -> DatasetComparison:
+    slices = [SliceComparison(start, end, fa, fb, _comparison(c) if c is not None else None, err)
+              for start, end, fa, fb, c, err in d["slices"]]
+    return DatasetComparison(d["original"], d["reproduced"], d["original_blocks"],
+                             d["reproduced_blocks"],
+                             tuple(d["divergence"]) if d["divergence"] is not None else None,
+                             slices, d["same_records"])
+
+
+def _pair_dataset_slices(original: Any, reproduced: Any, **store: Any) -> DatasetComparison:
+    """The slices of two datasets paired by offset interval, not yet compared (``comparison``
+    None): what the Dask and Ray adapters compare on their workers."""
+    from . import _path, _store
+
+    return _dataset(_odf_hash.pair_dataset_slices(
+        _path(original, "odf_hash.compare_datasets"),
+        _path(reproduced, "odf_hash.compare_datasets"), _store("compare_datasets", store)))
+
+
+def _compare_slices(paired: DatasetComparison, compare_pair: Any) -> DatasetComparison:
+    """``paired`` with every slice both sides have compared by ``compare_pair(list of
+    (original file location, reproduced file location))``, which returns, in order, a
+    :class:`Comparison` or an error message (str) per pair."""
+    todo = [i for i, s in enumerate(paired.slices) if s.original_file and s.reproduced_file]
+    results = compare_pair([(_join(paired.original, paired.slices[i].original_file),
+                             _join(paired.reproduced, paired.slices[i].reproduced_file))
+                            for i in todo])
+    slices = list(paired.slices)
+    same = paired.same_records
+    for i, r in zip(todo, results):
+        if isinstance(r, Comparison):
+            slices[i] = dataclasses.replace(slices[i], comparison=r)
+            same = same and r.verdict != "different"
+        else:
+            slices[i] = dataclasses.replace(slices[i], error=str(r))
+            same = False
+    return dataclasses.replace(paired, slices=slices, same_records=same)
+
+
+def _join(location: str, key: str) -> str:
+    """A data file's location: its dataset's (made absolute when local, for workers running
+    elsewhere) joined with its key."""
+    import os
+
+    if "://" not in location:
+        location = os.path.abspath(location)
+    return location.rstrip("/") + "/" + key
+
+
+def unordered_digest(source: Any, **store: Any) -> str:
+    """The order-independent digest of a table's records (``"unordered-sha3-256:<hex>"``):
+    the same for any row order and any column order (docs/unordered-digest.md says every
+    byte). NOT the ODF hash. ``source`` is a data file's path or URL (the store options as
+    keyword arguments), or Arrow data in memory with records (a pyarrow ``Table`` or
+    ``RecordBatchReader``, a polars ``DataFrame``, a DuckDB relation: anything with
+    ``__arrow_c_stream__``), read batch by batch."""
+    if hasattr(source, "__arrow_c_stream__"):
+        return _odf_hash.unordered_stream_capsule(source.__arrow_c_stream__())[0]
+    from . import _path, _store
+
+    return _odf_hash.unordered_file(_path(source, "odf_hash.unordered_digest"),
+                                    _store("unordered_digest", store))[0]

@@ -1,0 +1,335 @@
+// locate_row_differences (row_diff.h): two record streams read in step, row segments hashed
+// with the logical hasher and halved where their digests differ.
+#include "odf_hash/row_diff.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "arrow_module.h"
+#include "odf_hash/logical.h"
+#include "odf_hash/record_digest.h"
+#include "owned_c_data.h"
+
+namespace odf_hash {
+
+namespace {
+
+using io_internal::Owned;
+
+// A differing segment of at most this many rows has its values compared row by row (both
+// sides are in memory: comparing encoded values costs less than hashing each row) instead
+// of being halved again; so has a larger one whose halves both differ in every column (the
+// differences are dense there: halving would hash every row at every level).
+constexpr int64_t kRowsComparedDirectly = 256;
+
+void release_nothing(ArrowArray* a) {
+  a->release = nullptr;
+}
+
+// The child indices leading from a struct schema to the leaf at `path` (field names joined
+// with '.', names that hold dots matched whole), or empty when there is none.
+std::vector<int> find_leaf(const ArrowSchema& s, std::string_view path) {
+  for (int64_t i = 0; i < s.n_children; ++i) {
+    const ArrowSchema* c = s.children[i];
+    const std::string_view name = c->name != nullptr ? c->name : "";
+    if (path == name && std::strcmp(c->format, "+s") != 0) return {static_cast<int>(i)};
+    if (path.size() > name.size() && path.substr(0, name.size()) == name &&
+        path[name.size()] == '.' && std::strcmp(c->format, "+s") == 0) {
+      std::vector<int> rest = find_leaf(*c, path.substr(name.size() + 1));
+      if (!rest.empty()) {
+        rest.insert(rest.begin(), static_cast<int>(i));
+        return rest;
+      }
+    }
+  }
+  return {};
+}
+
+int find_top(const ArrowSchema& s, std::string_view name) {
+  for (int64_t i = 0; i < s.n_children; ++i) {
+    if (s.children[i]->name != nullptr && name == s.children[i]->name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// One file being read: its projected stream and where it is in it.
+struct Side {
+  std::string name;
+  Owned<ArrowSchema> schema;  // of the stream read (projected when it could be)
+  Owned<ArrowArrayStream> stream;
+  Owned<ArrowArray> batch;
+  int64_t pos = 0;    // next row of `batch`
+  uint64_t base = 0;  // rows before `batch`
+  bool done = false;
+  std::vector<std::vector<int>> leaves;    // per column asked: child indices in `schema`
+  std::vector<size_t> digest_index;        // per column asked: its index in LogicalDigest::columns
+  int offset_child = -1;                   // the top-level `offset` column, when there is one
+  std::optional<RecordDigester> records;   // over the top-level fields of the columns asked
+  std::vector<ColumnValueEncoder> values;  // per column asked
+  // Of the records in the segments whose digests differ (the others are equal on both
+  // sides, so they add the same to both sums and are left out).
+  UnorderedDigest multiset;
+  std::vector<Digest256> digests;  // of the records being compared
+
+  // Record digests of the rows [start, start + n) after `pos` into `digests`, and the
+  // multiset.
+  Status digest_records(int64_t start, int64_t n) {
+    digests.clear();
+    ODF_HASH_RETURN_IF_ERROR(records->digest_rows(batch.value, pos + start, n, digests));
+    for (const auto& d : digests) multiset.add(d);
+    return Status::ok();
+  }
+
+  int64_t remaining() const { return batch.value.release ? batch.value.length - pos : 0; }
+
+  // Moves to the next batch holding rows (or to the end).
+  Status advance() {
+    while (!done && remaining() == 0) {
+      if (batch.value.release != nullptr) base += uint64_t(batch.value.length);
+      batch.reset();
+      pos = 0;
+      if (stream.value.get_next(&stream.value, &batch.value) != 0) {
+        const char* err = stream.value.get_last_error(&stream.value);
+        return Status::io_error(name + ": " + (err != nullptr ? err : "reading a batch failed"));
+      }
+      if (batch.value.release == nullptr) done = true;
+    }
+    return Status::ok();
+  }
+
+  std::optional<int64_t> offset_at(int64_t row) const {
+    if (offset_child < 0) return std::nullopt;
+    const ArrowArray& b = batch.value;
+    const ArrowArray* c = b.children[offset_child];
+    const std::string f = schema.value.children[offset_child]->format;
+    const int64_t i = b.offset + c->offset + row;
+    if (c->null_count != 0 && c->buffers[0] != nullptr &&
+        !((static_cast<const uint8_t*>(c->buffers[0])[i >> 3] >> (i & 7)) & 1)) {
+      return std::nullopt;
+    }
+    if (c->buffers[1] == nullptr) return std::nullopt;
+    if (f == "l" || f == "L") return static_cast<const int64_t*>(c->buffers[1])[i];
+    if (f == "i") return static_cast<const int32_t*>(c->buffers[1])[i];
+    if (f == "I") return static_cast<const uint32_t*>(c->buffers[1])[i];
+    return std::nullopt;
+  }
+};
+
+Status open_side(std::shared_ptr<ObjectReader> object, const io_internal::ArrowModuleApi& api,
+                 const std::vector<std::string>& columns, std::vector<std::string>& fields,
+                 Side& side) {
+  side.name = object->name();
+  Owned<ArrowSchema> whole_schema;
+  {
+    Owned<ArrowArrayStream> whole;
+    ODF_HASH_RETURN_IF_ERROR(api.open_record_stream(object, &whole.value));
+    if (whole.value.get_schema(&whole.value, &whole_schema.value) != 0) {
+      return Status::io_error(side.name + ": reading the stream's schema failed");
+    }
+  }
+  std::vector<int> top;
+  for (const auto& c : columns) {
+    std::vector<int> leaf = find_leaf(whole_schema.value, c);
+    if (leaf.empty()) return Status::invalid_argument(side.name + ": no column \"" + c + "\"");
+    top.push_back(leaf[0]);
+    const std::string field = whole_schema.value.children[leaf[0]]->name;
+    if (std::find(fields.begin(), fields.end(), field) == fields.end()) fields.push_back(field);
+  }
+  if (int o = find_top(whole_schema.value, "offset"); o >= 0) top.push_back(o);
+  std::sort(top.begin(), top.end());
+  top.erase(std::unique(top.begin(), top.end()), top.end());
+  Status st = api.open_parquet_fields_stream(object, top, &side.stream.value);
+  if (st.code() == StatusCode::kUnsupported) {
+    st = api.open_record_stream(object, &side.stream.value);
+  }
+  ODF_HASH_RETURN_IF_ERROR(st);
+  if (side.stream.value.get_schema(&side.stream.value, &side.schema.value) != 0) {
+    return Status::io_error(side.name + ": reading the stream's schema failed");
+  }
+  for (const auto& c : columns) side.leaves.push_back(find_leaf(side.schema.value, c));
+  side.offset_child = find_top(side.schema.value, "offset");
+  ODF_HASH_ASSIGN_OR_RETURN(RecordDigester records,
+                            RecordDigester::create(side.schema.value, fields));
+  side.records.emplace(std::move(records));
+  for (const auto& leaf : side.leaves) {
+    ODF_HASH_ASSIGN_OR_RETURN(ColumnValueEncoder e,
+                              ColumnValueEncoder::create(side.schema.value, leaf));
+    side.values.push_back(std::move(e));
+  }
+  // Where each column's digest sits among the hasher's leaf columns.
+  ODF_HASH_ASSIGN_OR_RETURN(LogicalHasher empty, LogicalHasher::create(side.schema.value));
+  ODF_HASH_ASSIGN_OR_RETURN(LogicalDigest d, std::move(empty).finalize());
+  for (const auto& c : columns) {
+    auto it = std::find_if(d.columns.begin(), d.columns.end(),
+                           [&](const ColumnDigest& cd) { return cd.path == c; });
+    if (it == d.columns.end()) {
+      return Status::invalid_argument(side.name + ": no column \"" + c + "\"");
+    }
+    side.digest_index.push_back(size_t(it - d.columns.begin()));
+  }
+  return Status::ok();
+}
+
+// The logical digests of the rows [start, start + n) of a side's batch, per column asked.
+Result<std::vector<Digest256>> hash_rows(const Side& side, int64_t start, int64_t n) {
+  ArrowArray slice = side.batch.value;  // shares everything; the hasher only reads it
+  slice.offset += side.pos + start;
+  slice.length = n;
+  slice.null_count = 0;
+  slice.release = &release_nothing;
+  ODF_HASH_ASSIGN_OR_RETURN(LogicalHasher h, LogicalHasher::create(side.schema.value));
+  ODF_HASH_RETURN_IF_ERROR(h.update(slice));
+  ODF_HASH_ASSIGN_OR_RETURN(LogicalDigest d, std::move(h).finalize());
+  std::vector<Digest256> out;
+  for (size_t i : side.digest_index) out.push_back(d.columns[i].digest);
+  return out;
+}
+
+class Locator {
+ public:
+  Locator(const io_internal::ArrowModuleApi& api, Side& a, Side& b, const RowDiffOptions& options,
+          RowDiff& out)
+      : api_(api), a_(a), b_(b), options_(options), out_(out) {}
+
+  // Compares the next n rows of both sides' batches for the columns `which`.
+  Status compare(int64_t start, int64_t n, const std::vector<size_t>& which) {
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<size_t> differ, differing(start, n, which));
+    return differ.empty() ? Status::ok() : narrow(start, n, differ);
+  }
+
+ private:
+  // The columns of `which` whose digests differ over rows [start, start + n).
+  Result<std::vector<size_t>> differing(int64_t start, int64_t n,
+                                        const std::vector<size_t>& which) {
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<Digest256> da, hash_rows(a_, start, n));
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<Digest256> db, hash_rows(b_, start, n));
+    std::vector<size_t> out;
+    for (size_t c : which) {
+      if (da[c] != db[c]) out.push_back(c);
+    }
+    return out;
+  }
+
+  // Rows [start, start + n) differ in the columns `which`: halve, or compare rows.
+  Status narrow(int64_t start, int64_t n, const std::vector<size_t>& which) {
+    if (n <= kRowsComparedDirectly) return compare_rows(start, n, which);
+    const int64_t half = n / 2;
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<size_t> d1, differing(start, half, which));
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<size_t> d2, differing(start + half, n - half, which));
+    // Neither half differs: the reference's validity rule for nested structs depends on the
+    // nulls of the whole slice hashed (docs/divergences.md, section 1), so bytes under null
+    // slots can count in a segment and not in its halves. compare_rows says so.
+    if ((d1.empty() && d2.empty()) || (d1 == which && d2 == which)) {
+      return compare_rows(start, n, which);
+    }
+    if (!d1.empty()) ODF_HASH_RETURN_IF_ERROR(narrow(start, half, d1));
+    if (!d2.empty()) ODF_HASH_RETURN_IF_ERROR(narrow(start + half, n - half, d2));
+    return Status::ok();
+  }
+
+  // Compares rows [start, start + n) value by value (and as records).
+  Status compare_rows(int64_t start, int64_t n, const std::vector<size_t>& which) {
+    ODF_HASH_RETURN_IF_ERROR(a_.digest_records(start, n));
+    ODF_HASH_RETURN_IF_ERROR(b_.digest_records(start, n));
+    for (int64_t r = 0; r < n; ++r) {
+      if (a_.digests[size_t(r)] != b_.digests[size_t(r)]) ++out_.differing_records;
+    }
+    std::vector<uint8_t> va, vb;
+    for (size_t c : which) {
+      ODF_HASH_RETURN_IF_ERROR(a_.values[c].check(a_.batch.value, a_.pos + start, n));
+      ODF_HASH_RETURN_IF_ERROR(b_.values[c].check(b_.batch.value, b_.pos + start, n));
+      ColumnRowDifferences& col = out_.columns[c];
+      const uint64_t before = col.differing_rows;
+      for (int64_t r = start; r < start + n; ++r) {
+        if (!a_.values[c].encode_row(a_.batch.value, a_.pos + r, va) ||
+            !b_.values[c].encode_row(b_.batch.value, b_.pos + r, vb)) {
+          return Status::invalid_argument("column \"" + col.column +
+                                          "\": a string or binary view points outside its data");
+        }
+        if (va != vb) ODF_HASH_RETURN_IF_ERROR(record(c, r));
+      }
+      // The digests differ and no value does: bytes under null slots (see narrow).
+      if (col.differing_rows == before && col.hidden_segments++ == 0) {
+        col.first_hidden_row = a_.base + uint64_t(a_.pos + start);
+        col.first_hidden_rows = uint64_t(n);
+      }
+    }
+    return Status::ok();
+  }
+
+  Status record(size_t c, int64_t start) {
+    ColumnRowDifferences& col = out_.columns[c];
+    ++col.differing_rows;
+    if (col.first.size() >= options_.max_rows) return Status::ok();
+    DifferingRow row;
+    row.row = a_.base + uint64_t(a_.pos + start);
+    row.offset = a_.offset_at(a_.pos + start);
+    if (!row.offset) row.offset = b_.offset_at(b_.pos + start);
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> va,
+                              api_.render_values(a_.schema.value, a_.batch.value, a_.leaves[c],
+                                                 {a_.pos + start}, options_.max_value_chars));
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> vb,
+                              api_.render_values(b_.schema.value, b_.batch.value, b_.leaves[c],
+                                                 {b_.pos + start}, options_.max_value_chars));
+    row.original = va.at(0);
+    row.reproduced = vb.at(0);
+    col.first.push_back(std::move(row));
+    return Status::ok();
+  }
+
+  const io_internal::ArrowModuleApi& api_;
+  Side& a_;
+  Side& b_;
+  const RowDiffOptions& options_;
+  RowDiff& out_;
+};
+
+}  // namespace
+
+Result<RowDiff> locate_row_differences(std::shared_ptr<ObjectReader> original,
+                                       std::shared_ptr<ObjectReader> reproduced,
+                                       const std::vector<std::string>& columns,
+                                       const RowDiffOptions& options) {
+  if (original == nullptr || reproduced == nullptr) {
+    return Status::invalid_argument("locate_row_differences: null object");
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
+  RowDiff out;
+  for (const auto& c : columns) {
+    out.columns.emplace_back();
+    out.columns.back().column = c;
+  }
+  if (columns.empty()) return out;
+  Side a, b;
+  std::vector<std::string> fields_a, fields_b;
+  ODF_HASH_RETURN_IF_ERROR(open_side(original, *api, columns, fields_a, a));
+  ODF_HASH_RETURN_IF_ERROR(open_side(reproduced, *api, columns, fields_b, b));
+  out.record_fields = fields_a;
+  std::vector<size_t> all(columns.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  Locator locator(*api, a, b, options, out);
+  while (true) {
+    ODF_HASH_RETURN_IF_ERROR(a.advance());
+    ODF_HASH_RETURN_IF_ERROR(b.advance());
+    if (a.done || b.done) break;
+    const int64_t n = std::min(a.remaining(), b.remaining());
+    ODF_HASH_RETURN_IF_ERROR(locator.compare(0, n, all));
+    a.pos += n;
+    b.pos += n;
+  }
+  // The longer side's remaining rows, counted (with them the multisets cannot be the same).
+  for (Side* s : {&a, &b}) {
+    while (!s->done) {
+      s->pos = s->batch.value.release ? s->batch.value.length : 0;
+      ODF_HASH_RETURN_IF_ERROR(s->advance());
+    }
+  }
+  out.same_record_multiset = a.base == b.base && a.multiset.sum() == b.multiset.sum() &&
+                             a.records->schema_bytes() == b.records->schema_bytes();
+  out.original_rows = a.base;
+  out.reproduced_rows = b.base;
+  return out;
+}
+
+}  // namespace odf_hash

@@ -1,0 +1,72 @@
+// file_comparison_json (compare_json.h).
+#include "odf_hash/compare_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace odf_hash::odf {
+
+namespace {
+
+nlohmann::json side_json(const ComparedFile& s) {
+  nlohmann::json j{{"path", s.path}, {"physical", s.physical.to_string()}};
+  if (s.logical) {
+    j["logical"] = s.logical->multihash().to_string();
+    j["rows"] = s.logical->num_rows;
+  }
+  return j;
+}
+
+nlohmann::json rows_json(const RowDiff& d) {
+  nlohmann::json cols = nlohmann::json::array();
+  for (const auto& c : d.columns) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& r : c.first) {
+      nlohmann::json jr{{"row", r.row}, {"original", r.original}, {"reproduced", r.reproduced}};
+      jr["offset"] = r.offset ? nlohmann::json(*r.offset) : nlohmann::json(nullptr);
+      rows.push_back(std::move(jr));
+    }
+    nlohmann::json jc{{"column", c.column},
+                      {"differing_rows", c.differing_rows},
+                      {"rows", rows},
+                      {"hidden_segments", c.hidden_segments}};
+    if (c.hidden_segments > 0) {
+      jc["first_hidden_rows"] = {c.first_hidden_row, c.first_hidden_row + c.first_hidden_rows};
+    }
+    cols.push_back(std::move(jc));
+  }
+  return cols;
+}
+
+void why_json(const FileComparison& c, nlohmann::json& j) {
+  nlohmann::json schema = nlohmann::json::array();
+  for (const auto& d : c.schema_differences) {
+    schema.push_back({{"field", d.field},
+                      {"kind", schema_difference_kind_name(d.kind)},
+                      {"original", d.original},
+                      {"reproduced", d.reproduced},
+                      {"encoding_only", d.encoding_only}});
+  }
+  j["schema_differences"] = schema;
+  j["records"] = records_name(c.records);
+  nlohmann::json causes = nlohmann::json::array();
+  for (const auto& k : c.causes) {
+    causes.push_back({{"kind", k.kind}, {"column", k.column}, {"text", k.text}});
+  }
+  j["causes"] = causes;
+}
+
+}  // namespace
+
+std::string file_comparison_json(const FileComparison& c, int indent) {
+  nlohmann::json j{{"original", side_json(c.original)},
+                   {"reproduced", side_json(c.reproduced)},
+                   {"verdict", compare_verdict_name(c.verdict)}};
+  if (c.verdict == CompareVerdict::kDifferent) {
+    j["differing_columns"] = c.differing_columns;
+    if (c.rows) j["differences"] = rows_json(*c.rows);
+    why_json(c, j);
+  }
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace odf_hash::odf
