@@ -118,8 +118,7 @@ void diff_fields(const ArrowSchema& a, const ArrowSchema& b, const std::string& 
       auto na = logical::compile_type(fa, path(fa), /*in_list=*/false);
       auto nb = logical::compile_type(fb, path(fb), /*in_list=*/false);
       const bool encoding = na.is_ok() && nb.is_ok() && na->kind != logical::Kind::kStruct &&
-                            nb->kind != logical::Kind::kStruct &&
-                            na->type_bytes == nb->type_bytes;
+                            nb->kind != logical::Kind::kStruct && na->type_bytes == nb->type_bytes;
       out.push_back({K::kType, path(fa), ta, tb, encoding});
     }
   }
