@@ -42,4 +42,22 @@ std::shared_ptr<ObjectStore> cancellable_store(std::shared_ptr<ObjectStore> stor
 std::unique_ptr<ObjectReader> cancellable_reader(std::unique_ptr<ObjectReader> reader,
                                                  const CancelFlag* flag);
 
+// For a store shared between calls (opened once and kept, as check_file's cache of remote
+// stores), whose options cannot point at one call's flag: while a CancelScope lives on a
+// thread, the HTTP requests that thread makes (opening the store included) stop as if their
+// store had been opened with `flag`. Scopes nest; a null flag adds nothing.
+class CancelScope {
+ public:
+  explicit CancelScope(const CancelFlag* flag) noexcept;
+  ~CancelScope();
+  CancelScope(const CancelScope&) = delete;
+  CancelScope& operator=(const CancelScope&) = delete;
+
+  // Whether the flag of this thread's innermost scope is set.
+  static bool requested() noexcept;
+
+ private:
+  const CancelFlag* previous_;
+};
+
 }  // namespace odf_hash

@@ -160,8 +160,9 @@ struct TaskPolicy {
 // kInvalidArgument naming the task and what it asks for when `policy` does not allow it.
 Status check_task_allowed(const FileTask& task, const TaskPolicy& policy);
 
-// check_file(task) when check_task_allowed, else its error.
-Result<FileCheckResult> check_file(const FileTask& task, const TaskPolicy& policy);
+// check_file(task, cancel) when check_task_allowed, else its error.
+Result<FileCheckResult> check_file(const FileTask& task, const TaskPolicy& policy,
+                                   const CancelFlag* cancel = nullptr);
 
 // Runs one task over `store` (the dataset's store: task.dataset and task.store are not
 // looked at). Every finding is in the result; this cannot fail.
@@ -175,8 +176,9 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& task,
 // forked child opens its own): an engine worker checks thousands of files of one dataset,
 // and an S3 client with its credential chain costs more to make than a small file to check.
 // So credentials are looked up when a dataset's first task runs in a process, not at every
-// task. A local folder is opened at every call.
-Result<FileCheckResult> check_file(const FileTask& task);
+// task. A local folder is opened at every call. Once *cancel is set (cancel.h) the store's
+// reads fail and the call returns kCancelled instead of a result.
+Result<FileCheckResult> check_file(const FileTask& task, const CancelFlag* cancel = nullptr);
 
 // The report verify_dataset gives: the plan with one result per task, in any order. An
 // error (kInvalidArgument, naming the task) when a task has no result or two, when a result

@@ -19,9 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "common.h"
 #include "interruptible.h"
-#include "odf_hash/compare.h"
-#include "odf_hash/compare_datasets.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/multibase.h"
 #include "odf_hash/multihash.h"
@@ -29,10 +28,8 @@
 #include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
-#include "odf_hash/record_digest.h"
 #include "odf_hash/sha3.h"
 #include "odf_hash/slice.h"
-#include "odf_hash/unordered.h"
 #include "odf_hash/verify.h"
 #include "odf_hash/verify_json.h"
 #include "odf_hash/verify_plan.h"
@@ -42,22 +39,16 @@
 
 namespace nb = nanobind;
 using namespace nb::literals;
+using odf_hash_py::bind_compare;
+using odf_hash_py::capsule_pointer;
+using odf_hash_py::LibraryError;
+using odf_hash_py::options_for;
 using odf_hash_py::run_interruptible;
+using odf_hash_py::store_for;
+using odf_hash_py::StoreTuple;
+using odf_hash_py::value_or_raise;
 
 namespace {
-
-// A library error crossing into Python; translated to odf_hash.<class> by the translator.
-struct LibraryError : std::exception {
-  odf_hash::Status status;
-  explicit LibraryError(odf_hash::Status s) : status(std::move(s)) {}
-  const char* what() const noexcept override { return status.message().c_str(); }
-};
-
-template <typename T>
-T value_or_raise(odf_hash::Result<T>&& r) {
-  if (!r.is_ok()) throw LibraryError(r.status());
-  return std::move(r).value();
-}
 
 // Multihash::parse, its error followed by what to fix when a fix is likely.
 odf_hash::Multihash parse_multihash(const std::string& text) {
@@ -94,33 +85,6 @@ void translate(const std::exception_ptr& p, void*) {
   }
 }
 
-// How URLs are opened (open_store.h), as odf_hash/__init__.py's keyword arguments give it:
-// (endpoint_url, region, no_sign_request, connect_timeout, read_timeout, max_attempts,
-// ipfs_gateway).
-using StoreTuple =
-    std::tuple<std::string, std::string, bool, double, double, unsigned, std::string>;
-
-odf_hash::StoreOptions store_for(const StoreTuple& t) {
-  odf_hash::StoreOptions o;
-  std::tie(o.endpoint_url, o.region, o.no_sign_request, o.connect_timeout_s, o.read_timeout_s,
-           o.max_attempts, o.ipfs_gateway) = t;
-  return o;
-}
-
-odf_hash::LogicalHashOptions options_for(unsigned threads,
-                                         const odf_hash::CancelFlag* cancel = nullptr) {
-  odf_hash::LogicalHashOptions o;
-  o.threads = threads;
-  o.cancel = cancel;
-  return o;
-}
-
-odf_hash::StoreOptions store_for(const StoreTuple& t, const odf_hash::CancelFlag& cancel) {
-  odf_hash::StoreOptions o = store_for(t);
-  o.cancel = &cancel;
-  return o;
-}
-
 // The digest as (multihash text, rows, [(path, type, digest, reference gap)]); the gap is
 // "" when the reference can hash the column (ColumnDigest::reference_gap).
 using ColumnTuple = std::tuple<OsString, OsString, nb::bytes, std::string>;
@@ -137,13 +101,6 @@ LogicalTuple to_tuple(const odf_hash::LogicalDigest& d) {
   columns.reserve(d.columns.size());
   for (const auto& c : d.columns) columns.push_back(column_tuple(c));
   return {d.multihash().to_string(), d.num_rows, std::move(columns)};
-}
-
-template <typename T>
-T* capsule_pointer(nb::handle capsule, const char* name) {
-  void* p = PyCapsule_GetPointer(capsule.ptr(), name);
-  if (p == nullptr) throw nb::python_error();
-  return static_cast<T*>(p);
 }
 
 // Hashes an "arrow_array_stream" PyCapsule. The stream is moved out of the capsule (its
@@ -304,182 +261,6 @@ std::tuple<nb::dict, std::vector<ColumnTuple>> data_slice(const OsString& path_a
   return {d, std::move(columns)};
 }
 
-nb::dict compared_file(const odf_hash::odf::ComparedFile& f) {
-  nb::dict d;
-  d["path"] = f.path;
-  d["physical"] = f.physical.to_string();
-  d["size"] = f.size;
-  if (f.logical) {
-    d["logical"] = f.logical->multihash().to_string();
-    d["rows"] = f.logical->num_rows;
-  } else {
-    d["logical"] = nb::none();
-    d["rows"] = nb::none();
-  }
-  return d;
-}
-
-// A FileComparison as the dict odf_hash._compare builds its dataclasses from.
-nb::dict comparison_dict(const odf_hash::odf::FileComparison& c) {
-  nb::dict d;
-  d["verdict"] = odf_hash::odf::compare_verdict_name(c.verdict);
-  d["original"] = compared_file(c.original);
-  d["reproduced"] = compared_file(c.reproduced);
-  nb::list cols;
-  for (const auto& name : c.differing_columns) cols.append(name);
-  d["differing_columns"] = cols;
-  // [(column, differing_rows, hidden_segments, [(row, offset, original, reproduced)])]
-  nb::list diffs;
-  if (c.rows) {
-    for (const auto& col : c.rows->columns) {
-      nb::list shown;
-      for (const auto& row : col.first) {
-        shown.append(nb::make_tuple(row.row, row.offset ? nb::cast(*row.offset) : nb::none(),
-                                    row.original, row.reproduced));
-      }
-      diffs.append(nb::make_tuple(col.column, col.differing_rows, col.hidden_segments, shown));
-    }
-  }
-  d["differences"] = diffs;
-  d["rows_located"] = c.rows.has_value();
-  nb::list schema;
-  for (const auto& x : c.schema_differences) {
-    schema.append(nb::make_tuple(x.field, odf_hash::schema_difference_kind_name(x.kind), x.original,
-                                 x.reproduced, x.encoding_only));
-  }
-  d["schema_differences"] = schema;
-  d["records"] = odf_hash::odf::records_name(c.records);
-  nb::list causes;
-  for (const auto& k : c.causes) causes.append(nb::make_tuple(k.kind, k.column, k.text));
-  d["causes"] = causes;
-  return d;
-}
-
-nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned threads, size_t rows,
-                       const StoreTuple& store) {
-  const std::string& a = a_arg.value;
-  const std::string& b = b_arg.value;
-  odf_hash::odf::CompareOptions compare;
-  compare.locate_rows = rows > 0;
-  compare.rows.max_rows = rows;
-  odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::compare_paths_or_urls(a, b, options_for(threads, &cancel),
-                                                store_for(store, cancel), compare);
-  });
-  return comparison_dict(value_or_raise(std::move(r)));
-}
-
-// A DatasetComparison as the dict odf_hash._compare builds its dataclasses from.
-nb::dict dataset_dict(const odf_hash::odf::DatasetComparison& c) {
-  nb::dict d;
-  d["original"] = c.original;
-  d["reproduced"] = c.reproduced;
-  d["original_blocks"] = c.original_blocks;
-  d["reproduced_blocks"] = c.reproduced_blocks;
-  d["same_records"] = c.same_records;
-  d["divergence"] =
-      c.divergence ? nb::object(nb::make_tuple(c.divergence->sequence_number,
-                                               c.divergence->original, c.divergence->reproduced))
-                   : nb::none();
-  nb::list slices;
-  for (const auto& s : c.slices) {
-    slices.append(nb::make_tuple(
-        s.interval.start, s.interval.end, s.original_file, s.reproduced_file,
-        s.comparison ? nb::object(comparison_dict(*s.comparison)) : nb::none(), s.error));
-  }
-  d["slices"] = slices;
-  return d;
-}
-
-nb::dict compare_datasets(const OsString& a_arg, const OsString& b_arg, unsigned threads,
-                          size_t rows, const StoreTuple& store) {
-  odf_hash::odf::CompareOptions compare;
-  compare.locate_rows = rows > 0;
-  compare.rows.max_rows = rows;
-  odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::compare_datasets(a_arg.value, b_arg.value, options_for(threads, &cancel),
-                                           store_for(store, cancel), compare);
-  });
-  return dataset_dict(value_or_raise(std::move(r)));
-}
-
-// The slices of two datasets paired by offset interval, not compared (for the Dask and Ray
-// adapters, which compare each pair on a worker).
-nb::dict pair_dataset_slices(const OsString& a_arg, const OsString& b_arg,
-                             const StoreTuple& store) {
-  odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::pair_dataset_slices(a_arg.value, b_arg.value, store_for(store, cancel));
-  });
-  return dataset_dict(value_or_raise(std::move(r)));
-}
-
-nb::dict unordered_side(const odf_hash::UnorderedSide& s) {
-  nb::dict d;
-  d["path"] = s.path;
-  d["rows"] = s.digest.rows;
-  d["unordered"] = odf_hash::unordered_digest_string(s.digest.digest);
-  d["only_here"] = s.only_here;
-  nb::list examples;
-  for (const auto& e : s.examples) {
-    examples.append(nb::make_tuple(e.row, e.offset ? nb::cast(*e.offset) : nb::none(), e.values));
-  }
-  d["examples"] = examples;
-  return d;
-}
-
-nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t examples,
-                           const StoreTuple& store) {
-  odf_hash::UnorderedOptions options;
-  options.max_examples = examples;
-  odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::compare_unordered_paths_or_urls(a_arg.value, b_arg.value,
-                                                          store_for(store, cancel), options);
-  });
-  auto c = value_or_raise(std::move(r));
-  nb::dict d;
-  d["same_records"] = c.same_records;
-  d["original"] = unordered_side(c.original);
-  d["reproduced"] = unordered_side(c.reproduced);
-  nb::list schema;
-  for (const auto& x : c.schema_differences) {
-    schema.append(nb::make_tuple(x.field, odf_hash::schema_difference_kind_name(x.kind), x.original,
-                                 x.reproduced, x.encoding_only));
-  }
-  d["schema_differences"] = schema;
-  return d;
-}
-
-// (digest text, rows) of a file's records in any order.
-std::tuple<std::string, uint64_t> unordered_file(const OsString& path_arg,
-                                                 const StoreTuple& store) {
-  odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::unordered_digest_path_or_url(path_arg.value, store_for(store, cancel));
-  });
-  auto u = value_or_raise(std::move(r));
-  return {odf_hash::unordered_digest_string(u.digest), u.rows};
-}
-
-// The same over an "arrow_array_stream" PyCapsule (moved out and consumed, as
-// logical_stream_capsule does).
-std::tuple<std::string, uint64_t> unordered_stream_capsule(nb::handle capsule) {
-  auto* in = capsule_pointer<ArrowArrayStream>(capsule, "arrow_array_stream");
-  if (in->release == nullptr) {
-    throw LibraryError(
-        odf_hash::Status::invalid_argument("the Arrow stream was already consumed or released"));
-  }
-  ArrowArrayStream stream = *in;
-  in->release = nullptr;
-  odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] { return odf_hash::unordered_digest_stream(&stream); });
-  auto u = value_or_raise(std::move(r));
-  return {odf_hash::unordered_digest_string(u.digest), u.rows};
-}
-
 // The report as plain values: (json text, problems as tuples), so that the Python side can
 // build its typed objects without a second binding of every C++ struct.
 // The last member: where a linked object is linked from (data file, column, row).
@@ -564,20 +345,15 @@ std::string plan_verify(const OsString& path_arg, bool integrity_only, bool stri
 using PolicyTuple = std::tuple<std::vector<std::string>, std::vector<std::string>, bool>;
 
 std::string check_task(const std::string& task_json, const std::optional<PolicyTuple>& allow) {
-  odf_hash::Result<odf_hash::odf::FileCheckResult> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&]() -> odf_hash::Result<odf_hash::odf::FileCheckResult> {
     auto task = odf_hash::odf::parse_file_task_json(task_json);
-    if (!task.is_ok()) {
-      r = task.status();
-    } else if (allow) {
-      odf_hash::odf::TaskPolicy policy;
-      std::tie(policy.datasets, policy.endpoints, policy.follow_symlinks) = *allow;
-      r = odf_hash::odf::check_file(*task, policy);
-    } else {
-      r = odf_hash::odf::check_file(*task);
-    }
-  }
+    if (!task.is_ok()) return task.status();
+    if (!allow) return odf_hash::odf::check_file(*task, &cancel);
+    odf_hash::odf::TaskPolicy policy;
+    std::tie(policy.datasets, policy.endpoints, policy.follow_symlinks) = *allow;
+    return odf_hash::odf::check_file(*task, policy, &cancel);
+  });
   return odf_hash::odf::check_result_json(value_or_raise(std::move(r)));
 }
 
@@ -759,15 +535,7 @@ NB_MODULE(_odf_hash, m) {
   m.def("open_records_capsule", &open_records_capsule, "path"_a);
   m.def("physical_file", &physical_file, "path"_a, "store"_a);
   m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a, "store"_a);
-  m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
-        "store"_a);
-  m.def("compare_datasets", &compare_datasets, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
-        "store"_a);
-  m.def("pair_dataset_slices", &pair_dataset_slices, "original"_a, "reproduced"_a, "store"_a);
-  m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a, "examples"_a,
-        "store"_a);
-  m.def("unordered_file", &unordered_file, "path"_a, "store"_a);
-  m.def("unordered_stream_capsule", &unordered_stream_capsule, "capsule"_a);
+  bind_compare(m);
   m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a, "strict"_a, "store"_a,
         "modes"_a);
   m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a, "strict"_a, "store"_a,

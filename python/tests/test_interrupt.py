@@ -6,6 +6,8 @@ package keeps working afterwards.
 Each case runs in a child Python that the test interrupts with SIGINT; the stalled server is
 a plain socket in this process (127.0.0.1, stopped at the end of the test)."""
 import contextlib
+import json
+import pathlib
 import signal
 import socket
 import subprocess
@@ -86,6 +88,7 @@ def interrupt(call: str, setup: str = "", wait: float = 1.5):
 
 
 STORE = "read_timeout=600, connect_timeout=600, max_attempts=1"
+EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "datasets" / "root"
 
 
 # refs/head: no answer at all, or headers and the start of a 70-byte body, then nothing.
@@ -136,5 +139,48 @@ def test_logical_file_of_a_local_file_stops_on_ctrl_c(tmp_path):
         for _ in range(256):  # 16 GiB of strings; a few MiB on disk
             w.write_batch(batch)
     rc, out, err, took = interrupt(f"odf_hash.logical_file({str(path)!r}, threads=2)", wait=1.0)
+    assert rc == 7, (rc, out, err)
+    assert took < 5, took
+
+
+@pytest.mark.parametrize("ignore_order", [False, True], ids=["compare", "ignore-order"])
+def test_compare_of_a_stalled_server_stops_on_ctrl_c(ignore_order):
+    answer = b"HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\nPAR1"
+    with stalled_server(answer) as url:
+        call = (f"odf_hash.compare({url + '/a.parquet'!r}, {url + '/b.parquet'!r}, "
+                f"ignore_order={ignore_order}, {STORE})")
+        rc, out, err, took = interrupt(call)
+    assert rc == 7, (rc, out, err)
+    assert took < 5, took
+
+
+def test_compare_of_local_files_stops_on_ctrl_c(tmp_path):
+    """Two large local files that differ in every value: hashing, then locating rows, all
+    stop at their next read."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    value = "x" * 4096
+    for name, last in (("a", "a"), ("b", "b")):
+        with pq.ParquetWriter(tmp_path / f"{name}.parquet", pa.schema([("s", pa.string())]),
+                              compression="zstd") as w:
+            batch = pa.record_batch({"s": pa.array([value + last] * 16384)})
+            for _ in range(256):
+                w.write_batch(batch)
+    a, b = str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")
+    rc, out, err, took = interrupt(f"odf_hash.compare({a!r}, {b!r})", wait=1.0)
+    assert rc == 7, (rc, out, err)
+    assert took < 5, took
+
+
+def test_check_of_a_task_on_a_stalled_server_stops_on_ctrl_c():
+    """A worker's check(task): the task's dataset is a server that never answers."""
+    import odf_hash
+    task = odf_hash.plan(str(EXAMPLE)).tasks[0]
+    with stalled_server() as url:
+        text = task.to_json().replace(json.dumps(str(EXAMPLE)), json.dumps(url + "/ds"))
+        assert url in text
+        setup = f"task = odf_hash.Task.from_json({text!r})\n"
+        rc, out, err, took = interrupt(
+            "odf_hash.check(task, allow=odf_hash.Allow.dataset(task.dataset))", setup=setup)
     assert rc == 7, (rc, out, err)
     assert took < 5, took

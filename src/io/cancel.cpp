@@ -77,7 +77,21 @@ class CancellableStore final : public ObjectStore {
   const CancelFlag* flag_;
 };
 
+thread_local const CancelFlag* scope_flag = nullptr;
+
 }  // namespace
+
+CancelScope::CancelScope(const CancelFlag* flag) noexcept : previous_(scope_flag) {
+  if (flag != nullptr) scope_flag = flag;
+}
+
+CancelScope::~CancelScope() {
+  scope_flag = previous_;
+}
+
+bool CancelScope::requested() noexcept {
+  return cancel_requested(scope_flag);
+}
 
 std::shared_ptr<ObjectStore> cancellable_store(std::shared_ptr<ObjectStore> store,
                                                const CancelFlag* flag) {

@@ -284,9 +284,8 @@ Result<FileComparison> compare_paths_or_urls(const std::string& original,
                                              const LogicalHashOptions& logical,
                                              const StoreOptions& store,
                                              const CompareOptions& options) {
-  if (!is_store_url(original) && !is_store_url(reproduced)) {
-    return compare_files(original, reproduced, logical, options);
-  }
+  // open_object opens a local path as compare_files does (a stream is refused at once), and
+  // makes every read of both files cancellable (store.cancel).
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(original, store));
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_object(reproduced, store));
   return compare_objects(std::move(a), std::move(b), logical, options);

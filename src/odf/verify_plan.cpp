@@ -481,15 +481,23 @@ class RemoteStoreCache {
 
 // Opened as plan_verify(url_or_path) and verify_dataset(url_or_path) open it (the store only:
 // a task needs no listing); a remote store is opened once per process (RemoteStoreCache).
-Result<FileCheckResult> check_file(const FileTask& task) {
+Result<FileCheckResult> check_file(const FileTask& task, const CancelFlag* cancel) {
+  // Opening a cached store asks the server for refs/head: its requests stop too.
+  CancelScope scope(cancel);
   std::shared_ptr<ObjectStore> store;
   if (is_store_url(task.dataset)) {
     static RemoteStoreCache* cache = new RemoteStoreCache;  // never destroyed: see above
-    ODF_HASH_ASSIGN_OR_RETURN(store, cache->get(task));
+    Result<std::shared_ptr<ObjectStore>> cached = cache->get(task);
+    if (!cached.is_ok() && cancel_requested(cancel))
+      return cancelled_status(redact_url(task.dataset));
+    ODF_HASH_ASSIGN_OR_RETURN(store, std::move(cached));
   } else {
     ODF_HASH_ASSIGN_OR_RETURN(store, open_dataset_store(task.dataset, task.store));
   }
-  return check_file(*store, task);
+  // The cached store is shared by tasks: the flag wraps it for this call only.
+  FileCheckResult result = check_file(*cancellable_store(std::move(store), cancel), task);
+  if (cancel_requested(cancel)) return cancelled_status(task.file);
+  return result;
 }
 
 namespace {
@@ -573,9 +581,10 @@ Status check_task_allowed(const FileTask& task, const TaskPolicy& policy) {
   return Status::ok();
 }
 
-Result<FileCheckResult> check_file(const FileTask& task, const TaskPolicy& policy) {
+Result<FileCheckResult> check_file(const FileTask& task, const TaskPolicy& policy,
+                                   const CancelFlag* cancel) {
   ODF_HASH_RETURN_IF_ERROR(check_task_allowed(task, policy));
-  return check_file(task);
+  return check_file(task, cancel);
 }
 
 Result<DatasetReport> merge_checks(const VerifyPlan& plan, std::vector<FileCheckResult> results) {

@@ -65,9 +65,10 @@ std::optional<ContentRange> parse_content_range(std::string_view v) {
   return r;
 }
 
-// Non-zero aborts the transfer (CURLE_ABORTED_BY_CALLBACK) once HttpOptions::cancel is set.
+// Non-zero aborts the transfer (CURLE_ABORTED_BY_CALLBACK) once HttpOptions::cancel (may be
+// null) or the flag of the transferring thread's CancelScope is set.
 int cancel_callback(void* flag, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-  return static_cast<const std::atomic<bool>*>(flag)->load(std::memory_order_relaxed) ? 1 : 0;
+  return cancel_requested(static_cast<const CancelFlag*>(flag)) || CancelScope::requested() ? 1 : 0;
 }
 
 size_t header_callback(char* data, size_t size, size_t nitems, void* user) {
@@ -188,12 +189,10 @@ CURL* CurlClient::acquire(const std::string& url, ResponseHeaders* headers, char
     curl().easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
                        std::max(1L, static_cast<long>(std::ceil(options_.read_timeout_s))));
   }
-  if (options_.cancel != nullptr) {
-    // libcurl calls this at least once a second, and on every poll of a waiting transfer.
-    curl().easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
-    curl().easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, cancel_callback);
-    curl().easy_setopt(easy, CURLOPT_XFERINFODATA, options_.cancel);
-  }
+  // libcurl calls this at least once a second, and on every poll of a waiting transfer.
+  curl().easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+  curl().easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, cancel_callback);
+  curl().easy_setopt(easy, CURLOPT_XFERINFODATA, options_.cancel);
   curl().easy_setopt(easy, CURLOPT_HEADERFUNCTION, header_callback);
   curl().easy_setopt(easy, CURLOPT_HEADERDATA, headers);
   if (share_ != nullptr) curl().easy_setopt(easy, CURLOPT_SHARE, share_);

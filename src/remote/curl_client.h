@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "odf_hash/cancel.h"
 #include "odf_hash/status.h"
 
 namespace odf_hash::remote {
@@ -23,7 +24,7 @@ struct HttpOptions {
   double read_timeout_s = 30;  // no byte for this long fails a request
   unsigned max_attempts = 4;   // per request, in all
   // Once set, transfers stop within ~100 ms (CURLE_ABORTED_BY_CALLBACK) and no new attempt
-  // starts (cancel.h); null: never.
+  // starts (cancel.h); null: never. A CancelScope on the requesting thread does the same.
   const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -80,9 +81,9 @@ class CurlClient {
   // once options().cancel is set (the attempt then fails at once).
   void backoff(unsigned attempt) const;
 
-  // Whether options().cancel was set.
+  // Whether options().cancel, or the flag of this thread's CancelScope, was set.
   bool cancelled() const noexcept {
-    return options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed);
+    return cancel_requested(options_.cancel) || CancelScope::requested();
   }
 
  private:

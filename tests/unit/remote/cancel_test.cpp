@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "odf_hash/cancel.h"
 #include "odf_hash/open_store.h"
@@ -74,6 +75,30 @@ TEST_F(CancelTest, PathOrUrlHashesStopOnceTheFlagIsSet) {
   uint8_t buf[8];
   expect_cancelled((*object)->read(buf, 2).status(), "open_object's reader");
   expect_cancelled(logical_hash_path_or_url(file, {}, options_).status(), "logical");
+}
+
+TEST(CancelScope, NestsAndIsPerThread) {
+  CancelFlag outer{false};
+  CancelFlag inner{false};
+  EXPECT_FALSE(CancelScope::requested());
+  {
+    CancelScope a(&outer);
+    outer.store(true);
+    EXPECT_TRUE(CancelScope::requested());
+    {
+      CancelScope b(&inner);  // the innermost scope's flag decides
+      EXPECT_FALSE(CancelScope::requested());
+      CancelScope c(nullptr);  // adds nothing
+      EXPECT_FALSE(CancelScope::requested());
+      inner.store(true);
+      EXPECT_TRUE(CancelScope::requested());
+    }
+    bool other_thread = true;
+    std::thread([&] { other_thread = CancelScope::requested(); }).join();
+    EXPECT_FALSE(other_thread);
+    EXPECT_TRUE(CancelScope::requested());
+  }
+  EXPECT_FALSE(CancelScope::requested());
 }
 
 }  // namespace

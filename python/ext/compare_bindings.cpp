@@ -1,0 +1,219 @@
+// The compare functions of odf_hash._odf_hash (odf_hash/_compare.py builds its dataclasses
+// from the dicts they return): two files, two datasets, and records in any order.
+#include <Python.h>
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "common.h"
+#include "interruptible.h"
+#include "odf_hash/compare.h"
+#include "odf_hash/compare_datasets.h"
+#include "odf_hash/record_digest.h"
+#include "odf_hash/unordered.h"
+#include "os_string.h"
+
+namespace odf_hash_py {
+
+using namespace nb::literals;
+
+namespace {
+
+nb::dict compared_file(const odf_hash::odf::ComparedFile& f) {
+  nb::dict d;
+  d["path"] = f.path;
+  d["physical"] = f.physical.to_string();
+  d["size"] = f.size;
+  if (f.logical) {
+    d["logical"] = f.logical->multihash().to_string();
+    d["rows"] = f.logical->num_rows;
+  } else {
+    d["logical"] = nb::none();
+    d["rows"] = nb::none();
+  }
+  return d;
+}
+
+// A FileComparison as the dict odf_hash._compare builds its dataclasses from.
+nb::dict comparison_dict(const odf_hash::odf::FileComparison& c) {
+  nb::dict d;
+  d["verdict"] = odf_hash::odf::compare_verdict_name(c.verdict);
+  d["original"] = compared_file(c.original);
+  d["reproduced"] = compared_file(c.reproduced);
+  nb::list cols;
+  for (const auto& name : c.differing_columns) cols.append(name);
+  d["differing_columns"] = cols;
+  // [(column, differing_rows, hidden_segments, [(row, offset, original, reproduced)])]
+  nb::list diffs;
+  if (c.rows) {
+    for (const auto& col : c.rows->columns) {
+      nb::list shown;
+      for (const auto& row : col.first) {
+        shown.append(nb::make_tuple(row.row, row.offset ? nb::cast(*row.offset) : nb::none(),
+                                    row.original, row.reproduced));
+      }
+      diffs.append(nb::make_tuple(col.column, col.differing_rows, col.hidden_segments, shown));
+    }
+  }
+  d["differences"] = diffs;
+  d["rows_located"] = c.rows.has_value();
+  nb::list schema;
+  for (const auto& x : c.schema_differences) {
+    schema.append(nb::make_tuple(x.field, odf_hash::schema_difference_kind_name(x.kind), x.original,
+                                 x.reproduced, x.encoding_only));
+  }
+  d["schema_differences"] = schema;
+  d["records"] = odf_hash::odf::records_name(c.records);
+  nb::list causes;
+  for (const auto& k : c.causes) causes.append(nb::make_tuple(k.kind, k.column, k.text));
+  d["causes"] = causes;
+  return d;
+}
+
+nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned threads, size_t rows,
+                       const StoreTuple& store) {
+  const std::string& a = a_arg.value;
+  const std::string& b = b_arg.value;
+  odf_hash::odf::CompareOptions compare;
+  compare.locate_rows = rows > 0;
+  compare.rows.max_rows = rows;
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::compare_paths_or_urls(a, b, options_for(threads, &cancel),
+                                                store_for(store, cancel), compare);
+  });
+  return comparison_dict(value_or_raise(std::move(r)));
+}
+
+// A DatasetComparison as the dict odf_hash._compare builds its dataclasses from.
+nb::dict dataset_dict(const odf_hash::odf::DatasetComparison& c) {
+  nb::dict d;
+  d["original"] = c.original;
+  d["reproduced"] = c.reproduced;
+  d["original_blocks"] = c.original_blocks;
+  d["reproduced_blocks"] = c.reproduced_blocks;
+  d["same_records"] = c.same_records;
+  d["divergence"] =
+      c.divergence ? nb::object(nb::make_tuple(c.divergence->sequence_number,
+                                               c.divergence->original, c.divergence->reproduced))
+                   : nb::none();
+  nb::list slices;
+  for (const auto& s : c.slices) {
+    slices.append(nb::make_tuple(
+        s.interval.start, s.interval.end, s.original_file, s.reproduced_file,
+        s.comparison ? nb::object(comparison_dict(*s.comparison)) : nb::none(), s.error));
+  }
+  d["slices"] = slices;
+  return d;
+}
+
+nb::dict compare_datasets(const OsString& a_arg, const OsString& b_arg, unsigned threads,
+                          size_t rows, const StoreTuple& store) {
+  odf_hash::odf::CompareOptions compare;
+  compare.locate_rows = rows > 0;
+  compare.rows.max_rows = rows;
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::compare_datasets(a_arg.value, b_arg.value, options_for(threads, &cancel),
+                                           store_for(store, cancel), compare);
+  });
+  return dataset_dict(value_or_raise(std::move(r)));
+}
+
+// The slices of two datasets paired by offset interval, not compared (for the Dask and Ray
+// adapters, which compare each pair on a worker).
+nb::dict pair_dataset_slices(const OsString& a_arg, const OsString& b_arg,
+                             const StoreTuple& store) {
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::pair_dataset_slices(a_arg.value, b_arg.value, store_for(store, cancel));
+  });
+  return dataset_dict(value_or_raise(std::move(r)));
+}
+
+nb::dict unordered_side(const odf_hash::UnorderedSide& s) {
+  nb::dict d;
+  d["path"] = s.path;
+  d["rows"] = s.digest.rows;
+  d["unordered"] = odf_hash::unordered_digest_string(s.digest.digest);
+  d["only_here"] = s.only_here;
+  nb::list examples;
+  for (const auto& e : s.examples) {
+    examples.append(nb::make_tuple(e.row, e.offset ? nb::cast(*e.offset) : nb::none(), e.values));
+  }
+  d["examples"] = examples;
+  return d;
+}
+
+nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t examples,
+                           const StoreTuple& store) {
+  odf_hash::UnorderedOptions options;
+  options.max_examples = examples;
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::compare_unordered_paths_or_urls(a_arg.value, b_arg.value,
+                                                          store_for(store, cancel), options);
+  });
+  auto c = value_or_raise(std::move(r));
+  nb::dict d;
+  d["same_records"] = c.same_records;
+  d["original"] = unordered_side(c.original);
+  d["reproduced"] = unordered_side(c.reproduced);
+  nb::list schema;
+  for (const auto& x : c.schema_differences) {
+    schema.append(nb::make_tuple(x.field, odf_hash::schema_difference_kind_name(x.kind), x.original,
+                                 x.reproduced, x.encoding_only));
+  }
+  d["schema_differences"] = schema;
+  return d;
+}
+
+// (digest text, rows) of a file's records in any order.
+std::tuple<std::string, uint64_t> unordered_file(const OsString& path_arg,
+                                                 const StoreTuple& store) {
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::unordered_digest_path_or_url(path_arg.value, store_for(store, cancel));
+  });
+  auto u = value_or_raise(std::move(r));
+  return {odf_hash::unordered_digest_string(u.digest), u.rows};
+}
+
+// The same over an "arrow_array_stream" PyCapsule (moved out and consumed, as
+// logical_stream_capsule does).
+std::tuple<std::string, uint64_t> unordered_stream_capsule(nb::handle capsule) {
+  auto* in = capsule_pointer<ArrowArrayStream>(capsule, "arrow_array_stream");
+  if (in->release == nullptr) {
+    throw LibraryError(
+        odf_hash::Status::invalid_argument("the Arrow stream was already consumed or released"));
+  }
+  ArrowArrayStream stream = *in;
+  in->release = nullptr;
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] { return odf_hash::unordered_digest_stream(&stream); });
+  auto u = value_or_raise(std::move(r));
+  return {odf_hash::unordered_digest_string(u.digest), u.rows};
+}
+
+}  // namespace
+
+void bind_compare(nb::module_& m) {
+  m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
+        "store"_a);
+  m.def("compare_datasets", &compare_datasets, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
+        "store"_a);
+  m.def("pair_dataset_slices", &pair_dataset_slices, "original"_a, "reproduced"_a, "store"_a);
+  m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a, "examples"_a,
+        "store"_a);
+  m.def("unordered_file", &unordered_file, "path"_a, "store"_a);
+  m.def("unordered_stream_capsule", &unordered_stream_capsule, "capsule"_a);
+}
+
+}  // namespace odf_hash_py
