@@ -102,7 +102,6 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
 // compare_objects of open_object(x, store) for each (a local path or a URL); every read
 // stops once *store.cancel is set (cancel.h).
 
-
 Result<FileComparison> compare_paths_or_urls(const std::string& original,
                                              const std::string& reproduced,
                                              const LogicalHashOptions& logical = {},
