@@ -21,6 +21,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -111,11 +112,13 @@ class UnorderedDigest {
 std::string unordered_digest_string(const Digest256& digest);
 
 // The order-independent digest of a record stream (a struct-typed stream, as for
-// logical_hash_stream) and its record count. Consumes (releases) the stream.
+// logical_hash_stream) and its record count. Consumes (releases) the stream. Once *cancel is
+// set (cancel.h; may be null) it stops between batches with a kCancelled error.
 struct UnorderedStreamDigest {
   Digest256 digest{};
   uint64_t rows = 0;
 };
-Result<UnorderedStreamDigest> unordered_digest_stream(ArrowArrayStream* stream);
+Result<UnorderedStreamDigest> unordered_digest_stream(ArrowArrayStream* stream,
+                                                      const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace odf_hash

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <utility>
 
+#include "odf_hash/arrow_c_data.h"
 #include "odf_hash/cancel.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/open_store.h"
@@ -64,6 +65,19 @@ T* capsule_pointer(nb::handle capsule, const char* name) {
   void* p = PyCapsule_GetPointer(capsule.ptr(), name);
   if (p == nullptr) throw nb::python_error();
   return static_cast<T*>(p);
+}
+
+// Moves the stream out of an "arrow_array_stream" PyCapsule (its struct is left released, so
+// the capsule's destructor does nothing); the caller consumes it.
+inline ArrowArrayStream take_stream(nb::handle capsule) {
+  auto* in = capsule_pointer<ArrowArrayStream>(capsule, "arrow_array_stream");
+  if (in->release == nullptr) {
+    throw LibraryError(
+        odf_hash::Status::invalid_argument("the Arrow stream was already consumed or released"));
+  }
+  ArrowArrayStream stream = *in;
+  in->release = nullptr;
+  return stream;
 }
 
 // Registers the compare functions (compare_bindings.cpp) on the module.

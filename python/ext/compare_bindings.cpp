@@ -189,15 +189,10 @@ std::tuple<std::string, uint64_t> unordered_file(const OsString& path_arg,
 // The same over an "arrow_array_stream" PyCapsule (moved out and consumed, as
 // logical_stream_capsule does).
 std::tuple<std::string, uint64_t> unordered_stream_capsule(nb::handle capsule) {
-  auto* in = capsule_pointer<ArrowArrayStream>(capsule, "arrow_array_stream");
-  if (in->release == nullptr) {
-    throw LibraryError(
-        odf_hash::Status::invalid_argument("the Arrow stream was already consumed or released"));
-  }
-  ArrowArrayStream stream = *in;
-  in->release = nullptr;
+  ArrowArrayStream stream = take_stream(capsule);
   odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] { return odf_hash::unordered_digest_stream(&stream); });
+  auto r = run_interruptible(cancel,
+                             [&] { return odf_hash::unordered_digest_stream(&stream, &cancel); });
   auto u = value_or_raise(std::move(r));
   return {odf_hash::unordered_digest_string(u.digest), u.rows};
 }

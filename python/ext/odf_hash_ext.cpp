@@ -46,6 +46,7 @@ using odf_hash_py::options_for;
 using odf_hash_py::run_interruptible;
 using odf_hash_py::store_for;
 using odf_hash_py::StoreTuple;
+using odf_hash_py::take_stream;
 using odf_hash_py::value_or_raise;
 
 namespace {
@@ -106,13 +107,7 @@ LogicalTuple to_tuple(const odf_hash::LogicalDigest& d) {
 // Hashes an "arrow_array_stream" PyCapsule. The stream is moved out of the capsule (its
 // struct is left released, so the capsule's destructor does nothing) and consumed here.
 LogicalTuple logical_stream_capsule(nb::handle capsule, unsigned threads) {
-  auto* in = capsule_pointer<ArrowArrayStream>(capsule, "arrow_array_stream");
-  if (in->release == nullptr) {
-    throw LibraryError(
-        odf_hash::Status::invalid_argument("the Arrow stream was already consumed or released"));
-  }
-  ArrowArrayStream stream = *in;
-  in->release = nullptr;
+  ArrowArrayStream stream = take_stream(capsule);
   // A stream produced in Python (a generator behind a RecordBatchReader) takes the GIL on
   // the work's thread; the waiting thread holds it only briefly.
   odf_hash::CancelFlag cancel{false};

@@ -113,7 +113,8 @@ def test_file_calls_on_a_stalled_server_stop_on_ctrl_c(call):
     assert took < 5, took
 
 
-def test_logical_of_an_endless_stream_stops_on_ctrl_c():
+@pytest.mark.parametrize("call", ["logical", "unordered_digest"])
+def test_logical_of_an_endless_stream_stops_on_ctrl_c(call):
     """A RecordBatchReader over a generator that never ends: the hasher checks the flag
     between batches, and the generator runs on the work's thread under the GIL."""
     setup = ("import pyarrow as pa\n"
@@ -122,7 +123,7 @@ def test_logical_of_an_endless_stream_stops_on_ctrl_c():
              "    while True:\n"
              "        yield batch\n"
              "reader = pa.RecordBatchReader.from_batches(batch.schema, endless())\n")
-    rc, out, err, took = interrupt("odf_hash.logical(reader)", setup=setup)
+    rc, out, err, took = interrupt(f"odf_hash.{call}(reader)", setup=setup)
     assert rc == 7, (rc, out, err)
     assert took < 5, took
 

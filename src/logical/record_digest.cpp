@@ -341,7 +341,8 @@ std::string unordered_digest_string(const Digest256& digest) {
   return out;
 }
 
-Result<UnorderedStreamDigest> unordered_digest_stream(ArrowArrayStream* stream) {
+Result<UnorderedStreamDigest> unordered_digest_stream(ArrowArrayStream* stream,
+                                                      const std::atomic<bool>* cancel) {
   if (stream == nullptr || stream->release == nullptr) {
     return Status::invalid_argument("unordered_digest_stream: no stream");
   }
@@ -363,9 +364,19 @@ Result<UnorderedStreamDigest> unordered_digest_stream(ArrowArrayStream* stream) 
   UnorderedDigest sum;
   std::vector<Digest256> digests;
   while (true) {
+    const auto cancelled = [&] {
+      return cancel != nullptr && cancel->load(std::memory_order_relaxed);
+    };
     ArrowArray batch{};
-    if (stream->get_next(stream, &batch) != 0) return stream_error("reading a batch");
+    if (stream->get_next(stream, &batch) != 0) {
+      if (cancelled()) return Status::cancelled("the record stream: cancelled");
+      return stream_error("reading a batch");
+    }
     if (batch.release == nullptr) break;
+    if (cancelled()) {
+      batch.release(&batch);
+      return Status::cancelled("the record stream: cancelled");
+    }
     digests.clear();
     Status st = digester.digest_rows(batch, 0, batch.length, digests);
     batch.release(&batch);

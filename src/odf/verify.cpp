@@ -8,6 +8,7 @@
 #include <system_error>
 #include <thread>
 
+#include "odf_hash/format_bytes.h"
 #include "odf_hash/verify_plan.h"
 
 namespace odf_hash::odf {
@@ -160,21 +161,6 @@ std::string count_of(uint64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-// "512 B", "12.3 KiB", "4.0 MiB" (as the CLI's progress lines).
-std::string bytes_text(uint64_t bytes) {
-  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  if (bytes < 1024) return std::to_string(bytes) + " B";
-  double value = static_cast<double>(bytes);
-  size_t unit = 0;
-  while (value >= 1024.0 && unit + 1 < std::size(kUnits)) {
-    value /= 1024.0;
-    ++unit;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f %s", value, kUnits[unit]);
-  return buf;
-}
-
 }  // namespace
 
 std::string DatasetReport::verdict() const {
@@ -188,8 +174,8 @@ std::string DatasetReport::verdict() const {
   }
   if (scope.sampled) {
     note("sampled: " + std::to_string(scope.files_checked) + " of " +
-         count_of(scope.files_total, "file") + ", " + bytes_text(scope.bytes_checked) + " of " +
-         bytes_text(scope.bytes_total) + " read");
+         count_of(scope.files_total, "file") + ", " + format_bytes(scope.bytes_checked) + " of " +
+         format_bytes(scope.bytes_total) + " read");
   }
   std::string v = valid() ? "VALID" : "INVALID";
   return notes.empty() ? v : v + " (" + notes + ")";

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 
+#include "odf_hash/format_bytes.h"
 #include "odf_hash/physical.h"
 
 namespace odf_hash::cli {
@@ -43,7 +44,6 @@ class ProgressDisplay {
   std::chrono::steady_clock::time_point last_draw_{};
 };
 
-// "1.2 GiB", "512 B": binary units, one decimal.
-std::string format_bytes(uint64_t bytes);
+using odf_hash::format_bytes;  // "1.2 GiB", "512 B" (format_bytes.h)
 
 }  // namespace odf_hash::cli
