@@ -16,11 +16,18 @@
 #include <string>
 
 #include "odf_hash/compare.h"
+#include "odf_hash/unordered.h"
 
 namespace odf_hash::odf {
 
 // `indent` < 0: one line; otherwise pretty-printed with that many spaces per level. Bytes
 // that are not UTF-8 (in paths) are replaced by U+FFFD.
 std::string file_comparison_json(const FileComparison& c, int indent = -1);
+
+// The JSON of `compare --ignore-order` (unordered.h), the same way:
+//   {"mode": "ignore-order", "note", "original": {"path", "rows", "unordered", "only_here",
+//    "examples": [{"row", "offset" (or null), "values"}]}, "reproduced": {...},
+//    "same_records", "schema_differences": [as above]}
+std::string unordered_comparison_json(const UnorderedComparison& c, int indent = -1);
 
 }  // namespace odf_hash::odf

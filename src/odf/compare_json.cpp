@@ -1,5 +1,7 @@
-// file_comparison_json (compare_json.h).
+// file_comparison_json and unordered_comparison_json (compare_json.h).
 #include "odf_hash/compare_json.h"
+
+#include "odf_hash/record_digest.h"  // unordered_digest_string
 
 #include <nlohmann/json.hpp>
 
@@ -37,16 +39,34 @@ nlohmann::json rows_json(const RowDiff& d) {
   return cols;
 }
 
-void why_json(const FileComparison& c, nlohmann::json& j) {
+nlohmann::json schema_json(const std::vector<SchemaDifference>& differences) {
   nlohmann::json schema = nlohmann::json::array();
-  for (const auto& d : c.schema_differences) {
+  for (const auto& d : differences) {
     schema.push_back({{"field", d.field},
                       {"kind", schema_difference_kind_name(d.kind)},
                       {"original", d.original},
                       {"reproduced", d.reproduced},
                       {"encoding_only", d.encoding_only}});
   }
-  j["schema_differences"] = schema;
+  return schema;
+}
+
+nlohmann::json unordered_side_json(const UnorderedSide& s) {
+  nlohmann::json examples = nlohmann::json::array();
+  for (const auto& e : s.examples) {
+    examples.push_back({{"row", e.row},
+                        {"offset", e.offset ? nlohmann::json(*e.offset) : nlohmann::json()},
+                        {"values", e.values}});
+  }
+  return {{"path", s.path},
+          {"rows", s.digest.rows},
+          {"unordered", unordered_digest_string(s.digest.digest)},
+          {"only_here", s.only_here},
+          {"examples", examples}};
+}
+
+void why_json(const FileComparison& c, nlohmann::json& j) {
+  j["schema_differences"] = schema_json(c.schema_differences);
   j["records"] = records_name(c.records);
   nlohmann::json causes = nlohmann::json::array();
   for (const auto& k : c.causes) {
@@ -66,6 +86,16 @@ std::string file_comparison_json(const FileComparison& c, int indent) {
     if (c.rows) j["differences"] = rows_json(*c.rows);
     why_json(c, j);
   }
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string unordered_comparison_json(const UnorderedComparison& c, int indent) {
+  nlohmann::json j{{"mode", "ignore-order"},
+                   {"note", "order-independent record digests, not the ODF logical hash"},
+                   {"original", unordered_side_json(c.original)},
+                   {"reproduced", unordered_side_json(c.reproduced)},
+                   {"same_records", c.same_records},
+                   {"schema_differences", schema_json(c.schema_differences)}};
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -116,20 +116,6 @@ void print_side(const char* label, const odf::ComparedFile& s) {
   }
 }
 
-nlohmann::json unordered_side_json(const UnorderedSide& s) {
-  nlohmann::json examples = nlohmann::json::array();
-  for (const auto& e : s.examples) {
-    examples.push_back({{"row", e.row},
-                        {"offset", e.offset ? nlohmann::json(*e.offset) : nlohmann::json()},
-                        {"values", e.values}});
-  }
-  return {{"path", s.path},
-          {"rows", s.digest.rows},
-          {"unordered", unordered_digest_string(s.digest.digest)},
-          {"only_here", s.only_here},
-          {"examples", examples}};
-}
-
 void print_unordered_side(const char* label, const UnorderedSide& s) {
   std::printf("%-11s %s\n", label, escape_text(s.path).c_str());
   std::printf("  unordered %s (%llu rows)\n", unordered_digest_string(s.digest.digest).c_str(),
@@ -256,20 +242,7 @@ int run_unordered(const CompareArgs& args) {
   }
   const UnorderedComparison& c = *result;
   if (args.json) {
-    nlohmann::json schema = nlohmann::json::array();
-    for (const auto& d : c.schema_differences) {
-      schema.push_back({{"field", d.field},
-                        {"kind", schema_difference_kind_name(d.kind)},
-                        {"original", d.original},
-                        {"reproduced", d.reproduced},
-                        {"encoding_only", d.encoding_only}});
-    }
-    print_json({{"mode", "ignore-order"},
-                {"note", "order-independent record digests, not the ODF logical hash"},
-                {"original", unordered_side_json(c.original)},
-                {"reproduced", unordered_side_json(c.reproduced)},
-                {"same_records", c.same_records},
-                {"schema_differences", schema}});
+    print_json(nlohmann::json::parse(odf::unordered_comparison_json(c)));
   } else {
     print_unordered_side("original", c.original);
     print_unordered_side("reproduced", c.reproduced);
