@@ -185,3 +185,13 @@ def test_check_of_a_task_on_a_stalled_server_stops_on_ctrl_c():
             "odf_hash.check(task, allow=odf_hash.Allow.dataset(task.dataset))", setup=setup)
     assert rc == 7, (rc, out, err)
     assert took < 5, took
+
+
+def test_physical_of_a_large_local_file_stops_on_ctrl_c(tmp_path):
+    """physical() of a sparse 64 GiB file (minutes of hashing) stops between chunks."""
+    big = tmp_path / "big"
+    with open(big, "wb") as f:
+        f.truncate(64 << 30)
+    rc, out, err, took = interrupt(f"odf_hash.physical({str(big)!r})", wait=1.0)
+    assert rc == 7, (rc, out, err)
+    assert took < 5, took
