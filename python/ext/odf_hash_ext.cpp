@@ -32,6 +32,7 @@
 #include "odf_hash/slice.h"
 #include "odf_hash/verify.h"
 #include "odf_hash/verify_json.h"
+#include "odf_hash/verify_pins.h"
 #include "odf_hash/verify_plan.h"
 #include "odf_hash/verify_plan_json.h"
 #include "odf_hash/workspace.h"
@@ -416,6 +417,28 @@ std::string normalize_plan(const std::string& text) {
   return odf_hash::odf::verify_plan_json(value_or_raise(std::move(r)));
 }
 
+// Pin files (verify_pins.h), as text: the pin of `dataset`, or None when the file names
+// none; a malformed line is an InvalidInputError naming `where` and the line.
+std::optional<std::string> pin_of(const std::string& text, const std::string& dataset,
+                                  const std::string& where) {
+  const auto pins = odf_hash::odf::PinFile::parse(text);
+  if (!pins.problems().empty()) {
+    const auto& p = pins.problems().front();
+    throw LibraryError(
+        odf_hash::Status::invalid_argument(where + ":" + std::to_string(p.line) + ": " + p.reason));
+  }
+  const auto head = pins.find(dataset);
+  if (!head) return std::nullopt;
+  return head->to_string();
+}
+
+// `text` with `dataset` pinned at `head` (its line replaced in place, or appended).
+std::string with_pin(const std::string& text, const std::string& dataset, const std::string& head) {
+  auto pins = odf_hash::odf::PinFile::parse(text);
+  pins.set(dataset, parse_multihash(head));
+  return pins.to_text();
+}
+
 std::vector<std::string> problem_kinds() {
   std::vector<std::string> out;
   for (int k = 0;; ++k) {
@@ -553,6 +576,8 @@ NB_MODULE(_odf_hash, m) {
   m.def("normalize_result", &normalize_result, "text"_a);
   m.def("normalize_plan", &normalize_plan, "text"_a);
   m.def("plan_json_version", [] { return odf_hash::odf::kVerifyPlanJsonVersion; });
+  m.def("pin_of", &pin_of, "text"_a, "dataset"_a, "where"_a);
+  m.def("with_pin", &with_pin, "text"_a, "dataset"_a, "head"_a);
   m.def("problem_kinds", &problem_kinds);
   m.def("library_version", [] { return std::string(ODF_HASH_VERSION_STRING); });
 }

@@ -77,3 +77,38 @@ def test_dask_local_scheduler_verifies_a_sample():
 def test_bad_modes_raise(kwargs):
     with pytest.raises(odf_hash.InvalidInputError):
         odf_hash.verify(EXAMPLE, **kwargs)
+
+
+def test_pins_read_and_written_as_the_cli_does(tmp_path):
+    """verify(pins=, write_pins=): the pin of the dataset is its expect_head; a valid,
+    complete pass writes its head (other lines kept); a sampled pass writes nothing; the CLI
+    reads what Python wrote. Expected heads: the example's refs/head (hashlib names)."""
+    import subprocess
+    other = f"{UNKNOWN}  /some/other/dataset\n"
+    pins = tmp_path / "pins"
+    pins.write_text(other)
+    r = odf_hash.verify(EXAMPLE, pins=pins, write_pins=pins)
+    assert r.ok and r.complete
+    assert any("names no pin" in s for s in r.scope["skipped"])
+    lines = pins.read_text().splitlines()
+    assert lines[0] == other.rstrip("\n") and lines[1] == f"{HEAD}  {EXAMPLE}"
+    # Now pinned: verified against the pin; an unknown pin is a rewritten history.
+    r = odf_hash.verify(EXAMPLE, pins=pins)
+    assert r.ok and r.scope["expected_head_found"]
+    pins.write_text(f"{UNKNOWN}  {EXAMPLE}\n")
+    r = odf_hash.verify(EXAMPLE, pins=pins, write_pins=pins)
+    assert [p.kind.value for p in r] == ["history-rewritten"]
+    assert pins.read_text() == f"{UNKNOWN}  {EXAMPLE}\n"  # an invalid pass pins nothing
+    fresh = tmp_path / "fresh"
+    odf_hash.verify(EXAMPLE, sample=1, seed=1, write_pins=fresh)
+    assert not fresh.exists()  # a sampled pass pins nothing
+    odf_hash.verify(EXAMPLE, write_pins=fresh)
+    cli = odf_hash.cli_path()
+    out = subprocess.run([cli, "verify", "--pins", str(fresh), str(EXAMPLE)],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    (tmp_path / "bad").write_text("not a pin line\n")
+    with pytest.raises(odf_hash.InvalidInputError, match="bad:1"):
+        odf_hash.verify(EXAMPLE, pins=tmp_path / "bad")
+    with pytest.raises(odf_hash.NotFoundError):
+        odf_hash.verify(EXAMPLE, pins=tmp_path / "missing")

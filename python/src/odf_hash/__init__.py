@@ -43,6 +43,7 @@ appears in a message, a report or a :class:`Task`.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import dataclasses
 import enum
 import json
@@ -666,11 +667,44 @@ def _modes(what: str, expect_head: Optional[str], since: Optional[str], deep: bo
     return (expect_head, since, bool(deep), fraction, count, seed or 0, spec)
 
 
+def _read_pins(pins: PathLike, what: str, missing_ok: bool = False) -> str:
+    """The text of a pin file ("" for a missing one when `missing_ok`)."""
+    path = _path(pins, f"odf_hash.{what}: pins")
+    try:
+        with open(path, "r", encoding="utf-8", errors="surrogateescape", newline="") as f:
+            return f.read()
+    except FileNotFoundError:
+        if missing_ok:
+            return ""
+        raise NotFoundError(f"{path}: no such pin file") from None
+    except OSError as e:
+        raise IoError(f"{path}: cannot read the pin file: {e.strerror}") from None
+
+
+def _write_pin(pins: PathLike, dataset: str, head: str) -> None:
+    """Pins `dataset` at `head` in the pin file `pins` (other lines kept), through a
+    temporary file renamed over it: a reader never sees half a file."""
+    path = _path(pins, "odf_hash.verify: write_pins")
+    text = _odf_hash.with_pin(_read_pins(path, "verify", missing_ok=True), dataset, head)
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise IoError(f"{path}: cannot write the pin file: {e.strerror}") from None
+
+
 def verify(
     dataset: PathLike, *, jobs: Optional[int] = None, integrity_only: bool = False,
     strict: bool = False, expect_head: Optional[str] = None, since: Optional[str] = None,
     deep: bool = False, sample: Union[None, int, float, str] = None,
-    seed: Optional[int] = None, **store: Any
+    seed: Optional[int] = None, pins: Optional[PathLike] = None,
+    write_pins: Optional[PathLike] = None, **store: Any
 ) -> Report:
     """Verifies the ODF dataset ``dataset``, a folder or a URL (``refs/head``, ``blocks/``, ``data/``,
     ``checkpoints/``): every block hashes to its name and the chain links down to the seed;
@@ -705,22 +739,41 @@ def verify(
     - ``sample``: the whole chain but only a random, size-weighted subset of the files: a
       fraction of the bytes (``0.01``, ``"1%"``) or a number of files (``25``);
       deterministic for ``seed`` (default: a new one, in ``Report.scope``). A sampled report
-      is never complete (``Report.complete``; ``Report.verdict`` says what was read)."""
+      is never complete (``Report.complete``; ``Report.verdict`` says what was read);
+    - ``pins``: a pin file (``<head>  <dataset>`` lines, as ``odf-hash verify --pins``): the
+      dataset's pin, matched by ``dataset`` as given, is its ``expect_head``; a dataset the
+      file does not name is verified without one, and ``Report.scope`` says so;
+    - ``write_pins``: a pin file where the head of a valid, complete (not sampled) pass is
+      written (the dataset's line replaced or appended, other lines kept)."""
     p = _path(dataset, "odf_hash.verify")
     opts = _store("verify", store)
+    unpinned = False
+    if pins is not None:
+        pinned = _odf_hash.pin_of(_read_pins(pins, "verify"), p, _path(pins, "pins"))
+        if pinned is not None:
+            expect_head = pinned
+        unpinned = pinned is None and expect_head is None
     modes = _modes("verify", expect_head, since, deep, sample, seed)
     remote = _odf_hash.is_store_url(p)
     n = (16 if remote else (os.cpu_count() or 1)) if jobs is None else jobs
     n = _count("jobs", n, _MAX_JOBS)
     json_text, problems = _odf_hash.verify(p, n, bool(integrity_only), bool(strict), opts,
                                            modes)
-    return Report(json_text, problems)
+    report = Report(json_text, problems)
+    if unpinned:
+        report.scope["skipped"].append(
+            f'trusted head: none, the pin file names no pin for "{report.path}" '
+            "(verified without one)")
+    if write_pins is not None and report.ok and report.complete and report.head:
+        _write_pin(write_pins, p, report.head)
+    return report
 
 
 def verify_workspace(
     workspace: PathLike, *, datasets: Optional[Iterable[str]] = None, jobs: Optional[int] = None,
     integrity_only: bool = False, strict: bool = False, deep: bool = False,
-    sample: Union[None, int, float, str] = None, seed: Optional[int] = None, **store: Any
+    sample: Union[None, int, float, str] = None, seed: Optional[int] = None,
+    pins: Optional[PathLike] = None, write_pins: Optional[PathLike] = None, **store: Any
 ) -> Dict[str, Report]:
     """Verifies every dataset of the kamu workspace ``workspace`` (the folder holding
     ``.kamu/``, ``.kamu`` itself or ``.kamu/datasets``; also a folder holding only dataset
@@ -730,7 +783,8 @@ def verify_workspace(
     terminal. Raises :class:`NotFoundError` when ``workspace`` is no workspace (a dataset:
     use :func:`verify`) or a requested alias is not in it; the other arguments as
     :func:`verify` (``expect_head`` and ``since`` name one dataset's blocks: use
-    :func:`verify` on that dataset)."""
+    :func:`verify` on that dataset; ``pins`` and ``write_pins`` name each dataset by its
+    location in the returned reports, ``Report.path``)."""
     p = _path(workspace, "odf_hash.verify_workspace")
     opts = _store("verify_workspace", store)
     ws = _odf_hash.workspace(p, opts)
@@ -749,7 +803,8 @@ def verify_workspace(
         if wanted is None or alias in wanted or ident in wanted:
             key = alias if alias not in out else f"{alias} ({ident})"
             out[key] = verify(where, jobs=jobs, integrity_only=integrity_only, strict=strict,
-                              deep=deep, sample=sample, seed=seed, **store)
+                              deep=deep, sample=sample, seed=seed, pins=pins,
+                              write_pins=write_pins, **store)
     return out
 
 
