@@ -38,6 +38,10 @@ struct UnorderedFileDigest {
 
 // One pass over the records of a Parquet or Arrow IPC object (no spilling).
 Result<UnorderedFileDigest> unordered_digest_object(std::shared_ptr<ObjectReader> object);
+// The same over several objects read as one table (open_concatenated_record_stream of
+// reader.h: the files of consecutive slices of an ODF dataset).
+Result<UnorderedFileDigest> unordered_digest_objects(
+    std::vector<std::shared_ptr<ObjectReader>> objects);
 // (Paths and URLs: compare.h's unordered_digest_path_or_url and
 // compare_unordered_paths_or_urls.)
 

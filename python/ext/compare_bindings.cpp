@@ -29,7 +29,7 @@ namespace {
 nb::dict compared_file(const odf_hash::odf::ComparedFile& f) {
   nb::dict d;
   d["path"] = f.path;
-  d["physical"] = f.physical.to_string();
+  d["physical"] = f.physical ? nb::object(nb::str(f.physical->to_string().c_str())) : nb::none();
   d["size"] = f.size;
   if (f.logical) {
     d["logical"] = f.logical->multihash().to_string();

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "arrow_module.h"
+#include "concat_stream.h"
 #include "odf_hash/record_digest.h"
 #include "owned_c_data.h"
 
@@ -114,11 +115,14 @@ struct SideResult {
 };
 
 // Reads every record of `object`: sums their digests, and spills them when `spill` is set.
-Status read_side(std::shared_ptr<ObjectReader> object, Spill* spill, SideResult& out) {
+// Several objects (a group of files, unordered_digest_objects) are read as one table.
+Status read_side(std::vector<std::shared_ptr<ObjectReader>> objects, Spill* spill,
+                 SideResult& out) {
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
-  const std::string name = object->name();
+  const std::string name = objects.at(0)->name();
   Owned<ArrowArrayStream> stream;
-  ODF_HASH_RETURN_IF_ERROR(api->open_record_stream(object, &stream.value));
+  ODF_HASH_RETURN_IF_ERROR(
+      io_internal::concatenate_streams(std::move(objects), api->open_record_stream, &stream.value));
   if (stream.value.get_schema(&stream.value, &out.schema.value) != 0) {
     return Status::io_error(name + ": reading the stream's schema failed");
   }
@@ -212,8 +216,17 @@ bool by_digest(const Entry& x, const Entry& y) {
 
 Result<UnorderedFileDigest> unordered_digest_object(std::shared_ptr<ObjectReader> object) {
   if (object == nullptr) return Status::invalid_argument("unordered_digest_object: null object");
+  return unordered_digest_objects({std::move(object)});
+}
+
+Result<UnorderedFileDigest> unordered_digest_objects(
+    std::vector<std::shared_ptr<ObjectReader>> objects) {
+  for (const auto& o : objects) {
+    if (o == nullptr) return Status::invalid_argument("unordered_digest_objects: null object");
+  }
+  if (objects.empty()) return Status::invalid_argument("unordered_digest_objects: no object");
   SideResult side;
-  ODF_HASH_RETURN_IF_ERROR(read_side(std::move(object), nullptr, side));
+  ODF_HASH_RETURN_IF_ERROR(read_side(std::move(objects), nullptr, side));
   return side.digest;
 }
 
@@ -233,11 +246,11 @@ Result<UnorderedComparison> compare_unordered(std::shared_ptr<ObjectReader> orig
   Status sb = Status::internal("not run");
   std::optional<std::thread> other;
   try {
-    other.emplace([&] { sb = read_side(reproduced, &spill_b, b); });
+    other.emplace([&] { sb = read_side({reproduced}, &spill_b, b); });
   } catch (const std::system_error&) {  // no thread to be had: one file after the other
-    sb = read_side(reproduced, &spill_b, b);
+    sb = read_side({reproduced}, &spill_b, b);
   }
-  Status sa = read_side(original, &spill_a, a);
+  Status sa = read_side({original}, &spill_a, a);
   if (other) other->join();
   ODF_HASH_RETURN_IF_ERROR(sa);
   ODF_HASH_RETURN_IF_ERROR(sb);

@@ -1,13 +1,15 @@
-// compare_datasets (compare_datasets.h): chain walks, slices paired by offset interval,
-// each pair through compare_objects.
+// compare_datasets (compare_datasets.h): chain walks, slices grouped into runs that end at
+// the same offset on both sides (slice_runs.h), each run through compare_object_groups.
 #include "odf_hash/compare_datasets.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "chain_walk.h"
 #include "odf_hash/dataset.h"
+#include "slice_runs.h"
 
 namespace odf_hash::odf {
 
@@ -44,6 +46,21 @@ Result<std::shared_ptr<ObjectReader>> open_data(const DatasetDir& dir, const std
   return std::shared_ptr<ObjectReader>(std::move(o.reader));
 }
 
+// The files of a run opened on both sides and compared as two tables.
+Result<FileComparison> compare_run(const Side& a, const Side& b, const SliceComparison& s,
+                                   const LogicalHashOptions& logical,
+                                   const CompareOptions& options) {
+  std::vector<std::shared_ptr<ObjectReader>> oa, ob;
+  for (auto [side, files, objects] :
+       {std::tuple{&a, &s.original_files, &oa}, std::tuple{&b, &s.reproduced_files, &ob}}) {
+    for (const SliceFile& f : *files) {
+      ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> o, open_data(side->dir, f.file));
+      objects->push_back(std::move(o));
+    }
+  }
+  return compare_object_groups(oa, ob, logical, options);
+}
+
 // Both chains read into `a` and `b`, the event kinds compared, the slices paired (not yet
 // compared).
 Result<DatasetComparison> pair(const std::string& original, const std::string& reproduced,
@@ -66,21 +83,19 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
       break;
     }
   }
-  std::map<std::pair<uint64_t, uint64_t>, SliceComparison> slices;
+  std::vector<SliceFile> fa, fb;
   for (const auto& [interval, hash] : a->slices) {
-    SliceComparison& s = slices[interval];
-    s.interval = {interval.first, interval.second};
-    s.original_file = data_key(a->dir, hash);
+    fa.push_back({data_key(a->dir, hash), {interval.first, interval.second}});
   }
   for (const auto& [interval, hash] : b->slices) {
-    SliceComparison& s = slices[interval];
-    s.interval = {interval.first, interval.second};
-    s.reproduced_file = data_key(b->dir, hash);
+    fb.push_back({data_key(b->dir, hash), {interval.first, interval.second}});
   }
+  out.slices = detail::slice_runs(std::move(fa), std::move(fb));
   out.same_records = true;
-  for (auto& [interval, s] : slices) {
-    if (s.original_file.empty() || s.reproduced_file.empty()) out.same_records = false;
-    out.slices.push_back(std::move(s));
+  for (const auto& s : out.slices) {
+    if (s.original_files.empty() || s.reproduced_files.empty() || !s.error.empty()) {
+      out.same_records = false;
+    }
   }
   return out;
 }
@@ -102,12 +117,8 @@ Result<DatasetComparison> compare_datasets(const std::string& original,
   std::optional<Side> a, b;
   ODF_HASH_ASSIGN_OR_RETURN(DatasetComparison out, pair(original, reproduced, store, a, b));
   for (SliceComparison& s : out.slices) {
-    if (s.original_file.empty() || s.reproduced_file.empty()) continue;
-    Result<std::shared_ptr<ObjectReader>> fa = open_data(a->dir, s.original_file);
-    Result<std::shared_ptr<ObjectReader>> fb = open_data(b->dir, s.reproduced_file);
-    Result<FileComparison> c = !fa.is_ok()   ? Result<FileComparison>(fa.status())
-                               : !fb.is_ok() ? Result<FileComparison>(fb.status())
-                                             : compare_objects(*fa, *fb, logical, options);
+    if (s.original_files.empty() || s.reproduced_files.empty() || !s.error.empty()) continue;
+    Result<FileComparison> c = compare_run(*a, *b, s, logical, options);
     if (c.is_ok()) {
       s.comparison = std::move(c).value();
       if (s.comparison->verdict == CompareVerdict::kDifferent) out.same_records = false;
