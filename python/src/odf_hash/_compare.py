@@ -70,7 +70,9 @@ class Comparison:
     files differ as data."""
 
     verdict: str  #: ``"identical"``, ``"equivalent"`` or ``"different"``
-    original: Dict[str, Any]  #: path, physical, size, logical (or None), rows (or None)
+    #: path, physical, size, logical (or None), rows (or None); for a list of files: their
+    #: paths joined by ``" + "``, physical None, their total size
+    original: Dict[str, Any]
     reproduced: Dict[str, Any]
     differing_columns: List[str]  #: for ``"different"``: the leaf columns that differ
     #: for ``"different"``: per differing column, where (``rows=0``: not looked for)
