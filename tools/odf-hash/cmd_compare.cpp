@@ -178,7 +178,8 @@ void print_verdict(const odf::FileComparison& c, const RunFiles& run = {}) {
   }
 }
 
-// compare ORIGINAL_DATASET REPRODUCED_DATASET: slices paired by offset interval.
+// compare ORIGINAL_DATASET REPRODUCED_DATASET: slices grouped into runs ending at one offset on
+// both sides (one file a side when the two split alike), each run compared as two tables.
 int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
                  const odf::CompareOptions& compare) {
   Result<odf::DatasetComparison> result =
@@ -368,9 +369,11 @@ Command add_compare_command(CLI::App& root) {
       ->check(CLI::NonNegativeNumber);
   app->add_flag("--datasets", args->datasets,
                 "ORIGINAL and REPRODUCED are ODF datasets (implied for two folders; needed for "
-                "URLs): their data slices paired by offset interval, each compared as files, "
-                "and where the chains' events diverge. Exit 0 when every slice is on both "
-                "sides and identical or equivalent");
+                "URLs): their data slices paired by offset interval (slices split at other "
+                "offsets on each side: the smallest runs ending at one offset on both, read as "
+                "one table each), each compared record by record, and where the chains' events "
+                "diverge. Exit 0 when every slice is on both sides and identical or "
+                "equivalent");
   app->add_flag("--ignore-order", args->ignore_order,
                 "Not the ODF hash: whether the two files hold the same multiset of records in "
                 "any row order (and column order), with the records only one side has (their "
