@@ -22,6 +22,7 @@ namespace odf_hash::odf {
 struct SliceFile {
   std::string file;
   OffsetInterval interval;
+  uint64_t size = 0;  // bytes, as the chain records it
 };
 
 // The smallest run of consecutive slices of each dataset that cover the same offsets (the

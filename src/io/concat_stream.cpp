@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "arrow_module.h"
+#include "odf_hash/deferred_object.h"
 #include "odf_hash/reader.h"
 #include "odf_hash/schema_diff.h"
 #include "owned_c_data.h"
@@ -150,6 +151,12 @@ Status concatenate_streams(std::vector<std::shared_ptr<ObjectReader>> objects, S
   for (const auto& o : objects) {
     if (o == nullptr) return Status::invalid_argument("concatenate_streams: null object");
   }
+  // A DeferredObject is opened afresh for its stream only (deferred_object.h): the files of a
+  // long run are open one at a time.
+  open = [inner = std::move(open)](std::shared_ptr<ObjectReader> o, ArrowArrayStream* s) {
+    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> fresh, open_if_deferred(std::move(o)));
+    return inner(std::move(fresh), s);
+  };
   if (objects.size() == 1) {
     if (on_open) on_open(0);
     return open(std::move(objects[0]), out);

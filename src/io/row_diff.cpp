@@ -8,6 +8,7 @@
 
 #include "arrow_module.h"
 #include "concat_stream.h"
+#include "odf_hash/deferred_object.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/record_digest.h"
 #include "owned_c_data.h"
@@ -134,7 +135,8 @@ Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
   Owned<ArrowSchema> whole_schema;
   {
     Owned<ArrowArrayStream> whole;
-    ODF_HASH_RETURN_IF_ERROR(api.open_record_stream(object, &whole.value));
+    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> first, open_if_deferred(object));
+    ODF_HASH_RETURN_IF_ERROR(api.open_record_stream(first, &whole.value));
     if (whole.value.get_schema(&whole.value, &whole_schema.value) != 0) {
       return Status::io_error(side.name + ": reading the stream's schema failed");
     }

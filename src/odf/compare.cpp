@@ -6,6 +6,7 @@
 #include <system_error>
 #include <thread>
 
+#include "odf_hash/deferred_object.h"
 #include "odf_hash/local_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
@@ -94,7 +95,8 @@ Status schema_differences(std::shared_ptr<ObjectReader> a, std::shared_ptr<Objec
   Owned<ArrowSchema> sa, sb;
   for (auto [object, schema] : {std::pair{a, &sa}, std::pair{b, &sb}}) {
     Owned<ArrowArrayStream> stream;
-    ODF_HASH_RETURN_IF_ERROR(open_record_stream(object, &stream.value));
+    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> fresh, open_if_deferred(object));
+    ODF_HASH_RETURN_IF_ERROR(open_record_stream(fresh, &stream.value));
     if (stream.value.get_schema(&stream.value, &schema->value) != 0) {
       return Status::io_error(object->name() + ": reading the stream's schema failed");
     }

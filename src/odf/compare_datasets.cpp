@@ -9,6 +9,7 @@
 
 #include "chain_walk.h"
 #include "odf_hash/dataset.h"
+#include "odf_hash/deferred_object.h"
 #include "slice_runs.h"
 
 namespace odf_hash::odf {
@@ -18,7 +19,7 @@ namespace {
 struct Side {
   DatasetDir dir;
   std::vector<ChainBlock> blocks;                             // seed first
-  std::map<std::pair<uint64_t, uint64_t>, Multihash> slices;  // interval -> physical hash
+  std::map<std::pair<uint64_t, uint64_t>, DataSlice> slices;  // by interval
 };
 
 Result<Side> read_side(const std::string& location, const StoreOptions& store) {
@@ -30,7 +31,7 @@ Result<Side> read_side(const std::string& location, const StoreOptions& store) {
   for (const auto& b : side.blocks) {
     if (b.block.new_data) {
       const OffsetInterval& i = b.block.new_data->offset_interval;
-      side.slices.emplace(std::pair{i.start, i.end}, b.block.new_data->physical_hash);
+      side.slices.emplace(std::pair{i.start, i.end}, *b.block.new_data);
     }
   }
   return side;
@@ -46,16 +47,26 @@ Result<std::shared_ptr<ObjectReader>> open_data(const DatasetDir& dir, const std
   return std::shared_ptr<ObjectReader>(std::move(o.reader));
 }
 
-// The files of a run opened on both sides and compared as two tables.
+// The files of a run on both sides compared as two tables: a pair of files opened as today;
+// the files of a longer run each opened only while its records are read (deferred_object.h),
+// a run may hold thousands.
 Result<FileComparison> compare_run(const Side& a, const Side& b, const SliceComparison& s,
                                    const LogicalHashOptions& logical,
                                    const CompareOptions& options) {
+  const bool one_each = s.original_files.size() == 1 && s.reproduced_files.size() == 1;
   std::vector<std::shared_ptr<ObjectReader>> oa, ob;
   for (auto [side, files, objects] :
        {std::tuple{&a, &s.original_files, &oa}, std::tuple{&b, &s.reproduced_files, &ob}}) {
     for (const SliceFile& f : *files) {
-      ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> o, open_data(side->dir, f.file));
-      objects->push_back(std::move(o));
+      if (one_each) {
+        ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> o, open_data(side->dir, f.file));
+        objects->push_back(std::move(o));
+        continue;
+      }
+      const DatasetDir* dir = &side->dir;
+      const std::string key = f.file;
+      objects->push_back(std::make_shared<DeferredObject>(
+          dir->store().location(key), f.size, [dir, key] { return open_data(*dir, key); }));
     }
   }
   return compare_object_groups(oa, ob, logical, options);
@@ -84,11 +95,12 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
     }
   }
   std::vector<SliceFile> fa, fb;
-  for (const auto& [interval, hash] : a->slices) {
-    fa.push_back({data_key(a->dir, hash), {interval.first, interval.second}});
-  }
-  for (const auto& [interval, hash] : b->slices) {
-    fb.push_back({data_key(b->dir, hash), {interval.first, interval.second}});
+  for (auto [side, files] : {std::pair{&*a, &fa}, std::pair{&*b, &fb}}) {
+    for (const auto& [interval, slice] : side->slices) {
+      files->push_back({data_key(side->dir, slice.physical_hash),
+                        {interval.first, interval.second},
+                        slice.size});
+    }
   }
   out.slices = detail::slice_runs(std::move(fa), std::move(fb));
   out.same_records = true;

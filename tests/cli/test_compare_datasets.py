@@ -8,6 +8,8 @@ expected verdicts and rows come from the tables each test writes.
 """
 import datetime as dt
 import json
+import resource
+import subprocess
 
 import pytest
 
@@ -151,6 +153,34 @@ def test_gap_and_tail_stay_one_sided(run, tmp_path):
     assert r.rc == 1
     (s,) = json.loads(r.out)["slices"]
     assert s["verdict"] == "error" and "never end at one offset" in s["error"]
+
+
+def test_a_long_run_opens_one_file_at_a_time(odf_hash_bin, tmp_path):
+    # 60 slices of 5 records against one of 300, compared with 24 file descriptors at most:
+    # the run's files are opened one at a time, not all at once.
+    write_dataset(tmp_path / "a", [table(i * 5, 5) for i in range(60)])
+    write_dataset(tmp_path / "b", [table(0, 300, change=237)])
+
+    def compare():
+        return subprocess.run(
+            [odf_hash_bin, "compare", "--json", tmp_path / "a", tmp_path / "b"],
+            capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (24, 24)))
+
+    r = compare()
+    assert r.returncode == 1, r
+    (s,) = json.loads(r.stdout)["slices"]
+    assert (s["offset_interval"]["end"], len(s["original_files"]), s["verdict"]) == (
+        299, 60, "different")
+    (d,) = s["comparison"]["differences"]
+    (row,) = d["rows"]
+    # Offset 237 is in the original's 48th file (237 // 5 = 47), the reproduction's only one.
+    assert (row["offset"], row["original_file"], row["reproduced_file"]) == (
+        237, s["original_files"][47]["file"], s["reproduced_files"][0]["file"])
+    write_dataset(tmp_path / "b", [table(0, 300)])
+    r = compare()
+    assert r.returncode == 0, r
+    assert json.loads(r.stdout)["slices"][0]["verdict"] == "equivalent"
 
 
 def test_ignore_order_is_for_files(run, tmp_path):
