@@ -113,3 +113,27 @@ def test_dask_compares_each_run_in_one_task(root, tmp_path):
             for r in run.comparison.differing_rows] == [(140, 1, 1)]
     same = odf_hash.dask.compare_datasets(tmp_path / "a", tmp_path / "c")
     assert same and [(s.start, s.end, s.verdict) for s in same.slices] == [(0, 149, "equivalent")]
+
+
+def test_long_lists_are_read_one_file_at_a_time(tmp_path):
+    """60 files against one, compared in a process allowed 40 file descriptors: the files of
+    a list are opened one at a time while their records are read (as Dask and Ray workers
+    compare a run of many slices)."""
+    import os
+    import subprocess
+
+    a = [write(tmp_path / f"a{i:02}.parquet", table(i * 5, 5)) for i in range(60)]
+    b = write(tmp_path / "b.parquet", table(0, 300, change=123))
+    code = (
+        "import json, resource, sys, odf_hash\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))\n"
+        "a, b = json.loads(sys.argv[1]), sys.argv[2]\n"
+        "c = odf_hash.compare(a, [b])\n"
+        "(r,) = c.differing_rows\n"
+        "print(json.dumps([c.verdict, r.offset, r.original_file, r.reproduced_file]))\n")
+    import json
+
+    proc = subprocess.run([sys.executable, "-c", code, json.dumps(a), b], capture_output=True,
+                          text=True, timeout=120, env=os.environ.copy())
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == ["different", 123, 123 // 5, 0]

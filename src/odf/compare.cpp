@@ -340,10 +340,22 @@ Result<FileComparison> compare_path_or_url_groups(const std::vector<std::string>
                                                   const LogicalHashOptions& logical,
                                                   const StoreOptions& store,
                                                   const CompareOptions& options) {
+  // Two files: opened as compare_paths_or_urls opens them. Longer lists: each file opened
+  // for its size, then closed and opened again only while its records are read
+  // (deferred_object.h), so that a run of thousands of files holds one open at a time.
+  const bool one_each = original.size() == 1 && reproduced.size() == 1;
   std::vector<std::shared_ptr<ObjectReader>> a, b;
   for (auto [names, objects] : {std::pair{&original, &a}, std::pair{&reproduced, &b}}) {
     for (const auto& n : *names) {
-      ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> o, open_object(n, store));
+      ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> opened, open_object(n, store));
+      std::shared_ptr<ObjectReader> o = std::move(opened);
+      if (!one_each) {
+        o = std::make_shared<DeferredObject>(
+            o->name(), o->size(), [n, store]() -> Result<std::shared_ptr<ObjectReader>> {
+              ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> fresh, open_object(n, store));
+              return std::shared_ptr<ObjectReader>(std::move(fresh));
+            });
+      }
       objects->push_back(std::move(o));
     }
   }
