@@ -95,6 +95,12 @@ def test_compare_datasets_groups_other_boundaries(root, tmp_path):
     assert (row.row, row.offset, row.original, row.reproduced) == (130, 130, "1300", "-1")
     assert (run.original_files[row.original_file].end,
             run.reproduced_files[row.reproduced_file].start) == (149, 120)
+    t = d.to_arrow()
+    assert t.to_pylist() == [{
+        "start": 0, "end": 149, "column": "v", "row": 130, "offset": 130, "original": "1300",
+        "reproduced": "-1", "original_file": run.original_files[1].file,
+        "reproduced_file": run.reproduced_files[1].file}]
+    assert same.to_arrow().num_rows == 0
 
 
 def test_dask_compares_each_run_in_one_task(root, tmp_path):

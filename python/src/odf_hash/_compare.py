@@ -306,6 +306,29 @@ class DatasetComparison:
     def __bool__(self) -> bool:
         return self.same_records
 
+    def to_arrow(self) -> Any:
+        """The differing rows shown, over every slice, as a ``pyarrow.Table`` (``start``,
+        ``end`` of the slice or run, ``column``, ``row`` from the run's start, ``offset``,
+        ``original``, ``reproduced``, and ``original_file`` / ``reproduced_file``: the keys
+        of the files holding the row), for a DataFrame. Needs pyarrow."""
+        import pyarrow as pa
+
+        rows = [(s, r) for s in self.slices if s.comparison is not None
+                for r in s.comparison.differing_rows]
+        return pa.table({
+            "start": pa.array([s.start for s, _ in rows], pa.uint64()),
+            "end": pa.array([s.end for s, _ in rows], pa.uint64()),
+            "column": pa.array([r.column for _, r in rows], pa.string()),
+            "row": pa.array([r.row for _, r in rows], pa.uint64()),
+            "offset": pa.array([r.offset for _, r in rows], pa.int64()),
+            "original": pa.array([r.original for _, r in rows], pa.string()),
+            "reproduced": pa.array([r.reproduced for _, r in rows], pa.string()),
+            "original_file": pa.array([s.original_files[r.original_file].file
+                                       for s, r in rows], pa.string()),
+            "reproduced_file": pa.array([s.reproduced_files[r.reproduced_file].file
+                                         for s, r in rows], pa.string()),
+        })
+
 
 def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] = None,
                      rows: int = 5, **store: Any) -> DatasetComparison:
