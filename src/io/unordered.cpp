@@ -179,7 +179,10 @@ struct SideResult {
 };
 
 // Reads every record of `object`: sums their digests, and spills them when `spill` is set.
-Status read_side(std::shared_ptr<ObjectReader> object, Spill* spill, SideResult& out) {
+// `pipelined`: each batch is digested on a second thread while the next one is read and
+// decoded (for one file alone; two files compared already keep two threads busy).
+Status read_side(std::shared_ptr<ObjectReader> object, Spill* spill, SideResult& out,
+                 bool pipelined = false) {
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
   const std::string name = object->name();
   Owned<ArrowArrayStream> stream;
@@ -190,20 +193,55 @@ Status read_side(std::shared_ptr<ObjectReader> object, Spill* spill, SideResult&
   ODF_HASH_ASSIGN_OR_RETURN(RecordDigester digester, RecordDigester::create(out.schema.value));
   out.schema_bytes = digester.schema_bytes();
   std::vector<Digest256> digests;
+  auto digest = [&](const ArrowArray& batch, uint64_t row0) -> Status {
+    digests.clear();
+    Status st = digester.digest_rows(batch, 0, batch.length, digests);
+    if (!st.is_ok()) return Status(st.code(), name + ": " + st.message());
+    for (const Digest256& d : digests) out.sum.add(d);
+    return spill != nullptr ? spill->write(digests, row0) : Status::ok();
+  };
+  // The batch being digested on the second thread; joined before anything else is touched
+  // (also on every early return).
+  struct InFlight {
+    Owned<ArrowArray> batch;
+    std::optional<std::thread> thread;
+    Status status = Status::ok();
+    Status wait() {
+      if (thread) thread->join();
+      thread.reset();
+      batch.reset();
+      return status;
+    }
+    ~InFlight() { static_cast<void>(wait()); }
+  } in_flight;
   uint64_t row0 = 0;
   while (true) {
     Owned<ArrowArray> batch;
-    if (stream.value.get_next(&stream.value, &batch.value) != 0) {
+    const bool failed = stream.value.get_next(&stream.value, &batch.value) != 0;
+    ODF_HASH_RETURN_IF_ERROR(in_flight.wait());
+    if (failed) {
       const char* err = stream.value.get_last_error(&stream.value);
       return Status::io_error(name + ": " + (err != nullptr ? err : "reading a batch failed"));
     }
     if (batch.value.release == nullptr) break;
-    digests.clear();
-    Status st = digester.digest_rows(batch.value, 0, batch.value.length, digests);
-    if (!st.is_ok()) return Status(st.code(), name + ": " + st.message());
-    for (const Digest256& d : digests) out.sum.add(d);
-    if (spill != nullptr) ODF_HASH_RETURN_IF_ERROR(spill->write(digests, row0));
+    const uint64_t first = row0;
     row0 += uint64_t(batch.value.length);
+    if (pipelined) {
+      in_flight.batch.value = batch.value;  // ownership moves
+      batch.value = ArrowArray{};
+      try {
+        in_flight.thread.emplace([&in_flight, &digest, first] {
+          in_flight.status = digest(in_flight.batch.value, first);
+        });
+        continue;
+      } catch (const std::system_error&) {  // no thread to be had: digest it here
+        pipelined = false;
+        ODF_HASH_RETURN_IF_ERROR(digest(in_flight.batch.value, first));
+        in_flight.batch.reset();
+        continue;
+      }
+    }
+    ODF_HASH_RETURN_IF_ERROR(digest(batch.value, first));
   }
   out.digest.rows = row0;
   out.digest.digest = out.sum.finalize(out.schema_bytes);
@@ -274,7 +312,7 @@ bool by_key(const Entry& x, const Entry& y) {
 Result<UnorderedFileDigest> unordered_digest_object(std::shared_ptr<ObjectReader> object) {
   if (object == nullptr) return Status::invalid_argument("unordered_digest_object: null object");
   SideResult side;
-  ODF_HASH_RETURN_IF_ERROR(read_side(std::move(object), nullptr, side));
+  ODF_HASH_RETURN_IF_ERROR(read_side(std::move(object), nullptr, side, /*pipelined=*/true));
   return side.digest;
 }
 
