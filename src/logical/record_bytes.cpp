@@ -14,73 +14,73 @@ bool bit(const void* bitmap, int64_t i) {
   return (static_cast<const uint8_t*>(bitmap)[i >> 3] >> (i & 7)) & 1;
 }
 
-// Writes value bytes into each record's place, advancing its cursor.
+// One top-level column of a run of records: its slots first, first + 1, ... (the array's own
+// offset included) and its validity bitmap, null when every slot is valid (as slot_valid says).
+struct ColumnRun {
+  const TypeNode* node;
+  const ArrowArray* array;
+  int64_t first;
+  const uint8_t* validity;
+  bool null_at(int64_t r) const { return validity != nullptr && !bit(validity, first + r); }
+  template <typename T>
+  const T* buffer(int k) const {
+    return static_cast<const T*>(array->buffers[k]);
+  }
+};
+
+// Writes the 0x00 of a null slot at record r's cursor; false (nothing written) when valid.
+bool write_null(const ColumnRun& c, uint8_t* out, uint64_t* cursor, int64_t r) {
+  if (!c.null_at(r)) return false;
+  out[cursor[r]++] = 0;
+  return true;
+}
+
+// The bytes of a fixed-width column into each record's place, advancing its cursor (W: the
+// width as a constant, 0 for any other width, given at run time).
 template <size_t W>
-void write_fixed(uint8_t* out, uint64_t* cursor, const uint8_t* values, const uint8_t* validity,
-                 int64_t first, int64_t count) {
+void write_fixed(const ColumnRun& c, uint8_t* out, uint64_t* cursor, int64_t count) {
+  const size_t width = W != 0 ? W : size_t(c.node->width);
+  const auto* values = c.buffer<uint8_t>(1);
   for (int64_t r = 0; r < count; ++r) {
+    if (write_null(c, out, cursor, r)) continue;
     uint8_t* p = out + cursor[r];
-    const int64_t j = first + r;
-    if (validity != nullptr && !bit(validity, j)) {
-      *p = 0;
-      cursor[r] += 1;
-      continue;
-    }
     *p = 1;
-    std::memcpy(p + 1, values + j * int64_t(W), W);
-    cursor[r] += 1 + W;
+    if (width > 0) std::memcpy(p + 1, values + (c.first + r) * int64_t(width), width);
+    cursor[r] += 1 + width;
   }
 }
 
-void write_fixed_any(uint8_t* out, uint64_t* cursor, const uint8_t* values, const uint8_t* validity,
-                     int64_t first, int64_t count, int64_t width) {
-  switch (width) {
-    case 1: return write_fixed<1>(out, cursor, values, validity, first, count);
-    case 2: return write_fixed<2>(out, cursor, values, validity, first, count);
-    case 4: return write_fixed<4>(out, cursor, values, validity, first, count);
-    case 8: return write_fixed<8>(out, cursor, values, validity, first, count);
-    case 16: return write_fixed<16>(out, cursor, values, validity, first, count);
-    case 32: return write_fixed<32>(out, cursor, values, validity, first, count);
-    default: break;
-  }
-  for (int64_t r = 0; r < count; ++r) {
-    uint8_t* p = out + cursor[r];
-    const int64_t j = first + r;
-    if (validity != nullptr && !bit(validity, j)) {
-      *p = 0;
-      cursor[r] += 1;
-      continue;
-    }
-    *p = 1;
-    if (width > 0) std::memcpy(p + 1, values + j * width, size_t(width));
-    cursor[r] += 1 + uint64_t(width);
+void write_fixed_any(const ColumnRun& c, uint8_t* out, uint64_t* cursor, int64_t count) {
+  switch (c.node->width) {
+    case 1: return write_fixed<1>(c, out, cursor, count);
+    case 2: return write_fixed<2>(c, out, cursor, count);
+    case 4: return write_fixed<4>(c, out, cursor, count);
+    case 8: return write_fixed<8>(c, out, cursor, count);
+    case 16: return write_fixed<16>(c, out, cursor, count);
+    case 32: return write_fixed<32>(c, out, cursor, count);
+    default: return write_fixed<0>(c, out, cursor, count);
   }
 }
 
 template <typename Offset>
-void binary_lengths(uint64_t* len, const Offset* offsets, const uint8_t* validity, int64_t first,
-                    int64_t count) {
+void binary_lengths(const ColumnRun& c, uint64_t* len, int64_t count) {
+  const auto* offsets = c.buffer<Offset>(1);
   for (int64_t r = 0; r < count; ++r) {
-    const int64_t j = first + r;
-    len[r] += (validity != nullptr && !bit(validity, j))
-                  ? 1
-                  : 9 + uint64_t(int64_t(offsets[j + 1]) - int64_t(offsets[j]));
+    const int64_t j = c.first + r;
+    len[r] += c.null_at(r) ? 1 : 9 + uint64_t(int64_t(offsets[j + 1]) - int64_t(offsets[j]));
   }
 }
 
 template <typename Offset>
-void write_binary(uint8_t* out, uint64_t* cursor, const Offset* offsets, const uint8_t* data,
-                  const uint8_t* validity, int64_t first, int64_t count) {
+void write_binary(const ColumnRun& c, uint8_t* out, uint64_t* cursor, int64_t count) {
+  const auto* offsets = c.buffer<Offset>(1);
+  const auto* data = c.buffer<uint8_t>(2);
   for (int64_t r = 0; r < count; ++r) {
-    uint8_t* p = out + cursor[r];
-    const int64_t j = first + r;
-    if (validity != nullptr && !bit(validity, j)) {
-      *p = 0;
-      cursor[r] += 1;
-      continue;
-    }
+    if (write_null(c, out, cursor, r)) continue;
+    const int64_t j = c.first + r;
     const int64_t b = int64_t(offsets[j]);
     const uint64_t n = uint64_t(int64_t(offsets[j + 1]) - b);
+    uint8_t* p = out + cursor[r];
     *p = 1;
     if constexpr (std::endian::native == std::endian::little) {
       std::memcpy(p + 1, &n, 8);
@@ -90,12 +90,6 @@ void write_binary(uint8_t* out, uint64_t* cursor, const Offset* offsets, const u
     if (n > 0) std::memcpy(p + 9, data + b, n);
     cursor[r] += 9 + n;
   }
-}
-
-// The validity bitmap to consult for `a`, or null when every slot is valid (as valid() says).
-const uint8_t* validity_of(const ArrowArray& a) {
-  if (a.null_count == 0 || a.n_buffers < 1 || a.buffers[0] == nullptr) return nullptr;
-  return static_cast<const uint8_t*>(a.buffers[0]);
 }
 
 }  // namespace
@@ -222,55 +216,48 @@ bool put_value(std::vector<uint8_t>& out, const TypeNode& node, const ArrowArray
 int RecordRows::encode(const TypeNode& root, const std::vector<size_t>& fields,
                        const ArrowArray& batch, int64_t begin, int64_t count) {
   const size_t n = size_t(count);
-  ends_.assign(n, 0);  // lengths first, then (summed) ends
+  std::vector<ColumnRun> columns;
+  for (size_t f : fields) {
+    const ArrowArray& a = *batch.children[f];
+    const bool maybe_nulls = a.null_count != 0 && a.n_buffers >= 1 && a.buffers[0] != nullptr;
+    // Top-level columns are the batch's children at the batch's row (offsets included).
+    columns.push_back({&root.children[f], &a, a.offset + batch.offset + begin,
+                       maybe_nulls ? static_cast<const uint8_t*>(a.buffers[0]) : nullptr});
+  }
+  // Pass 1: every record's length (other types: their bytes, value by value, kept aside).
+  ends_.assign(n, 0);
   scratch_.resize(fields.size());
   scratch_ends_.resize(fields.size());
   uint64_t* len = ends_.data();
-  for (size_t f = 0; f < fields.size(); ++f) {
-    const TypeNode& node = root.children[fields[f]];
-    const ArrowArray& a = *batch.children[fields[f]];
-    // Top-level columns are the batch's children at the batch's row (offsets included).
-    const int64_t first = a.offset + batch.offset + begin;
-    const uint8_t* validity = validity_of(a);
-    switch (node.kind) {
+  for (size_t f = 0; f < columns.size(); ++f) {
+    const ColumnRun& c = columns[f];
+    switch (c.node->kind) {
       case Kind::kNull:
         for (size_t r = 0; r < n; ++r) len[r] += 1;
         continue;
       case Kind::kBool:
-        for (size_t r = 0; r < n; ++r) {
-          len[r] += (validity != nullptr && !bit(validity, first + int64_t(r))) ? 1 : 2;
-        }
+        for (size_t r = 0; r < n; ++r) len[r] += c.null_at(int64_t(r)) ? 1 : 2;
         continue;
       case Kind::kFixed:
-      case Kind::kFixedBinary: {
-        const uint64_t w = 1 + uint64_t(node.width);
-        if (validity == nullptr) {
-          for (size_t r = 0; r < n; ++r) len[r] += w;
-        } else {
-          for (size_t r = 0; r < n; ++r) len[r] += bit(validity, first + int64_t(r)) ? w : 1;
-        }
+      case Kind::kFixedBinary:
+        for (size_t r = 0; r < n; ++r) len[r] += c.null_at(int64_t(r)) ? 1 : 1 + c.node->width;
         continue;
-      }
-      case Kind::kBinary:
-        binary_lengths(len, static_cast<const int32_t*>(a.buffers[1]), validity, first, count);
-        continue;
-      case Kind::kLargeBinary:
-        binary_lengths(len, static_cast<const int64_t*>(a.buffers[1]), validity, first, count);
-        continue;
+      case Kind::kBinary: binary_lengths<int32_t>(c, len, count); continue;
+      case Kind::kLargeBinary: binary_lengths<int64_t>(c, len, count); continue;
       default: break;
     }
     std::vector<uint8_t>& s = scratch_[f];
     std::vector<uint64_t>& se = scratch_ends_[f];
     s.clear();
     se.resize(n);
-    uint64_t prev = 0;
     for (size_t r = 0; r < n; ++r) {
-      if (!put_value(s, node, a, batch.offset + begin + int64_t(r))) return int(f);
+      const size_t before = s.size();
+      if (!put_value(s, *c.node, *c.array, batch.offset + begin + int64_t(r))) return int(f);
       se[r] = s.size();
-      len[r] += s.size() - prev;
-      prev = s.size();
+      len[r] += s.size() - before;
     }
   }
+  // Where each record starts (the cursors) and ends.
   cursor_.resize(n);
   uint64_t total = 0;
   for (size_t r = 0; r < n; ++r) {
@@ -278,57 +265,38 @@ int RecordRows::encode(const TypeNode& root, const std::vector<size_t>& fields,
     total += len[r];
     ends_[r] = total;
   }
+  // Pass 2: the bytes, column by column, each record's cursor advancing.
   bytes_.resize(total);
   uint8_t* out = bytes_.data();
   uint64_t* cursor = cursor_.data();
-  for (size_t f = 0; f < fields.size(); ++f) {
-    const TypeNode& node = root.children[fields[f]];
-    const ArrowArray& a = *batch.children[fields[f]];
-    const int64_t first = a.offset + batch.offset + begin;
-    const uint8_t* validity = validity_of(a);
-    switch (node.kind) {
+  for (size_t f = 0; f < columns.size(); ++f) {
+    const ColumnRun& c = columns[f];
+    switch (c.node->kind) {
       case Kind::kNull:
         for (size_t r = 0; r < n; ++r) out[cursor[r]++] = 0;
         continue;
       case Kind::kBool: {
-        const auto* values = static_cast<const uint8_t*>(a.buffers[1]);
-        for (size_t r = 0; r < n; ++r) {
-          const int64_t j = first + int64_t(r);
-          uint8_t* p = out + cursor[r];
-          if (validity != nullptr && !bit(validity, j)) {
-            *p = 0;
-            cursor[r] += 1;
-          } else {
-            p[0] = 1;
-            p[1] = bit(values, j) ? 1 : 0;
-            cursor[r] += 2;
-          }
+        const auto* values = c.buffer<uint8_t>(1);
+        for (int64_t r = 0; r < count; ++r) {
+          if (write_null(c, out, cursor, r)) continue;
+          out[cursor[r]] = 1;
+          out[cursor[r] + 1] = bit(values, c.first + r) ? 1 : 0;
+          cursor[r] += 2;
         }
         continue;
       }
       case Kind::kFixed:
-      case Kind::kFixedBinary:
-        write_fixed_any(out, cursor, static_cast<const uint8_t*>(a.buffers[1]), validity, first,
-                        count, node.width);
-        continue;
-      case Kind::kBinary:
-        write_binary(out, cursor, static_cast<const int32_t*>(a.buffers[1]),
-                     static_cast<const uint8_t*>(a.buffers[2]), validity, first, count);
-        continue;
-      case Kind::kLargeBinary:
-        write_binary(out, cursor, static_cast<const int64_t*>(a.buffers[1]),
-                     static_cast<const uint8_t*>(a.buffers[2]), validity, first, count);
-        continue;
+      case Kind::kFixedBinary: write_fixed_any(c, out, cursor, count); continue;
+      case Kind::kBinary: write_binary<int32_t>(c, out, cursor, count); continue;
+      case Kind::kLargeBinary: write_binary<int64_t>(c, out, cursor, count); continue;
       default: break;
     }
     const uint8_t* s = scratch_[f].data();
     const uint64_t* se = scratch_ends_[f].data();
-    uint64_t prev = 0;
     for (size_t r = 0; r < n; ++r) {
-      const uint64_t k = se[r] - prev;
-      if (k > 0) std::memcpy(out + cursor[r], s + prev, k);
-      cursor[r] += k;
-      prev = se[r];
+      const uint64_t from = r == 0 ? 0 : se[r - 1];
+      if (se[r] > from) std::memcpy(out + cursor[r], s + from, se[r] - from);
+      cursor[r] += se[r] - from;
     }
   }
   return -1;
