@@ -110,10 +110,15 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
 // DifferingRow::original_file / reproduced_file say which file holds each. Paths join the
 // names with " + ", sizes add up, physical is nullopt. A file whose schema is not its
 // group's first's is an error naming both files and the first difference.
+// `original_window` / `reproduced_window` (row_window.h): only those rows of each table are
+// compared (the offsets both datasets hold, of slices that cover more on one side): as for a
+// group, never identical (a file's bytes are hashed whole), and rows are counted from the
+// window's start.
 Result<FileComparison> compare_object_groups(
     const std::vector<std::shared_ptr<ObjectReader>>& original,
     const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
-    const LogicalHashOptions& logical = {}, const CompareOptions& options = {});
+    const LogicalHashOptions& logical = {}, const CompareOptions& options = {},
+    RowWindow original_window = {}, RowWindow reproduced_window = {});
 
 // compare_objects of open_object(x, store) for each (a local path or a URL); every read
 // stops once *store.cancel is set (cancel.h).
@@ -124,12 +129,15 @@ Result<FileComparison> compare_paths_or_urls(const std::string& original,
                                              const StoreOptions& store = {},
                                              const CompareOptions& options = {});
 
-// compare_object_groups of open_object(x, store) for each path or URL of both lists.
+// compare_object_groups of open_object(x, store) for each path or URL of both lists (and
+// the windows of their rows).
 Result<FileComparison> compare_path_or_url_groups(const std::vector<std::string>& original,
                                                   const std::vector<std::string>& reproduced,
                                                   const LogicalHashOptions& logical = {},
                                                   const StoreOptions& store = {},
-                                                  const CompareOptions& options = {});
+                                                  const CompareOptions& options = {},
+                                                  RowWindow original_window = {},
+                                                  RowWindow reproduced_window = {});
 
 // compare --ignore-order (unordered.h: the same multiset of records? not the ODF hash) and
 // the order-independent digest of one file, for paths and URLs (open_object of open_store.h).

@@ -23,24 +23,35 @@ struct SliceFile {
   std::string file;
   OffsetInterval interval;
   uint64_t size = 0;  // bytes, as the chain records it
+  // The part of the file in this entry when not all of it: offsets window->start ..
+  // window->end of `interval`, i.e. its rows (window->start - interval.start) ..
+  // (window->end - interval.start) (a slice holds its offsets in row order). Set where the
+  // other dataset holds only some of the file's offsets (a longer or later reproduction, a
+  // gap), on the file cut there.
+  std::optional<OffsetInterval> window;
 };
 
-// The smallest run of consecutive slices of each dataset that cover the same offsets (the
-// records split into files at other boundaries on each side: the original pulled after each
-// ingest of its input, the reproduction once), or an interval of one side only. One file on
-// each side: the slice pair of two datasets split alike.
+// One part of the offset line: offsets both datasets hold (the smallest run of consecutive
+// slices of each side whose ends meet: the records split into files at other boundaries on
+// each side, the original pulled after each ingest of its input, the reproduction once;
+// cut at the end of the side that stops first, or before its gap, where the ends never
+// meet), or offsets only one side holds. One whole file on each side: the slice pair of two
+// datasets split alike.
 struct SliceComparison {
-  OffsetInterval interval;  // of the whole run
-  // In offset order; empty on the side lacking the interval.
+  OffsetInterval interval;  // the offsets of this entry (of the run, or of the one side)
+  // In offset order; empty on the side lacking the interval. The first and last file of a
+  // side may hold more offsets than `interval` (SliceFile::window says which part is here).
   std::vector<SliceFile> original_files;
   std::vector<SliceFile> reproduced_files;
   // Both sides have the interval and every file could be read: the runs compared as two
-  // tables (compare_object_groups; compare_objects for one file each). Rows are counted from
-  // the run's start; DifferingRow::original_file / reproduced_file index the lists above.
+  // tables (compare_object_groups over the rows of `interval`; compare_objects for one whole
+  // file each, the only case that can be identical). Rows are counted from the interval's
+  // start; DifferingRow::original_file / reproduced_file index the lists above.
   std::optional<FileComparison> comparison;
   // The run could not be compared: a file could not be read, a file's schema is not the
-  // run's first's (a schema change inside the run), or the two sides' slices start together
-  // but never end at one offset (a gap in one side's slices): the message.
+  // run's first's (a schema change inside the run); or a slice of a malformed chain (an
+  // interval that ends before it starts, or overlaps the side's previous one), listed alone:
+  // the message.
   std::string error;
 };
 
@@ -61,19 +72,27 @@ struct DatasetComparison {
   // schemas are compared through the data files.)
   std::optional<ChainDivergence> divergence;
   std::vector<SliceComparison> slices;  // by interval start, then end
-  // Every interval on both sides, every run identical or equivalent.
+  // Every offset on both sides, every run identical or equivalent (false when any entry is
+  // one-sided or an error).
   bool same_records = false;
 };
 
 // Walks both chains (problems found on the way, such as a missing block, end the walk there;
-// an unreadable refs/head is an error) and groups the slices into runs ending at the same
-// offset on both sides: a DatasetComparison whose slices have no comparison yet and whose
-// same_records only says whether every interval is on both sides. For running the
-// comparisons elsewhere (the Dask and Ray adapters: each run is compare_path_or_url_groups
-// of the two datasets' locations joined with the files' keys).
+// an unreadable refs/head is an error) and cuts the offset line into runs both sides hold
+// and one-sided parts (SliceComparison): a DatasetComparison whose slices have no
+// comparison yet and whose same_records only says whether every offset is on both sides.
+// For running the comparisons elsewhere (the Dask and Ray adapters: each run is
+// compare_path_or_url_groups of the two datasets' locations joined with the files' keys,
+// with run_row_window of each side).
 Result<DatasetComparison> pair_dataset_slices(const std::string& original,
                                               const std::string& reproduced,
                                               const StoreOptions& store = {});
+
+// The rows of a side's files (`files` of a SliceComparison, in offset order) that hold
+// `interval`: skip the first file's offsets before it, keep as many rows as it has offsets.
+// Whole (RowWindow::whole) when the files hold just `interval`, so that one whole file on
+// each side is compared byte for byte first.
+RowWindow run_row_window(const std::vector<SliceFile>& files, const OffsetInterval& interval);
 
 // pair_dataset_slices, then every run compared (compare_object_groups).
 Result<DatasetComparison> compare_datasets(const std::string& original,

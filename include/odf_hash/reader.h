@@ -20,6 +20,7 @@
 
 #include "odf_hash/arrow_c_data.h"
 #include "odf_hash/logical.h"
+#include "odf_hash/row_window.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
 
@@ -49,8 +50,11 @@ Status open_record_stream(std::shared_ptr<ObjectReader> object, ArrowArrayStream
 // must have the first's schema (fields, types, nullability): reading fails at the first
 // that has another, with a message naming both objects and the first difference. One
 // object: open_record_stream of it.
+// `window` (row_window.h): only the rows [skip, skip + limit) of the whole, rows counted
+// across the objects; batches are sliced at its edges (no copy), and once its last row is
+// read the stream ends without opening the objects after it.
 Status open_concatenated_record_stream(std::vector<std::shared_ptr<ObjectReader>> objects,
-                                       ArrowArrayStream* out);
+                                       ArrowArrayStream* out, RowWindow window = {});
 
 // Logical hash (arrow0-sha3-256) of a data file: open_record_stream + logical_hash_stream
 // (`options` choose threads and multi-lane Keccak, never the result).
@@ -60,8 +64,9 @@ Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
                                           const LogicalHashOptions& options = {});
 // The logical hash of several objects read as one table (open_concatenated_record_stream).
 // arrow0 does not depend on how records are split into batches, so this is the hash of one
-// file holding all their records in that order.
+// file holding all their records in that order. `window`: of the rows of that window only.
 Result<LogicalDigest> logical_hash_objects(std::vector<std::shared_ptr<ObjectReader>> objects,
-                                           const LogicalHashOptions& options = {});
+                                           const LogicalHashOptions& options = {},
+                                           RowWindow window = {});
 
 }  // namespace odf_hash

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "odf_hash/row_window.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
 
@@ -90,9 +91,14 @@ Result<RowDiff> locate_row_differences(std::shared_ptr<ObjectReader> original,
 // slices of an ODF dataset: open_concatenated_record_stream of reader.h); rows are counted
 // from the start of the group, and each differing row says which file of either group holds
 // it. A file whose schema is not its group's first's is an error naming both.
+// `original_window` / `reproduced_window` (row_window.h): only those rows of each group are
+// compared, and rows are counted from the window's start (offsets are still the `offset`
+// column's values).
 Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectReader>>& original,
                                        const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
                                        const std::vector<std::string>& columns,
-                                       const RowDiffOptions& options = {});
+                                       const RowDiffOptions& options = {},
+                                       RowWindow original_window = {},
+                                       RowWindow reproduced_window = {});
 
 }  // namespace odf_hash

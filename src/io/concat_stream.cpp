@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -54,9 +55,11 @@ std::string first_difference(const ArrowSchema& first, const ArrowSchema& other)
 class Concat {
  public:
   static Status open(std::vector<std::shared_ptr<ObjectReader>> objects, StreamOpener opener,
-                     ArrowArrayStream* out, std::function<void(size_t)> on_open) {
+                     ArrowArrayStream* out, std::function<void(size_t)> on_open, RowWindow window) {
     auto self = std::make_unique<Concat>();
     self->objects_ = std::move(objects);
+    self->skip_ = window.skip;
+    self->limit_ = window.limit;
     self->open_ = std::move(opener);
     self->on_open_ = std::move(on_open);
     if (self->on_open_) self->on_open_(0);
@@ -91,13 +94,23 @@ class Concat {
         out->release = nullptr;  // the end
         return 0;
       }
+      if (self.limit_ && *self.limit_ == 0) {
+        // The window's last row is read: no later batch, and no later object opened.
+        self.current_.reset();
+        self.next_ = self.objects_.size();
+        continue;
+      }
       ArrowArrayStream& cur = self.current_.value;
       if (cur.get_next(&cur, out) != 0) {
         const char* e = cur.get_last_error(&cur);
         return self.fail(
             e != nullptr ? e : self.objects_[self.next_ - 1]->name() + ": reading a batch failed");
       }
-      if (out->release != nullptr) return 0;
+      if (out->release != nullptr) {
+        if (self.window(*out)) return 0;
+        out->release(out);  // every row of it is before the window
+        continue;
+      }
       // This object is done: the next one, whose schema must be the first's.
       self.current_.reset();
       if (self.next_ == self.objects_.size()) continue;
@@ -128,6 +141,33 @@ class Concat {
     s->release = nullptr;
   }
 
+  // Cuts `batch` (a struct array the consumer will own) to the rows of the window: the
+  // parent's offset and length, which every child is read through. False when no row of it
+  // is past the rows still to skip.
+  bool window(ArrowArray& batch) {
+    const uint64_t length = uint64_t(batch.length);
+    if (skip_ >= length && length > 0) {
+      skip_ -= length;
+      return false;
+    }
+    int64_t start = 0;
+    if (skip_ > 0) {
+      start = int64_t(skip_);
+      skip_ = 0;
+    }
+    int64_t n = batch.length - start;
+    if (limit_) {
+      if (uint64_t(n) > *limit_) n = int64_t(*limit_);
+      *limit_ -= uint64_t(n);
+    }
+    if (start != 0 || n != batch.length) {
+      batch.offset += start;
+      batch.length = n;
+      if (batch.null_count != 0) batch.null_count = -1;  // unknown over the slice
+    }
+    return true;
+  }
+
   int fail(std::string message) {
     error_ = std::move(message);
     return EIO;
@@ -136,6 +176,8 @@ class Concat {
   std::vector<std::shared_ptr<ObjectReader>> objects_;
   StreamOpener open_;
   std::function<void(size_t)> on_open_;
+  uint64_t skip_ = 0;                // rows of the window's start still to skip
+  std::optional<uint64_t> limit_;    // rows of the window still to give
   size_t next_ = 0;                  // the next object to open
   Owned<ArrowArrayStream> current_;  // empty once every object is read
   Owned<ArrowSchema> first_;
@@ -145,7 +187,8 @@ class Concat {
 }  // namespace
 
 Status concatenate_streams(std::vector<std::shared_ptr<ObjectReader>> objects, StreamOpener open,
-                           ArrowArrayStream* out, std::function<void(size_t)> on_open) {
+                           ArrowArrayStream* out, std::function<void(size_t)> on_open,
+                           RowWindow window) {
   if (out == nullptr) return Status::invalid_argument("concatenate_streams: null output stream");
   if (objects.empty()) return Status::invalid_argument("no data file to read");
   for (const auto& o : objects) {
@@ -157,11 +200,11 @@ Status concatenate_streams(std::vector<std::shared_ptr<ObjectReader>> objects, S
     ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> fresh, open_if_deferred(std::move(o)));
     return inner(std::move(fresh), s);
   };
-  if (objects.size() == 1) {
+  if (objects.size() == 1 && window.whole()) {
     if (on_open) on_open(0);
     return open(std::move(objects[0]), out);
   }
-  return Concat::open(std::move(objects), std::move(open), out, std::move(on_open));
+  return Concat::open(std::move(objects), std::move(open), out, std::move(on_open), window);
 }
 
 }  // namespace odf_hash::io_internal
@@ -169,9 +212,10 @@ Status concatenate_streams(std::vector<std::shared_ptr<ObjectReader>> objects, S
 namespace odf_hash {
 
 Status open_concatenated_record_stream(std::vector<std::shared_ptr<ObjectReader>> objects,
-                                       ArrowArrayStream* out) {
+                                       ArrowArrayStream* out, RowWindow window) {
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
-  return io_internal::concatenate_streams(std::move(objects), api->open_record_stream, out);
+  return io_internal::concatenate_streams(std::move(objects), api->open_record_stream, out, {},
+                                          window);
 }
 
 }  // namespace odf_hash

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "odf_hash/arrow_c_data.h"
+#include "odf_hash/row_window.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
 
@@ -22,7 +23,9 @@ using StreamOpener = std::function<Status(std::shared_ptr<ObjectReader>, ArrowAr
 // `on_open`, when set, is called with each object's index as it is opened, from within
 // get_next (0 from here): once the batches read before are counted, the next ones are that
 // object's (row_diff.cpp says which file of a group a row is in).
+// `window`: only those rows of the whole (reader.h's open_concatenated_record_stream).
 Status concatenate_streams(std::vector<std::shared_ptr<ObjectReader>> objects, StreamOpener open,
-                           ArrowArrayStream* out, std::function<void(size_t)> on_open = {});
+                           ArrowArrayStream* out, std::function<void(size_t)> on_open = {},
+                           RowWindow window = {});
 
 }  // namespace odf_hash::io_internal

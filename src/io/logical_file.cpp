@@ -220,11 +220,13 @@ Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
 }
 
 Result<LogicalDigest> logical_hash_objects(std::vector<std::shared_ptr<ObjectReader>> objects,
-                                           const LogicalHashOptions& options) {
-  if (objects.size() == 1) return logical_hash_object(std::move(objects[0]), options);
+                                           const LogicalHashOptions& options, RowWindow window) {
+  if (objects.size() == 1 && window.whole()) {
+    return logical_hash_object(std::move(objects[0]), options);
+  }
   if (cancel_requested(options.cancel)) return cancelled_status("the data files");
   ArrowArrayStream stream{};
-  ODF_HASH_RETURN_IF_ERROR(open_concatenated_record_stream(std::move(objects), &stream));
+  ODF_HASH_RETURN_IF_ERROR(open_concatenated_record_stream(std::move(objects), &stream, window));
   Result<LogicalDigest> digest = logical_hash_stream(&stream, options);
   if (digest.is_ok()) return digest;
   // The stream's messages name the object: the logical layer's "reading the next record

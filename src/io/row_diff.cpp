@@ -129,7 +129,7 @@ struct Side {
 
 Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
                  const io_internal::ArrowModuleApi& api, const std::vector<std::string>& columns,
-                 std::vector<std::string>& fields, Side& side) {
+                 std::vector<std::string>& fields, Side& side, RowWindow window) {
   const std::shared_ptr<ObjectReader>& object = objects.at(0);
   side.name = object->name();
   Owned<ArrowSchema> whole_schema;
@@ -159,9 +159,9 @@ Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
     if (st.code() == StatusCode::kUnsupported) st = api.open_record_stream(o, out);
     return st;
   };
-  ODF_HASH_RETURN_IF_ERROR(
-      io_internal::concatenate_streams(objects, open, &side.stream.value,
-                                       [&side](size_t) { side.file_start.push_back(side.base); }));
+  ODF_HASH_RETURN_IF_ERROR(io_internal::concatenate_streams(
+      objects, open, &side.stream.value, [&side](size_t) { side.file_start.push_back(side.base); },
+      window));
   if (side.stream.value.get_schema(&side.stream.value, &side.schema.value) != 0) {
     return Status::io_error(side.name + ": reading the stream's schema failed");
   }
@@ -318,7 +318,8 @@ Result<RowDiff> locate_row_differences(std::shared_ptr<ObjectReader> original,
 Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectReader>>& original,
                                        const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
                                        const std::vector<std::string>& columns,
-                                       const RowDiffOptions& options) {
+                                       const RowDiffOptions& options, RowWindow original_window,
+                                       RowWindow reproduced_window) {
   for (const auto* group : {&original, &reproduced}) {
     if (group->empty()) return Status::invalid_argument("locate_row_differences: no object");
     for (const auto& o : *group) {
@@ -334,8 +335,8 @@ Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectR
   if (columns.empty()) return out;
   Side a, b;
   std::vector<std::string> fields_a, fields_b;
-  ODF_HASH_RETURN_IF_ERROR(open_side(original, *api, columns, fields_a, a));
-  ODF_HASH_RETURN_IF_ERROR(open_side(reproduced, *api, columns, fields_b, b));
+  ODF_HASH_RETURN_IF_ERROR(open_side(original, *api, columns, fields_a, a, original_window));
+  ODF_HASH_RETURN_IF_ERROR(open_side(reproduced, *api, columns, fields_b, b, reproduced_window));
   out.record_fields = fields_a;
   std::vector<size_t> all(columns.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;

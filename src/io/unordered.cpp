@@ -184,12 +184,12 @@ struct SideResult {
 // `pipelined`: each batch is digested on a second thread while the next one is read and
 // decoded (for one side alone; two sides compared already keep two threads busy).
 Status read_side(std::vector<std::shared_ptr<ObjectReader>> objects, Spill* spill, SideResult& out,
-                 bool pipelined = false) {
+                 bool pipelined = false, RowWindow window = {}) {
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
   const std::string name = objects.at(0)->name();
   Owned<ArrowArrayStream> stream;
-  ODF_HASH_RETURN_IF_ERROR(
-      io_internal::concatenate_streams(std::move(objects), api->open_record_stream, &stream.value));
+  ODF_HASH_RETURN_IF_ERROR(io_internal::concatenate_streams(
+      std::move(objects), api->open_record_stream, &stream.value, {}, window));
   if (stream.value.get_schema(&stream.value, &out.schema.value) != 0) {
     return Status::io_error(name + ": reading the stream's schema failed");
   }
@@ -318,13 +318,14 @@ Result<UnorderedFileDigest> unordered_digest_object(std::shared_ptr<ObjectReader
 }
 
 Result<UnorderedFileDigest> unordered_digest_objects(
-    std::vector<std::shared_ptr<ObjectReader>> objects) {
+    std::vector<std::shared_ptr<ObjectReader>> objects, RowWindow window) {
   for (const auto& o : objects) {
     if (o == nullptr) return Status::invalid_argument("unordered_digest_objects: null object");
   }
   if (objects.empty()) return Status::invalid_argument("unordered_digest_objects: no object");
   SideResult side;
-  ODF_HASH_RETURN_IF_ERROR(read_side(std::move(objects), nullptr, side, /*pipelined=*/true));
+  ODF_HASH_RETURN_IF_ERROR(
+      read_side(std::move(objects), nullptr, side, /*pipelined=*/true, window));
   return side.digest;
 }
 

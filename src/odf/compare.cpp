@@ -226,15 +226,16 @@ Result<FileComparison> compare_records(FileComparison out,
                                        const std::vector<std::shared_ptr<ObjectReader>>& original,
                                        const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
                                        const LogicalHashOptions& logical,
-                                       const CompareOptions& options) {
+                                       const CompareOptions& options, RowWindow wa = {},
+                                       RowWindow wb = {}) {
   Result<LogicalDigest> lb = Status::internal("not run");
   std::optional<std::thread> other;
   try {
-    other.emplace([&] { lb = logical_hash_objects(reproduced, logical); });
+    other.emplace([&] { lb = logical_hash_objects(reproduced, logical, wb); });
   } catch (const std::system_error&) {  // no thread to be had: one file after the other
-    lb = logical_hash_objects(reproduced, logical);
+    lb = logical_hash_objects(reproduced, logical, wb);
   }
-  Result<LogicalDigest> la = logical_hash_objects(original, logical);
+  Result<LogicalDigest> la = logical_hash_objects(original, logical, wa);
   if (other) other->join();
   ODF_HASH_ASSIGN_OR_RETURN(out, decide(std::move(out), std::move(la), std::move(lb)));
   if (out.verdict != CompareVerdict::kDifferent) return out;
@@ -247,7 +248,7 @@ Result<FileComparison> compare_records(FileComparison out,
                       original, reproduced,
                       comparable_differing_columns(*out.original.logical, *out.reproduced.logical,
                                                    out.schema_differences),
-                      options.rows));
+                      options.rows, wa, wb));
     // The row counts are the logical hash's (the locating read counts the same rows).
     out.rows->original_rows = out.original.logical->num_rows;
     out.rows->reproduced_rows = out.reproduced.logical->num_rows;
@@ -257,8 +258,9 @@ Result<FileComparison> compare_records(FileComparison out,
     explain(
         out, top, structs,
         [&]() -> Result<bool> {
-          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ua, unordered_digest_objects(original));
-          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ub, unordered_digest_objects(reproduced));
+          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ua, unordered_digest_objects(original, wa));
+          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ub,
+                                    unordered_digest_objects(reproduced, wb));
           return ua.digest == ub.digest;
         },
         error);
@@ -301,14 +303,15 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
 Result<FileComparison> compare_object_groups(
     const std::vector<std::shared_ptr<ObjectReader>>& original,
     const std::vector<std::shared_ptr<ObjectReader>>& reproduced, const LogicalHashOptions& logical,
-    const CompareOptions& options) {
+    const CompareOptions& options, RowWindow original_window, RowWindow reproduced_window) {
   for (const auto* group : {&original, &reproduced}) {
     if (group->empty()) return Status::invalid_argument("compare_object_groups: no object");
     for (const auto& o : *group) {
       if (o == nullptr) return Status::invalid_argument("compare_object_groups: null object");
     }
   }
-  if (original.size() == 1 && reproduced.size() == 1) {
+  if (original.size() == 1 && reproduced.size() == 1 && original_window.whole() &&
+      reproduced_window.whole()) {
     return compare_objects(original[0], reproduced[0], logical, options);
   }
   auto side = [](const std::vector<std::shared_ptr<ObjectReader>>& group) {
@@ -320,7 +323,7 @@ Result<FileComparison> compare_object_groups(
     return f;
   };
   return compare_records(FileComparison{side(original), side(reproduced)}, original, reproduced,
-                         logical, options);
+                         logical, options, original_window, reproduced_window);
 }
 
 Result<FileComparison> compare_paths_or_urls(const std::string& original,
@@ -335,11 +338,10 @@ Result<FileComparison> compare_paths_or_urls(const std::string& original,
   return compare_objects(std::move(a), std::move(b), logical, options);
 }
 
-Result<FileComparison> compare_path_or_url_groups(const std::vector<std::string>& original,
-                                                  const std::vector<std::string>& reproduced,
-                                                  const LogicalHashOptions& logical,
-                                                  const StoreOptions& store,
-                                                  const CompareOptions& options) {
+Result<FileComparison> compare_path_or_url_groups(
+    const std::vector<std::string>& original, const std::vector<std::string>& reproduced,
+    const LogicalHashOptions& logical, const StoreOptions& store, const CompareOptions& options,
+    RowWindow original_window, RowWindow reproduced_window) {
   // Two files: opened as compare_paths_or_urls opens them. Longer lists: each file opened
   // for its size, then closed and opened again only while its records are read
   // (deferred_object.h), so that a run of thousands of files holds one open at a time.
@@ -359,7 +361,7 @@ Result<FileComparison> compare_path_or_url_groups(const std::vector<std::string>
       objects->push_back(std::move(o));
     }
   }
-  return compare_object_groups(a, b, logical, options);
+  return compare_object_groups(a, b, logical, options, original_window, reproduced_window);
 }
 
 Result<UnorderedComparison> compare_unordered_paths_or_urls(const std::string& original,

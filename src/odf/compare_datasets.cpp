@@ -1,8 +1,9 @@
-// compare_datasets (compare_datasets.h): chain walks, slices grouped into runs that end at
-// the same offset on both sides (slice_runs.h), each run through compare_object_groups.
+// compare_datasets (compare_datasets.h): chain walks, the offset line cut into runs both
+// sides hold and one-sided parts (slice_runs.h), each run through compare_object_groups.
 #include "odf_hash/compare_datasets.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -47,7 +48,8 @@ Result<std::shared_ptr<ObjectReader>> open_data(const DatasetDir& dir, const std
   return std::shared_ptr<ObjectReader>(std::move(o.reader));
 }
 
-// The files of a run on both sides compared as two tables: a pair of files opened as today;
+// The files of a run on both sides compared as two tables (the rows of the run's offsets when
+// a side's files hold more: run_row_window): a pair of files opened as today;
 // the files of a longer run each opened only while its records are read (deferred_object.h),
 // a run may hold thousands.
 Result<FileComparison> compare_run(const Side& a, const Side& b, const SliceComparison& s,
@@ -69,7 +71,9 @@ Result<FileComparison> compare_run(const Side& a, const Side& b, const SliceComp
           dir->store().location(key), f.size, [dir, key] { return open_data(*dir, key); }));
     }
   }
-  return compare_object_groups(oa, ob, logical, options);
+  return compare_object_groups(oa, ob, logical, options,
+                               run_row_window(s.original_files, s.interval),
+                               run_row_window(s.reproduced_files, s.interval));
 }
 
 // Both chains read into `a` and `b`, the event kinds compared, the slices paired (not yet
@@ -113,6 +117,19 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
 }
 
 }  // namespace
+
+RowWindow run_row_window(const std::vector<SliceFile>& files, const OffsetInterval& interval) {
+  const bool cut = std::any_of(files.begin(), files.end(),
+                               [](const SliceFile& f) { return f.window.has_value(); });
+  if (files.empty() || !cut) return {};
+  RowWindow w;
+  const uint64_t first = files.front().interval.start;
+  w.skip = interval.start > first ? interval.start - first : 0;
+  if (interval.end >= interval.start && interval.end - interval.start < UINT64_MAX) {
+    w.limit = interval.end - interval.start + 1;
+  }
+  return w;
+}
 
 Result<DatasetComparison> pair_dataset_slices(const std::string& original,
                                               const std::string& reproduced,
