@@ -1,6 +1,8 @@
 """`odf-hash compare ORIGINAL_DATASET REPRODUCED_DATASET`: slices grouped into the smallest
 runs that end at one offset on both sides (one file each when the datasets split their
-records alike), each run compared record by record, and where the chains' events diverge.
+records alike; where they never end together, the offsets both hold, as parts of files),
+each run compared record by record, the offsets one side holds listed, and where the
+chains' events diverge.
 
 The datasets are written here (Seed, then one AddData per table; blocks with the flatbuffers
 builder of scripts/generate_example_datasets.py, files named by hashlib's SHA3); the
@@ -22,7 +24,8 @@ gen = ld.gen
 
 
 def write_dataset(path, tables, extra_event=None):
-    """Seed, optionally one SetInfo, then one AddData per table (offsets contiguous)."""
+    """Seed, optionally one SetInfo, then one AddData per table (its offset interval from the
+    table's `offset` column: contiguous, or with a gap where the tables have one)."""
     for sub in ("blocks", "data", "refs"):
         (path / sub).mkdir(parents=True, exist_ok=True)
     events = [(gen.EV_SEED, lambda b: gen.fb_seed(b, {"dataset_id": gen.dataset_id("cmp"),
@@ -31,6 +34,7 @@ def write_dataset(path, tables, extra_event=None):
         events.append(extra_event)
     start = 0
     for t in tables:
+        start = t.column("offset")[0].as_py()
         data = gen.parquet_bytes(t)
         (path / "data" / ld.name(data)).write_bytes(data)
         s = {"logical_hash": ld.PLACEHOLDER_LOGICAL, "physical_hash": gen.sha3_multihash(data),
@@ -140,19 +144,127 @@ def test_schema_change_inside_a_run(run, tmp_path):
     assert "has another schema" in run("compare", tmp_path / "a", tmp_path / "b").out
 
 
-def test_gap_and_tail_stay_one_sided(run, tmp_path):
+def entries(doc):
+    return [(s["offset_interval"]["start"], s["offset_interval"]["end"], s["verdict"])
+            for s in doc["slices"]]
+
+
+def windows(side):
+    """(first offset, last offset, first row, last row) of each file's part, None if whole."""
+    return [None if f["window"] is None else
+            (f["window"]["start"], f["window"]["end"], f["window"]["first_row"],
+             f["window"]["last_row"]) for f in side]
+
+
+def test_tail_only_in_the_original(run, tmp_path):
     # A tail only the original has: one-sided, the common slice compared alone.
     write_dataset(tmp_path / "a", [table(0, 100), table(100, 50)])
     write_dataset(tmp_path / "b", [table(0, 100)])
-    doc = json.loads(run("compare", "--json", tmp_path / "a", tmp_path / "b").out)
-    assert [(s["offset_interval"]["start"], s["verdict"]) for s in doc["slices"]] == [
-        (0, "identical"), (100, "only-in-original")]
-    # Boundaries that never meet (the reproduction stops at 119): said, not compared.
-    write_dataset(tmp_path / "c", [table(0, 120)])
-    r = run("compare", "--json", tmp_path / "a", tmp_path / "c")
+    r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
     assert r.rc == 1
-    (s,) = json.loads(r.out)["slices"]
-    assert s["verdict"] == "error" and "never end at one offset" in s["error"]
+    doc = json.loads(r.out)
+    assert entries(doc) == [(0, 99, "identical"), (100, 149, "only-in-original")]
+    assert windows(doc["slices"][1]["original_files"]) == [None]
+
+
+def test_longer_reproduction(run, tmp_path):
+    # The reproduction was run later: 200 records in one slice against the original's 150.
+    # Offsets 0-149 are compared (rows 0-149 of the reproduction's file), 150-199 listed.
+    write_dataset(tmp_path / "a", [table(0, 150)])
+    write_dataset(tmp_path / "b", [table(0, 200)])
+    r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
+    assert r.rc == 1, r  # offsets only one side holds: not the same records everywhere
+    doc = json.loads(r.out)
+    assert doc["verdict"] == "different"
+    assert entries(doc) == [(0, 149, "equivalent"), (150, 199, "only-in-reproduced")]
+    common, tail = doc["slices"]
+    assert windows(common["original_files"]) == [None]
+    assert windows(common["reproduced_files"]) == [(0, 149, 0, 149)]
+    assert common["comparison"]["original"]["rows"] == 150
+    assert common["comparison"]["reproduced"]["rows"] == 150
+    assert common["comparison"]["reproduced"]["physical"] is None  # a part of a file
+    assert common["comparison"]["original"]["logical"] == common["comparison"]["reproduced"]["logical"]
+    assert tail["original_files"] == []
+    assert windows(tail["reproduced_files"]) == [(150, 199, 150, 199)]
+    assert tail["reproduced_files"][0]["file"] == common["reproduced_files"][0]["file"]
+    text = run("compare", tmp_path / "a", tmp_path / "b").out
+    name = common["reproduced_files"][0]["file"]
+    assert f"{name} [0, 199] rows 0-149 (offsets 0-149)" in text, text
+    assert f"{name} [0, 199] rows 150-199 (offsets 150-199)" in text, text
+    assert ("one side    0 offsets only in the original, 50 only in the reproduction; the offsets "
+            "both hold: the same records") in text, text
+    # Split in two on the original's side: one run of two files against part of one.
+    write_dataset(tmp_path / "c", [table(0, 100), table(100, 50)])
+    doc = json.loads(run("compare", "--json", tmp_path / "c", tmp_path / "b").out)
+    assert entries(doc) == [(0, 149, "equivalent"), (150, 199, "only-in-reproduced")]
+    assert windows(doc["slices"][0]["original_files"]) == [None, None]
+    assert windows(doc["slices"][0]["reproduced_files"]) == [(0, 149, 0, 149)]
+
+
+def test_changed_value_inside_a_window(run, tmp_path):
+    # The reproduction's one file holds 200 records, offset 130 changed: found at row 130 of
+    # the run [0, 149], in the original's second file.
+    write_dataset(tmp_path / "a", [table(0, 100), table(100, 50)])
+    write_dataset(tmp_path / "b", [table(0, 200, change=130)])
+    r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
+    assert r.rc == 1, r
+    doc = json.loads(r.out)
+    assert entries(doc) == [(0, 149, "different"), (150, 199, "only-in-reproduced")]
+    run0 = doc["slices"][0]
+    assert run0["comparison"]["original"]["rows"] == 150
+    assert run0["comparison"]["reproduced"]["rows"] == 150
+    (d,) = run0["comparison"]["differences"]
+    assert d["column"] == "v" and d["differing_rows"] == 1
+    assert d["rows"] == [{"row": 130, "offset": 130, "original": "1300", "reproduced": "-1",
+                          "original_file": run0["original_files"][1]["file"],
+                          "reproduced_file": run0["reproduced_files"][0]["file"]}]
+    text = run("compare", tmp_path / "a", tmp_path / "b").out
+    assert "row 130 (offset 130)" in text
+    assert "the offsets both hold: different" in text
+
+
+def test_gap_on_either_side(run, tmp_path):
+    # The reproduction lacks offsets 150-159; its [160, 199] has offset 170 changed.
+    write_dataset(tmp_path / "a", [table(0, 100), table(100, 100)])
+    write_dataset(tmp_path / "b", [table(0, 150), table(160, 40, change=170)])
+    r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
+    assert r.rc == 1, r
+    doc = json.loads(r.out)
+    assert entries(doc) == [(0, 149, "equivalent"), (150, 159, "only-in-original"),
+                            (160, 199, "different")]
+    first, gap, last = doc["slices"]
+    assert windows(first["original_files"]) == [None, (100, 149, 0, 49)]
+    assert windows(first["reproduced_files"]) == [None]
+    assert windows(gap["original_files"]) == [(150, 159, 50, 59)]
+    assert windows(last["original_files"]) == [(160, 199, 60, 99)]
+    assert windows(last["reproduced_files"]) == [None]
+    assert gap["original_files"][0]["file"] == last["original_files"][0]["file"]
+    (d,) = last["comparison"]["differences"]
+    # Rows count from the window's start (offset 160): offset 170 is row 10 of the entry,
+    # row 70 of the original's second file.
+    assert d["rows"] == [{"row": 10, "offset": 170, "original": "1700", "reproduced": "-1",
+                          "original_file": last["original_files"][0]["file"],
+                          "reproduced_file": last["reproduced_files"][0]["file"]}]
+    assert last["comparison"]["original"]["rows"] == 40
+    text = run("compare", tmp_path / "a", tmp_path / "b").out
+    assert "row 10 (offset 170)" in text
+    assert "10 offsets only in the original, 0 only in the reproduction" in text
+    # The other way round: the original's gap, the reproduction's one slice cut around it.
+    r = run("compare", "--json", tmp_path / "b", tmp_path / "a")
+    doc = json.loads(r.out)
+    assert entries(doc) == [(0, 149, "equivalent"), (150, 159, "only-in-reproduced"),
+                            (160, 199, "different")]
+    assert windows(doc["slices"][1]["reproduced_files"]) == [(150, 159, 50, 59)]
+
+
+def test_later_start(run, tmp_path):
+    write_dataset(tmp_path / "a", [table(0, 200)])
+    write_dataset(tmp_path / "b", [table(50, 150)])
+    doc = json.loads(run("compare", "--json", tmp_path / "a", tmp_path / "b").out)
+    assert entries(doc) == [(0, 49, "only-in-original"), (50, 199, "equivalent")]
+    assert windows(doc["slices"][0]["original_files"]) == [(0, 49, 0, 49)]
+    assert windows(doc["slices"][1]["original_files"]) == [(50, 199, 50, 199)]
+    assert doc["slices"][1]["comparison"]["original"]["rows"] == 150
 
 
 def test_a_long_run_opens_one_file_at_a_time(odf_hash_bin, tmp_path):

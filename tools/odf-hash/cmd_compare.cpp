@@ -178,8 +178,9 @@ void print_verdict(const odf::FileComparison& c, const RunFiles& run = {}) {
   }
 }
 
-// compare ORIGINAL_DATASET REPRODUCED_DATASET: slices grouped into runs ending at one offset on
-// both sides (one file a side when the two split alike), each run compared as two tables.
+// compare ORIGINAL_DATASET REPRODUCED_DATASET: the offsets both datasets hold grouped into
+// runs of slices (one file a side when the two split alike; parts of files where the slices
+// never end together), each compared as two tables; the offsets one side holds listed.
 int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
                  const odf::CompareOptions& compare) {
   Result<odf::DatasetComparison> result =
@@ -198,11 +199,20 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
     if (!s.comparison) return "error";
     return odf::compare_verdict_name(s.comparison->verdict);
   };
+  // A file's part in an entry: null when all of it, else its offsets and rows.
   auto files_json = [](const std::vector<odf::SliceFile>& files) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& f : files) {
+      nlohmann::json window;
+      if (f.window) {
+        window = {{"start", f.window->start},
+                  {"end", f.window->end},
+                  {"first_row", f.window->start - f.interval.start},
+                  {"last_row", f.window->end - f.interval.start}};
+      }
       j.push_back({{"file", f.file},
-                   {"offset_interval", {{"start", f.interval.start}, {"end", f.interval.end}}}});
+                   {"offset_interval", {{"start", f.interval.start}, {"end", f.interval.end}}},
+                   {"window", std::move(window)}});
     }
     return j;
   };
@@ -255,32 +265,70 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
     } else {
       std::printf("chains      the same events, block by block\n");
     }
+    // "data/f… [0, 199]", and for a part of the file " rows 0-149 (offsets 0-149)".
     auto file_list = [&](const std::vector<odf::SliceFile>& files) {
       std::string out;
       for (const auto& f : files) {
         out += (out.empty() ? "" : ", ") + escape_text(f.file) + " " +
                interval_text(f.interval.start, f.interval.end);
+        if (f.window) {
+          out += " rows " + std::to_string(f.window->start - f.interval.start) + "-" +
+                 std::to_string(f.window->end - f.interval.start) + " (offsets " +
+                 std::to_string(f.window->start) + "-" + std::to_string(f.window->end) + ")";
+        }
       }
       return out;
     };
+    auto cut = [](const std::vector<odf::SliceFile>& files) {
+      return std::any_of(files.begin(), files.end(),
+                         [](const odf::SliceFile& f) { return f.window.has_value(); });
+    };
+    uint64_t only_a = 0, only_b = 0;  // offsets one side holds alone
+    bool common_same = true;          // every run both hold identical or equivalent
+    bool any_common = false;
     for (const auto& s : d.slices) {
-      const bool run = s.original_files.size() > 1 || s.reproduced_files.size() > 1;
+      const bool one_sided = s.original_files.empty() || s.reproduced_files.empty();
+      const bool windows = cut(s.original_files) || cut(s.reproduced_files);
+      const bool run = s.original_files.size() > 1 || s.reproduced_files.size() > 1 || windows;
+      if (s.error.empty() && one_sided && s.interval.end >= s.interval.start) {
+        (s.original_files.empty() ? only_b : only_a) += s.interval.end - s.interval.start + 1;
+      }
+      any_common = any_common || !one_sided;
+      if (!one_sided &&
+          (!s.comparison || s.comparison->verdict == odf::CompareVerdict::kDifferent)) {
+        common_same = false;
+      }
       std::string counts;
-      if (run) {
+      if (!one_sided && windows) {
+        counts = " (the offsets both hold: parts of their slices, compared record by record)";
+      } else if (!one_sided && run) {
         counts = " (slices split differently: " + std::to_string(s.original_files.size()) +
                  " original files, " + std::to_string(s.reproduced_files.size()) +
                  " reproduced, compared record by record)";
       }
       std::printf("slice %-20s %s%s\n", interval_text(s.interval.start, s.interval.end).c_str(),
                   verdict_of(s).c_str(), counts.c_str());
-      if (run) {
-        std::printf("  original    %s\n", file_list(s.original_files).c_str());
-        std::printf("  reproduced  %s\n", file_list(s.reproduced_files).c_str());
+      if (run || one_sided) {
+        if (!s.original_files.empty()) {
+          std::printf("  original    %s\n", file_list(s.original_files).c_str());
+        }
+        if (!s.reproduced_files.empty()) {
+          std::printf("  reproduced  %s\n", file_list(s.reproduced_files).c_str());
+        }
       }
       if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
       if (s.comparison && s.comparison->verdict == odf::CompareVerdict::kDifferent) {
         print_verdict(*s.comparison, RunFiles{&s.original_files, &s.reproduced_files});
       }
+    }
+    if (only_a > 0 || only_b > 0) {
+      std::printf(
+          "one side    %llu offsets only in the original, %llu only in the reproduction; "
+          "the offsets both hold: %s\n",
+          static_cast<unsigned long long>(only_a), static_cast<unsigned long long>(only_b),
+          !any_common   ? "none"
+          : common_same ? "the same records"
+                        : "different");
     }
     std::printf("verdict     %s\n", d.same_records ? "same records in every slice" : "different");
   }
@@ -371,8 +419,10 @@ Command add_compare_command(CLI::App& root) {
                 "ORIGINAL and REPRODUCED are ODF datasets (implied for two folders; needed for "
                 "URLs): their data slices paired by offset interval (slices split at other "
                 "offsets on each side: the smallest runs ending at one offset on both, read as "
-                "one table each), each compared record by record, and where the chains' events "
-                "diverge. Exit 0 when every slice is on both sides and identical or "
+                "one table each; where they never end together, e.g. a reproduction with more "
+                "records, the offsets both hold, as parts of files), each compared record by "
+                "record; the offsets only one side holds are listed; and where the chains' "
+                "events diverge. Exit 0 when every offset is on both sides and identical or "
                 "equivalent");
   app->add_flag("--ignore-order", args->ignore_order,
                 "Not the ODF hash: whether the two files hold the same multiset of records in "

@@ -154,16 +154,20 @@ Result<std::vector<std::string>> render_values(const ArrowSchema& schema, const 
   schema_view.release = &release_nothing_schema;
   ArrowArray batch_view = batch;
   batch_view.release = &release_nothing_array;
-  auto imported = arrow::ImportRecordBatch(&batch_view, &schema_view);
+  // Imported as a struct array rather than a RecordBatch: a batch of a row window
+  // (row_window.h) is sliced through the parent's offset, which a RecordBatch cannot have.
+  auto imported = arrow::ImportArray(&batch_view, &schema_view);
   if (!imported.ok()) {
     return Status::internal("rendering values: " + imported.status().ToString());
   }
-  std::shared_ptr<arrow::RecordBatch> rb = *imported;
-  if (child_path.empty() || child_path[0] < 0 || child_path[0] >= rb->num_columns()) {
+  const auto* rb = dynamic_cast<const arrow::StructArray*>(imported->get());
+  if (rb == nullptr) return Status::invalid_argument("rendering values: not a struct batch");
+  if (child_path.empty() || child_path[0] < 0 || child_path[0] >= rb->num_fields()) {
     return Status::invalid_argument("rendering values: no such column");
   }
-  // The chain of arrays from the top-level column down (struct fields: same row indices).
-  std::vector<std::shared_ptr<arrow::Array>> chain{rb->column(child_path[0])};
+  // The chain of arrays from the top-level column down (struct fields: same row indices;
+  // field() applies the parent's offset).
+  std::vector<std::shared_ptr<arrow::Array>> chain{rb->field(child_path[0])};
   for (size_t k = 1; k < child_path.size(); ++k) {
     const auto* st = dynamic_cast<const arrow::StructArray*>(chain.back().get());
     if (st == nullptr || child_path[k] < 0 || child_path[k] >= st->num_fields()) {
@@ -174,7 +178,7 @@ Result<std::vector<std::string>> render_values(const ArrowSchema& schema, const 
   const arrow::Array& leaf = *chain.back();
   std::vector<std::string> out;
   for (int64_t row : rows) {
-    if (row < 0 || row >= rb->num_rows()) {
+    if (row < 0 || row >= rb->length()) {
       return Status::invalid_argument("rendering values: row out of range");
     }
     bool null = false;
