@@ -1,0 +1,130 @@
+// A row window over a concatenated record stream (open_concatenated_record_stream of
+// reader.h, row_window.h): every window over three Arrow IPC files of several batches gives
+// the rows skip .. skip + limit - 1 of the whole, counted by hand; the files after the
+// window's last row are never opened.
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "odf_hash/deferred_object.h"
+#include "odf_hash/local_store.h"
+#include "odf_hash/reader.h"
+#include "reader_fixtures.h"
+
+namespace odf_hash::test {
+namespace {
+
+// `rows` ids from `first`, in IPC batches of `chunk` rows.
+std::string ids_file(const std::string& name, int64_t first, int64_t rows, int64_t chunk) {
+  arrow::Int64Builder b;
+  for (int64_t i = 0; i < rows; ++i) EXPECT_TRUE(b.Append(first + i).ok());
+  auto table = arrow::Table::Make(arrow::schema({arrow::field("id", arrow::int64())}),
+                                  {ok_or_die(b.Finish())});
+  return write_ipc(name, table, /*stream=*/false, /*legacy=*/false, chunk);
+}
+
+struct Read {
+  Status open;
+  std::string error;
+  std::vector<int64_t> ids;
+};
+
+// The ids the windowed stream gives, read through each batch's offset and length.
+Read read_ids(const std::vector<std::shared_ptr<ObjectReader>>& objects, RowWindow window) {
+  Read r;
+  ArrowArrayStream stream{};
+  r.open = open_concatenated_record_stream(objects, &stream, window);
+  if (!r.open.is_ok()) return r;
+  for (;;) {
+    ArrowArray batch{};
+    if (stream.get_next(&stream, &batch) != 0) {
+      r.error = stream.get_last_error(&stream);
+      break;
+    }
+    if (batch.release == nullptr) break;
+    const ArrowArray& c = *batch.children[0];
+    const auto* v = static_cast<const int64_t*>(c.buffers[1]);
+    for (int64_t i = 0; i < batch.length; ++i) r.ids.push_back(v[batch.offset + c.offset + i]);
+    batch.release(&batch);
+  }
+  stream.release(&stream);
+  return r;
+}
+
+std::shared_ptr<ObjectReader> deferred(const std::string& path, std::atomic<int>& opens) {
+  return std::make_shared<DeferredObject>(
+      path, 0, [path, &opens]() -> Result<std::shared_ptr<ObjectReader>> {
+        ++opens;
+        ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> o, open_local_file(path));
+        return std::shared_ptr<ObjectReader>(std::move(o));
+      });
+}
+
+TEST(RowWindow, EveryWindowOfThreeFiles) {
+  // 7 + 5 + 9 rows in batches of 3, 2 and 4: windows cut inside batches, at their edges and
+  // across files.
+  const std::vector<std::string> paths = {ids_file("win_a.arrow", 0, 7, 3),
+                                          ids_file("win_b.arrow", 7, 5, 2),
+                                          ids_file("win_c.arrow", 12, 9, 4)};
+  std::vector<std::shared_ptr<ObjectReader>> objects;
+  for (const auto& p : paths) {
+    auto o = open_local_file(p);
+    ASSERT_TRUE(o.is_ok()) << o.status().message();
+    objects.push_back(std::move(o).value());
+  }
+  const int64_t total = 21;
+  for (int64_t skip = 0; skip <= total + 1; ++skip) {
+    for (int64_t limit = -1; limit <= total + 1; ++limit) {  // -1: no limit
+      RowWindow w{uint64_t(skip), limit < 0 ? std::nullopt : std::optional<uint64_t>(limit)};
+      std::vector<int64_t> expected;
+      for (int64_t i = skip; i < total && (limit < 0 || i < skip + limit); ++i) {
+        expected.push_back(i);
+      }
+      Read r = read_ids(objects, w);
+      ASSERT_TRUE(r.open.is_ok()) << r.open.message();
+      EXPECT_EQ(r.error, "");
+      EXPECT_EQ(r.ids, expected) << "skip " << skip << " limit " << limit;
+      // One file alone is windowed too.
+      Read one = read_ids({objects[2]}, w);
+      std::vector<int64_t> expected_one;
+      for (int64_t i = skip; i < 9 && (limit < 0 || i < skip + limit); ++i) {
+        expected_one.push_back(12 + i);
+      }
+      EXPECT_EQ(one.ids, expected_one) << "skip " << skip << " limit " << limit;
+    }
+  }
+}
+
+TEST(RowWindow, FilesAfterTheWindowAreNeverOpened) {
+  std::atomic<int> opens_a{0}, opens_b{0}, opens_bad{0};
+  const std::string a = ids_file("win_lazy_a.arrow", 0, 10, 4);
+  const std::string b = ids_file("win_lazy_b.arrow", 10, 10, 4);
+  // Not a data file: reading it would fail.
+  const std::string bad = write_bytes("win_lazy_bad.arrow", "not arrow");
+  std::vector<std::shared_ptr<ObjectReader>> objects = {deferred(a, opens_a), deferred(b, opens_b),
+                                                        deferred(bad, opens_bad)};
+  // The window ends with the second file's last row: the third is never opened.
+  Read r = read_ids(objects, RowWindow{5, 15});
+  ASSERT_TRUE(r.open.is_ok()) << r.open.message();
+  EXPECT_EQ(r.error, "");
+  ASSERT_EQ(r.ids.size(), 15u);
+  EXPECT_EQ(r.ids.front(), 5);
+  EXPECT_EQ(r.ids.back(), 19);
+  EXPECT_EQ(opens_bad.load(), 0);
+  // Ending inside the first file: the second is not opened either.
+  const int before = opens_b.load();
+  r = read_ids(objects, RowWindow{0, 3});
+  EXPECT_EQ(r.ids, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(opens_b.load(), before);
+  EXPECT_EQ(opens_bad.load(), 0);
+  // Without a limit the bad file is read, and its error said.
+  r = read_ids(objects, RowWindow{18, std::nullopt});
+  EXPECT_NE(r.error, "");
+  EXPECT_EQ(opens_bad.load(), 1);
+}
+
+}  // namespace
+}  // namespace odf_hash::test
