@@ -104,3 +104,33 @@ def test_a_changed_value_found_at_its_offset_across_boundaries(kamu, run, folder
     assert (row["offset"], row["original"], row["reproduced"]) == (4, "5", "50")
     assert row["original_file"] == s["original_files"][1]["file"]
     assert row["reproduced_file"] == s["reproduced_files"][0]["file"]
+
+
+def test_a_longer_reproduction_is_compared_over_the_common_offsets(kamu, run, folder):
+    # The reproduction was run later, with the second push's records too: offsets 0-2 are
+    # compared (rows 0-2 of its one slice), 3-4 are only in the reproduction.
+    original, original_log = workspace(kamu, folder / "original", [FIRST])
+    later, later_log = workspace(kamu, folder / "later", [FIRST + SECOND])
+    ((start, end, kamu_logical),) = slices(original_log)
+    assert (start, end) == (0, len(FIRST) - 1)
+    assert [s[:2] for s in slices(later_log)] == [(0, len(FIRST + SECOND) - 1)]
+
+    r = run("compare", "--json", original, later)
+    assert r.rc == 1, r  # offsets only the reproduction holds
+    doc = r.json()
+    assert doc["verdict"] == "different"
+    assert [(s["offset_interval"]["start"], s["offset_interval"]["end"], s["verdict"])
+            for s in doc["slices"]] == [(0, 2, "equivalent"), (3, 4, "only-in-reproduced")]
+    common, tail = doc["slices"]
+    (f,) = common["reproduced_files"]
+    assert f["window"] == {"start": 0, "end": 2, "first_row": 0, "last_row": 2}
+    assert common["original_files"][0]["window"] is None
+    c = common["comparison"]
+    assert c["original"]["rows"] == len(FIRST) == c["reproduced"]["rows"]
+    # The reproduction's first three records hash as kamu hashed the original's slice.
+    assert c["reproduced"]["logical"] == kamu_logical == c["original"]["logical"]
+    (g,) = tail["reproduced_files"]
+    assert g["file"] == f["file"]
+    assert g["window"] == {"start": 3, "end": 4, "first_row": 3, "last_row": 4}
+    text = run("compare", original, later).out
+    assert "0 offsets only in the original, 2 only in the reproduction" in text, text
