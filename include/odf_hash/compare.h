@@ -111,9 +111,9 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
 // names with " + ", sizes add up, physical is nullopt. A file whose schema is not its
 // group's first's is an error naming both files and the first difference.
 // `original_window` / `reproduced_window` (row_window.h): only those rows of each table are
-// compared (the offsets both datasets hold, of slices that cover more on one side): as for a
-// group, never identical (a file's bytes are hashed whole), and rows are counted from the
-// window's start.
+// compared (the offsets both datasets hold, of slices that cover more on one side): when a
+// window leaves rows out, never identical (a file's bytes are hashed whole), and rows are counted
+// from the window's start.
 Result<FileComparison> compare_object_groups(
     const std::vector<std::shared_ptr<ObjectReader>>& original,
     const std::vector<std::shared_ptr<ObjectReader>>& reproduced,

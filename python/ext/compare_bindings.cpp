@@ -17,6 +17,7 @@
 #include "odf_hash/compare.h"
 #include "odf_hash/compare_datasets.h"
 #include "odf_hash/record_digest.h"
+#include "odf_hash/row_window.h"
 #include "odf_hash/unordered.h"
 #include "os_string.h"
 
@@ -94,11 +95,21 @@ nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned th
   return comparison_dict(value_or_raise(std::move(r)));
 }
 
-// Two lists of files (paths or URLs), each read as one table (compare_path_or_url_groups):
-// a run of slices of two datasets split at other boundaries, as the Dask and Ray adapters
-// compare it on a worker.
+// (skip, limit) rows of a table, limit None for every row to the end (row_window.h).
+using WindowTuple = std::optional<std::tuple<uint64_t, std::optional<uint64_t>>>;
+
+odf_hash::RowWindow row_window(const WindowTuple& w) {
+  if (!w) return {};
+  return odf_hash::RowWindow{std::get<0>(*w), std::get<1>(*w)};
+}
+
+// Two lists of files (paths or URLs), each read as one table (compare_path_or_url_groups),
+// or windows of their rows: a run of slices of two datasets split at other boundaries, or
+// the offsets both hold, as the Dask and Ray adapters compare it on a worker.
 nb::dict compare_file_groups(const std::vector<OsString>& a_arg, const std::vector<OsString>& b_arg,
-                             unsigned threads, size_t rows, const StoreTuple& store) {
+                             unsigned threads, size_t rows, const StoreTuple& store,
+                             const WindowTuple& original_window,
+                             const WindowTuple& reproduced_window) {
   std::vector<std::string> a, b;
   for (const auto& x : a_arg) a.push_back(x.value);
   for (const auto& x : b_arg) b.push_back(x.value);
@@ -107,17 +118,21 @@ nb::dict compare_file_groups(const std::vector<OsString>& a_arg, const std::vect
   compare.rows.max_rows = rows;
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::compare_path_or_url_groups(a, b, options_for(threads, &cancel),
-                                                     store_for(store, cancel), compare);
+    return odf_hash::odf::compare_path_or_url_groups(
+        a, b, options_for(threads, &cancel), store_for(store, cancel), compare,
+        row_window(original_window), row_window(reproduced_window));
   });
   return comparison_dict(value_or_raise(std::move(r)));
 }
 
-// [(file, start, end)] of a run's files.
+// [(file, start, end, window)] of a run's files: window None (the whole file) or (first
+// offset, last offset) of its part.
 nb::list slice_files(const std::vector<odf_hash::odf::SliceFile>& files) {
   nb::list out;
   for (const auto& f : files) {
-    out.append(nb::make_tuple(OsString(f.file), f.interval.start, f.interval.end));
+    out.append(nb::make_tuple(
+        OsString(f.file), f.interval.start, f.interval.end,
+        f.window ? nb::object(nb::make_tuple(f.window->start, f.window->end)) : nb::none()));
   }
   return out;
 }
@@ -234,7 +249,7 @@ void bind_compare(nb::module_& m) {
   m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
         "store"_a);
   m.def("compare_file_groups", &compare_file_groups, "original"_a, "reproduced"_a, "threads"_a,
-        "rows"_a, "store"_a);
+        "rows"_a, "store"_a, "original_window"_a = nb::none(), "reproduced_window"_a = nb::none());
   m.def("compare_datasets", &compare_datasets, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
         "store"_a);
   m.def("pair_dataset_slices", &pair_dataset_slices, "original"_a, "reproduced"_a, "store"_a);

@@ -113,13 +113,17 @@ def test_compare_datasets_on_the_example_datasets(root):
     assert not other and other.divergence == (1, "SetInfo", "SetTransform")
     assert (other.original_blocks, other.reproduced_blocks) == (5, 4)
     # From offset 0 the slices of both sides run on (0-3, 4-7 against 0-2, 3-4) until the
-    # derivative's end at 4, where the root's go on to 7: no common end, said; 8-10 is the
-    # root's alone.
+    # derivative's end at 4, where the root's go on to 7: offsets 0-4 compared (the root's
+    # second file up to offset 4, its row 0), 5-7 and 8-10 the root's alone.
     assert [(s.start, s.end, s.verdict) for s in other.slices] == [
-        (0, 7, "error"), (8, 10, "only-in-original")]
-    assert [(f.start, f.end) for f in other.slices[0].original_files] == [(0, 3), (4, 7)]
-    assert [(f.start, f.end) for f in other.slices[0].reproduced_files] == [(0, 2), (3, 4)]
-    assert "never end at one offset" in other.slices[0].error
+        (0, 4, "different"), (5, 7, "only-in-original"), (8, 10, "only-in-original")]
+    assert [(f.start, f.end, f.window) for f in other.slices[0].original_files] == [
+        (0, 3, None), (4, 7, (4, 4))]
+    assert [(f.start, f.end, f.window) for f in other.slices[0].reproduced_files] == [
+        (0, 2, None), (3, 4, None)]
+    assert [(f.start, f.end, f.window, f.rows) for f in other.slices[1].original_files] == [
+        (4, 7, (5, 7), (1, 3))]
+    assert (other.only_in_original, other.only_in_reproduced) == (6, 0)
 
 
 def test_dask_compares_the_slices_on_workers_as_locally(root):

@@ -143,3 +143,82 @@ def test_long_lists_are_read_one_file_at_a_time(tmp_path):
                           text=True, timeout=120, env=os.environ.copy())
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == ["different", 123, 123 // 5, 0]
+
+
+def test_windows_of_files(tmp_path):
+    """(skip, limit) rows of each side: the offsets both datasets hold, as parts of files."""
+    a = write(tmp_path / "a.parquet", table(0, 150))
+    b = write(tmp_path / "b.parquet", table(0, 200), row_group_size=64)
+    c = odf_hash.compare(a, b, reproduced_window=(0, 150))
+    assert c and c.verdict == "equivalent"  # never identical: a part of a file
+    assert c.original["physical"] is None and c.reproduced["rows"] == 150
+    assert c.reproduced["logical"] == odf_hash.logical_file(a)
+    assert odf_hash.compare(a, b).verdict == "different"  # 150 rows against 200
+    # The original's [160, 199] against rows 60-99 of a reproduced [100, 199] whose offset
+    # 170 changed: row 10 of the window, offset 170.
+    a2 = write(tmp_path / "a2.parquet", table(160, 40))
+    b2 = write(tmp_path / "b2.parquet", table(100, 100, change=170), row_group_size=16)
+    c = odf_hash.compare([a2], [b2], reproduced_window=(60, 40))
+    assert c.verdict == "different" and c.reproduced["rows"] == 40
+    assert c.differing_rows == [odf_hash.RowDifference("v", 10, 170, "1700", "-1", 0, 0)]
+    # No limit: every row from the skip on.
+    assert odf_hash.compare(a2, b2, reproduced_window=(60, None)).verdict == "different"
+    # (0, None) leaves no row out: the whole file, whose bytes can be compared.
+    assert odf_hash.compare(a2, a2, original_window=(0, None)).verdict == "identical"
+    assert odf_hash.compare(a2, a2, original_window=(0, 40)).verdict == "equivalent"
+    for bad in [(1,), (-1, 3), (0, -2), ("0", 1), (None, 1), 5]:
+        with pytest.raises(odf_hash.InvalidInputError):
+            odf_hash.compare(a, b, original_window=bad)
+    with pytest.raises(odf_hash.InvalidInputError):
+        odf_hash.compare(a, b, original_window=(0, 1), ignore_order=True)
+
+
+def test_compare_datasets_longer_reproduction_and_gap(root, tmp_path):
+    w = writer(root)
+    # The reproduction ran later: 200 records against 150 (the original in two slices).
+    w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 50)])
+    w.write_dataset(tmp_path / "b", [w.table(0, 200)])
+    d = odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert not d and not d.same_records
+    assert [(s.start, s.end, s.verdict) for s in d.slices] == [
+        (0, 149, "equivalent"), (150, 199, "only-in-reproduced")]
+    common, tail = d.slices
+    assert [f.window for f in common.original_files] == [None, None]
+    (f,) = common.reproduced_files
+    assert (f.start, f.end, f.window, f.rows) == (0, 199, (0, 149), (0, 149))
+    (g,) = tail.reproduced_files
+    assert (g.file, g.window, g.rows) == (f.file, (150, 199), (150, 199))
+    assert (d.only_in_original, d.only_in_reproduced) == (0, 50)
+    # A gap in the reproduction (150-159) and offset 170 changed after it.
+    w.write_dataset(tmp_path / "c", [w.table(0, 100), w.table(100, 100)])
+    w.write_dataset(tmp_path / "e", [w.table(0, 150), w.table(160, 40, change=170)])
+    d = odf_hash.compare_datasets(tmp_path / "c", tmp_path / "e")
+    assert [(s.start, s.end, s.verdict) for s in d.slices] == [
+        (0, 149, "equivalent"), (150, 159, "only-in-original"), (160, 199, "different")]
+    last = d.slices[2]
+    (o,) = last.original_files
+    assert (o.window, o.rows) == ((160, 199), (60, 99))
+    (row,) = last.comparison.differing_rows
+    assert (row.row, row.offset, row.original, row.reproduced) == (10, 170, "1700", "-1")
+    assert last.original_files[row.original_file].start == 100
+    assert (d.only_in_original, d.only_in_reproduced) == (10, 0)
+    assert d.to_arrow().to_pylist() == [{
+        "start": 160, "end": 199, "column": "v", "row": 10, "offset": 170, "original": "1700",
+        "reproduced": "-1", "original_file": o.file,
+        "reproduced_file": last.reproduced_files[0].file}]
+
+
+def test_dask_compares_each_common_range_in_one_task(root, tmp_path):
+    pytest.importorskip("dask")
+    import odf_hash.dask
+
+    w = writer(root)
+    w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 100)])
+    w.write_dataset(tmp_path / "b", [w.table(0, 150), w.table(160, 40, change=170),
+                                     w.table(200, 20)])
+    d = odf_hash.dask.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert d == odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert [(s.start, s.end, s.verdict) for s in d.slices] == [
+        (0, 149, "equivalent"), (150, 159, "only-in-original"), (160, 199, "different"),
+        (200, 219, "only-in-reproduced")]
+    assert [r.offset for r in d.slices[2].comparison.differing_rows] == [170]

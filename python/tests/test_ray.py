@@ -112,3 +112,23 @@ def test_ray_compares_runs_of_slices_split_differently(session, root, tmp_path):
     assert d == odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
     (run,) = d.slices
     assert [r.offset for r in run.comparison.differing_rows] == [125]
+
+
+def test_ray_compares_the_offsets_both_hold(session, root, tmp_path):
+    """Slices that never end together (a gap in the reproduction, a longer reproduction):
+    each range both hold is one task over the parts of the files holding it, as locally."""
+    pytest.importorskip("flatbuffers")
+    sys.path.insert(0, str(root / "tests" / "cli"))
+    try:
+        import test_compare_datasets as w
+    finally:
+        sys.path.pop(0)
+    w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 100)])
+    w.write_dataset(tmp_path / "b", [w.table(0, 150), w.table(160, 60, change=170)])
+    d = odf_hash.ray.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert d == odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert [(s.start, s.end, s.verdict) for s in d.slices] == [
+        (0, 149, "equivalent"), (150, 159, "only-in-original"), (160, 199, "different"),
+        (200, 219, "only-in-reproduced")]
+    assert [r.offset for r in d.slices[2].comparison.differing_rows] == [170]
+    assert d.slices[3].reproduced_files[0].window == (200, 219)

@@ -3,7 +3,7 @@ the order-independent digest (:func:`unordered_digest`). Re-exported by :mod:`od
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from . import _odf_hash
 
@@ -171,7 +171,8 @@ def _rows(value: Any) -> int:
 
 
 def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, rows: int = 5,
-            ignore_order: bool = False, **store: Any
+            ignore_order: bool = False, original_window: Optional[Tuple[int, Optional[int]]] = None,
+            reproduced_window: Optional[Tuple[int, Optional[int]]] = None, **store: Any
             ) -> Union[Comparison, UnorderedComparison]:
     """Verifies a reproduced data file as the ODF specification describes it: physical hashes
     first (``identical``: same bytes); when they differ, logical hashes (``equivalent``: same
@@ -188,6 +189,13 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     else ``different`` with where and why (rows counted from each list's start,
     :attr:`RowDifference.original_file` the file holding it). Every file of a list must have
     the first's schema: else an error naming both.
+
+    ``original_window`` / ``reproduced_window`` = ``(skip, limit)`` compare only those rows of
+    a side's table (``limit`` None: to the end): the offsets both datasets hold where one
+    side's slices go on past the other's (:attr:`SliceFile.window`). Rows are counted from
+    the window's start; a window with a limit or a skip is never ``identical`` (a file's
+    bytes are hashed whole; ``(0, None)`` is the whole table);
+    once the window's last row is read, no later file of the list is opened.
 
     For ``different``, the result also says where and why, as data:
     :attr:`Comparison.differences` (per column: how many rows differ and the first ``rows``
@@ -207,14 +215,17 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
 
     opts = _store("compare", store)
     n = _rows(rows)
-    if isinstance(original, (list, tuple)) or isinstance(reproduced, (list, tuple)):
+    wa, wb = (_window(w, "odf_hash.compare") for w in (original_window, reproduced_window))
+    if (isinstance(original, (list, tuple)) or isinstance(reproduced, (list, tuple))
+            or wa is not None or wb is not None):
         if ignore_order:
             from ._errors import InvalidInputError
 
             raise InvalidInputError("odf_hash.compare: ignore_order=True compares two files, "
-                                    "not lists of files")
+                                    "not lists of files or windows")
         ga, gb = (_paths(x, "odf_hash.compare") for x in (original, reproduced))
-        return _comparison(_odf_hash.compare_file_groups(ga, gb, _threads(threads), n, opts))
+        return _comparison(_odf_hash.compare_file_groups(ga, gb, _threads(threads), n, opts,
+                                                         wa, wb))
     a = _path(original, "odf_hash.compare")
     b = _path(reproduced, "odf_hash.compare")
     if ignore_order:
@@ -224,6 +235,25 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
         return UnorderedComparison(d["same_records"], oa, ob, ea, eb,
                                    _schema(d["schema_differences"]))
     return _comparison(_odf_hash.compare_files(a, b, _threads(threads), n, opts))
+
+
+def _window(w: Any, what: str) -> Optional[Tuple[int, Optional[int]]]:
+    """(skip, limit) checked: non-negative integers, limit None for every row to the end."""
+    if w is None:
+        return None
+    from ._errors import InvalidInputError
+
+    if not isinstance(w, (tuple, list)) or len(w) != 2:
+        raise InvalidInputError(f"{what}: a window is (skip, limit), got {w!r}")
+    skip, limit = w
+    for v in (skip, limit):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0
+                              or v >= 1 << 64):
+            raise InvalidInputError(f"{what}: a window's skip and limit are row counts, "
+                                    f"got {w!r}")
+    if skip is None:
+        raise InvalidInputError(f"{what}: a window's skip is a row count, got {w!r}")
+    return (skip, limit)
 
 
 def _paths(x: Any, what: str) -> List[str]:
@@ -252,29 +282,44 @@ def _comparison(d: Dict[str, Any]) -> Comparison:
 
 @dataclasses.dataclass(frozen=True)
 class SliceFile:
-    """One data file of a dataset and the offsets it holds."""
+    """One data file of a dataset and the offsets it holds, and which part of it an entry of
+    :attr:`DatasetComparison.slices` covers."""
 
     file: str  #: its key in the dataset, ``"data/f1620..."``
     start: int  #: first offset
     end: int  #: last offset (inclusive)
+    #: None when the whole file is in the entry, else (first offset, last offset) of the part
+    #: that is: the other dataset holds only some of the file's offsets (a longer or later
+    #: reproduction, a gap)
+    window: Optional[Tuple[int, int]] = None
+
+    @property
+    def rows(self) -> Tuple[int, int]:
+        """(first row, last row) of the file in the entry, from 0 at the file's first row (a
+        slice holds its offsets in row order)."""
+        first, last = self.window if self.window is not None else (self.start, self.end)
+        return (first - self.start, last - self.start)
 
 
 @dataclasses.dataclass(frozen=True)
 class SliceComparison:
-    """An offset interval of two datasets (see :func:`compare_datasets`): the smallest run of
-    consecutive slices of each that ends at one offset on both sides (one file a side when
-    both split their records alike), or an interval only one side has."""
+    """An offset interval of two datasets (see :func:`compare_datasets`): offsets both hold
+    (the smallest run of consecutive slices of each that ends at one offset on both sides,
+    one file a side when both split their records alike; cut where one side stops or has a
+    gap when the ends never meet), or offsets only one side holds. A side's first and last
+    file may hold more offsets than the interval (:attr:`SliceFile.window`)."""
 
     start: int  #: first offset of the interval
     end: int  #: last offset (inclusive)
     original_files: List[SliceFile]  #: in offset order; empty when the original lacks it
     reproduced_files: List[SliceFile]
     #: when both have it and every file could be read: the runs compared as two tables
-    #: (:func:`compare` of two lists); row differences say which file holds the row
+    #: (:func:`compare` of two lists, over the rows of the interval); rows count from the
+    #: interval's start, row differences say which file holds the row
     #: (:attr:`RowDifference.original_file`, an index into :attr:`original_files`)
     comparison: Optional[Comparison]
     #: why the run was not compared: a file could not be read, a file's schema is not the
-    #: run's first's, or the slices of both sides never end at one offset (a gap)
+    #: run's first's; or a malformed chain's slice (overlapping the one before it), alone
     error: str = ""
 
     @property
@@ -291,7 +336,7 @@ class SliceComparison:
 @dataclasses.dataclass(frozen=True)
 class DatasetComparison:
     """An original ODF dataset against a reproduced one (see :func:`compare_datasets`);
-    truthy when every interval is on both sides and identical or equivalent."""
+    truthy when every offset is on both sides and identical or equivalent."""
 
     original: str
     reproduced: str
@@ -305,6 +350,18 @@ class DatasetComparison:
 
     def __bool__(self) -> bool:
         return self.same_records
+
+    @property
+    def only_in_original(self) -> int:
+        """How many offsets only the original holds (the reproduction lacks them)."""
+        return sum(s.end - s.start + 1 for s in self.slices
+                   if not s.reproduced_files and not s.error)
+
+    @property
+    def only_in_reproduced(self) -> int:
+        """How many offsets only the reproduction holds (a later run's extra records)."""
+        return sum(s.end - s.start + 1 for s in self.slices
+                   if not s.original_files and not s.error)
 
     def to_arrow(self) -> Any:
         """The differing rows shown, over every slice, as a ``pyarrow.Table`` (``start``,
@@ -338,7 +395,11 @@ def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] =
     where the chains' events diverge. Slices split at other boundaries on each side (the
     original pulled after each ingest of its input, the reproduction once) are grouped into
     the smallest runs that end at one offset on both sides, each run compared record by
-    record as one table (:class:`SliceComparison`). The events' contents (queries, inputs) are not compared
+    record as one table (:class:`SliceComparison`). Where the slices never end together (a
+    reproduction run later, with more records; a gap; a later start), the offsets both hold
+    are compared as parts of files (:attr:`SliceFile.window`) and the offsets one side holds
+    are listed (:attr:`DatasetComparison.only_in_reproduced`); ``same_records`` is then
+    False. The events' contents (queries, inputs) are not compared
     yet; schemas are, through the data files."""
     from . import _path, _store, _threads
 
@@ -372,13 +433,16 @@ def _pair_dataset_slices(original: Any, reproduced: Any, **store: Any) -> Datase
 
 def _compare_slices(paired: DatasetComparison, compare_pair: Any) -> DatasetComparison:
     """``paired`` with every run both sides have compared by ``compare_pair(list of (original
-    files' locations, reproduced files' locations))`` (lists: :func:`compare` of two lists),
-    which returns, in order, a :class:`Comparison` or an error message (str) per run."""
+    files' locations, reproduced files' locations, original window, reproduced window))``
+    (:func:`compare` of two lists with ``original_window`` / ``reproduced_window``), which
+    returns, in order, a :class:`Comparison` or an error message (str) per run."""
     todo = [i for i, s in enumerate(paired.slices)
             if s.original_files and s.reproduced_files and not s.error]
     results = compare_pair([([_join(paired.original, f.file) for f in paired.slices[i].original_files],
                              [_join(paired.reproduced, f.file)
-                              for f in paired.slices[i].reproduced_files])
+                              for f in paired.slices[i].reproduced_files],
+                             _run_window(paired.slices[i].original_files, paired.slices[i]),
+                             _run_window(paired.slices[i].reproduced_files, paired.slices[i]))
                             for i in todo])
     slices = list(paired.slices)
     same = paired.same_records
@@ -390,6 +454,16 @@ def _compare_slices(paired: DatasetComparison, compare_pair: Any) -> DatasetComp
             slices[i] = dataclasses.replace(slices[i], error=str(r))
             same = False
     return dataclasses.replace(paired, slices=slices, same_records=same)
+
+
+def _run_window(files: List[SliceFile], s: SliceComparison
+                ) -> Optional[Tuple[int, Optional[int]]]:
+    """The (skip, limit) rows of a side's files that hold the entry's offsets (as
+    compare_datasets.h's run_row_window): None when no file is cut."""
+    if not files or all(f.window is None for f in files):
+        return None
+    n = s.end - s.start + 1
+    return (max(s.start - files[0].start, 0), n if n < 1 << 64 else None)
 
 
 def _join(location: str, key: str) -> str:

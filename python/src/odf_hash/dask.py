@@ -149,10 +149,11 @@ def logical_hashes(paths: Iterable[odf_hash.PathLike], client: Any = None, *,
 
 def _compare_one(pair: Any, rows: int, store: Dict[str, Any]) -> Any:
     """On a worker: one run of slices compared (a Comparison of the two lists of files read as
-    tables: one file a side when both datasets split their records alike), or the error's
-    message."""
+    tables, or the rows of them holding the offsets both datasets hold: one file a side when
+    both split their records alike), or the error's message."""
     try:
-        return odf_hash.compare(pair[0], pair[1], threads=1, rows=rows, **store)
+        return odf_hash.compare(pair[0], pair[1], threads=1, rows=rows, original_window=pair[2],
+                                reproduced_window=pair[3], **store)
     except odf_hash.Error as e:
         return str(e)
 
@@ -163,7 +164,8 @@ def compare_datasets(original: odf_hash.PathLike, reproduced: odf_hash.PathLike,
     """:func:`odf_hash.compare_datasets` with the slices compared on Dask: the chains are read
     and the slices grouped into runs on the client (one file a side, or the files of both
     sides covering one offset range when the datasets split their records at other
-    boundaries), each run compared by one task (one worker reads its files, one at a time). The same :class:`odf_hash.DatasetComparison` as on one
+    boundaries, or the parts of them holding the offsets both hold), each run compared by one
+    task (one worker reads its files, one at a time). The same :class:`odf_hash.DatasetComparison` as on one
     machine. Every worker must reach both datasets at the locations given."""
     from odf_hash import _compare
 

@@ -100,10 +100,11 @@ def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, strict: 
 
 def _compare_one(pair: Any, rows: int, store: Dict[str, Any]) -> Any:
     """In a task: one run of slices compared (a Comparison of the two lists of files read as
-    tables: one file a side when both datasets split their records alike), or the error's
-    message."""
+    tables, or the rows of them holding the offsets both datasets hold: one file a side when
+    both split their records alike), or the error's message."""
     try:
-        return odf_hash.compare(pair[0], pair[1], threads=1, rows=rows, **store)
+        return odf_hash.compare(pair[0], pair[1], threads=1, rows=rows, original_window=pair[2],
+                                reproduced_window=pair[3], **store)
     except odf_hash.Error as e:
         return str(e)
 
@@ -113,7 +114,8 @@ def compare_datasets(original: odf_hash.PathLike, reproduced: odf_hash.PathLike,
                      **store: Any) -> "odf_hash.DatasetComparison":
     """:func:`odf_hash.compare_datasets` with each run of slices (one file a side, or the
     files of both sides covering one offset range when the datasets split their records at
-    other boundaries) compared by a Ray task (the chains are read and the slices grouped
+    other boundaries, or the parts of them holding the offsets both hold) compared by a Ray
+    task (the chains are read and the slices grouped
     here). The same :class:`odf_hash.DatasetComparison`
     as on one machine. Every worker must reach both datasets at the locations given."""
     from odf_hash import _compare
