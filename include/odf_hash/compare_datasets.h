@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "odf_hash/chain_diff.h"
 #include "odf_hash/compare.h"
 #include "odf_hash/odf_block.h"
 #include "odf_hash/open_store.h"
@@ -43,9 +44,13 @@ struct DatasetComparison {
   uint64_t original_blocks = 0;
   uint64_t reproduced_blocks = 0;
   // Event kinds compared block by block from the seed; nullopt when the sequences are the
-  // same. (The events' contents — queries, inputs, schemas — are not read by odf-hash yet;
-  // schemas are compared through the data files.)
+  // same.
   std::optional<ChainDivergence> divergence;
+  // The events' contents compared field by field (chain_diff.h) in every pair of blocks before
+  // the divergence (or in all of them): transform, inputs, schema, sources. Neither these nor
+  // the divergence change same_records: they say why records may differ, or that the
+  // reproduction ran something else and still gave the same records.
+  std::vector<ChainDifference> chain_differences;
   std::vector<SliceComparison> slices;  // by interval start, then end
   // Every interval on both sides, every pair identical or equivalent.
   bool same_records = false;

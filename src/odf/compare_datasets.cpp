@@ -34,6 +34,17 @@ Result<Side> read_side(const std::string& location, const StoreOptions& store) {
   return side;
 }
 
+// The contents of the blocks both chains have with the same event kind, up to the first that
+// differs (chain_diff.h).
+std::vector<ChainDifference> chain_differences(const Side& a, const Side& b, size_t common) {
+  std::vector<ChainDifference> out;
+  for (size_t i = 0; i < common; ++i) {
+    std::vector<ChainDifference> d = diff_blocks(a.blocks[i].block, b.blocks[i].block);
+    out.insert(out.end(), std::make_move_iterator(d.begin()), std::make_move_iterator(d.end()));
+  }
+  return out;
+}
+
 std::string data_key(const DatasetDir& dir, const Multihash& hash) {
   std::optional<DatasetFile> f = dir.find_data(hash);
   return f ? f->rel_path : "data/" + hash.to_string();
@@ -66,6 +77,10 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
       break;
     }
   }
+  out.chain_differences =
+      chain_differences(*a, *b,
+                        out.divergence ? size_t(out.divergence->sequence_number)
+                                       : std::min(a->blocks.size(), b->blocks.size()));
   std::map<std::pair<uint64_t, uint64_t>, SliceComparison> slices;
   for (const auto& [interval, hash] : a->slices) {
     SliceComparison& s = slices[interval];
