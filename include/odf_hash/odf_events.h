@@ -65,7 +65,7 @@ struct SchemaField {
 
 // ExecuteTransform.queryInputs[i]: which blocks and records of an input were consumed.
 struct QueryInput {
-  Multihash dataset_id;
+  std::string dataset_id;  // "did:odf:" + the id's bytes in multibase16 ("did:odf:fed01…")
   std::optional<Multihash> prev_block_hash;
   std::optional<Multihash> new_block_hash;
   std::optional<uint64_t> prev_offset;

@@ -162,7 +162,7 @@ void diff_execute(const MetadataBlock& a, const MetadataBlock& b, Differ& d) {
     const QueryInput& x = a.query_inputs[i];
     const QueryInput& y = b.query_inputs[i];
     const std::string field = "queryInputs[" + std::to_string(i) + "]";
-    d.check(field + ".datasetId", x.dataset_id.to_string(), y.dataset_id.to_string(), true);
+    d.check(field + ".datasetId", x.dataset_id, y.dataset_id, true);
     d.check(field + ".prevOffset", x.prev_offset, y.prev_offset);
     d.check(field + ".newOffset", x.new_offset, y.new_offset);
   }

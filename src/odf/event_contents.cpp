@@ -3,6 +3,8 @@
 
 #include <flatbuffers/minireflect.h>
 
+#include <cctype>
+
 #include <nlohmann/json.hpp>
 
 namespace odf_hash::odf::detail {
@@ -141,6 +143,22 @@ class SchemaFlattener {
   std::vector<SchemaField>& out_;
 };
 
+// A union member's name as the specification's YAML spells its `kind`: without the union's
+// name ("MergeStrategyAppend" -> "Append", "TransformSql" -> "Sql").
+std::string member_name(const std::string& name) {
+  static constexpr const char* kUnions[] = {"DataType",      "ReadStep",      "FetchStep",
+                                            "PrepStep",      "MergeStrategy", "EventTimeSource",
+                                            "SourceCaching", "Transform"};
+  for (const char* u : kUnions) {
+    const std::string p = u;
+    if (name.size() > p.size() && name.compare(0, p.size(), p) == 0 &&
+        std::isupper(static_cast<unsigned char>(name[p.size()]))) {
+      return name.substr(p.size());
+    }
+  }
+  return name;
+}
+
 // Canonical JSON of a verified table through its mini-reflection type table. minireflect's
 // own iteration is not used: it dereferences a union's type field without checking that it
 // is present, and indexes a union's members with the NONE tag, both of which verified bytes
@@ -209,7 +227,7 @@ class JsonWriter {
       j["kind"] = "Unknown(" + std::to_string(tag) + ")";
       return j;
     }
-    j["kind"] = un->names != nullptr ? un->names[tag] : "?";
+    j["kind"] = member_name(un->names != nullptr ? un->names[tag] : "?");
     const flatbuffers::TypeTable* tt = un->type_refs[un->type_codes[tag].sequence_ref]();
     fill(obj, tt, j);
     return j;

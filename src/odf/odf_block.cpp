@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "event_contents.h"
+#include "odf_hash/multibase.h"
 #include "odf_hash_fb/odf_block_generated.h"
 
 namespace odf_hash::odf {
@@ -393,9 +394,10 @@ Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
         const std::string field = "ExecuteTransform.queryInputs[" + std::to_string(i) + "].";
         if (input->dataset_id() == nullptr)
           return Status::parse_error(field + "datasetId is missing");
-        ODF_HASH_ASSIGN_OR_RETURN(Multihash id,
-                                  read_hash(input->dataset_id(), (field + "datasetId").c_str()));
-        QueryInput q{id, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+        // A DID (an ed25519 public key under its multicodec), not a multihash: kept as text.
+        QueryInput q;
+        q.dataset_id = "did:odf:" + multibase::encode(multibase::Base::kBase16,
+                                                      vector_bytes(input->dataset_id()));
         ODF_HASH_ASSIGN_OR_RETURN(
             q.prev_block_hash,
             read_optional_hash(input->prev_block_hash(), (field + "prevBlockHash").c_str()));
