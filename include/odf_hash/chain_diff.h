@@ -1,6 +1,11 @@
 // Where the metadata chains of an original dataset and a reproduced one differ in content,
-// field by field (compare_datasets.h runs it on every pair of blocks with the same event kind,
-// from the seed up to the first block whose kinds differ).
+// field by field (compare_datasets.h runs diff_chains).
+//
+// Which blocks are paired: the Seeds, and ExecuteTransform blocks at the same position before
+// the first block whose kinds differ (their batches only line up there); the events that say
+// what a dataset is (SetTransform, SetDataSchema, SetPollingSource, AddPushSource, SetVocab)
+// by occurrence, the k-th of a kind in one chain with the k-th in the other wherever they are,
+// so that an extra block (a SetInfo, another number of ingests) does not hide a changed query.
 //
 // What is compared, per event (field paths use the specification's camelCase names):
 //   SetTransform      inputs matched by alias (by position where an alias is absent): an input
@@ -40,10 +45,12 @@
 namespace odf_hash::odf {
 
 struct ChainDifference {
-  uint64_t sequence_number = 0;  // the block's, the same on both sides
-  std::string event;             // "SetTransform"
-  std::string field;             // "SetTransform.transform.queries[0].query"
-  std::string original;          // the values as text; "(absent)" on the side lacking it
+  uint64_t sequence_number = 0;             // the original's block
+  uint64_t reproduced_sequence_number = 0;  // the reproduced one's (the same unless paired by
+                                            // occurrence across other blocks)
+  std::string event;                        // "SetTransform"
+  std::string field;                        // "SetTransform.transform.queries[0].query"
+  std::string original;                     // the values as text; "(absent)" on the side lacking it
   std::string reproduced;
   // Only the identity of an input dataset differs (its id): expected when the reproduction
   // re-created its inputs rather than pulling them from the original's origin.
@@ -54,5 +61,10 @@ struct ChainDifference {
 // ChainDivergence). Values are kept whole; callers cut them for display.
 std::vector<ChainDifference> diff_blocks(const MetadataBlock& original,
                                          const MetadataBlock& reproduced);
+
+// The blocks of both chains (seed first) paired as above and compared; ordered by the
+// original's sequence number.
+std::vector<ChainDifference> diff_chains(const std::vector<const MetadataBlock*>& original,
+                                         const std::vector<const MetadataBlock*>& reproduced);
 
 }  // namespace odf_hash::odf

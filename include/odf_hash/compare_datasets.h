@@ -46,8 +46,8 @@ struct DatasetComparison {
   // Event kinds compared block by block from the seed; nullopt when the sequences are the
   // same.
   std::optional<ChainDivergence> divergence;
-  // The events' contents compared field by field (chain_diff.h) in every pair of blocks before
-  // the divergence (or in all of them): transform, inputs, schema, sources. Neither these nor
+  // The events' contents compared field by field (chain_diff.h: which blocks are paired):
+  // transform, inputs, schema, sources, consumed offsets. Neither these nor
   // the divergence change same_records: they say why records may differ, or that the
   // reproduction ran something else and still gave the same records.
   std::vector<ChainDifference> chain_differences;

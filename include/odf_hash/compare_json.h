@@ -34,8 +34,8 @@ std::string file_comparison_json(const FileComparison& c, int indent = -1);
 std::string unordered_comparison_json(const UnorderedComparison& c, int indent = -1);
 
 // The chain differences of a dataset comparison (chain_diff.h), the "chain_differences" of
-// `compare --json` on two datasets: [{"sequence_number", "event", "field", "original",
-// "reproduced", "identity_only"}], values whole.
+// `compare --json` on two datasets: [{"sequence_number", "reproduced_sequence_number",
+// "event", "field", "original", "reproduced", "identity_only"}], values whole.
 std::string chain_differences_json(const std::vector<ChainDifference>& d, int indent = -1);
 
 }  // namespace odf_hash::odf

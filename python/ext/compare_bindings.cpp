@@ -108,10 +108,10 @@ nb::dict dataset_dict(const odf_hash::odf::DatasetComparison& c) {
   for (const auto& x : c.chain_differences) {
     // Field paths and values come from the blocks, which need not be UTF-8: bytes, decoded
     // with replacement by _compare.py.
-    chain.append(
-        nb::make_tuple(x.sequence_number, x.event, nb::bytes(x.field.data(), x.field.size()),
-                       nb::bytes(x.original.data(), x.original.size()),
-                       nb::bytes(x.reproduced.data(), x.reproduced.size()), x.identity_only));
+    chain.append(nb::make_tuple(
+        x.sequence_number, x.reproduced_sequence_number, x.event,
+        nb::bytes(x.field.data(), x.field.size()), nb::bytes(x.original.data(), x.original.size()),
+        nb::bytes(x.reproduced.data(), x.reproduced.size()), x.identity_only));
   }
   d["chain_differences"] = chain;
   nb::list slices;

@@ -114,7 +114,7 @@ def test_compare_datasets_on_the_example_datasets(root):
     assert (other.original_blocks, other.reproduced_blocks) == (5, 4)
     # Before the divergence: the Seeds, whose kinds differ (a root, a derivative).
     assert other.chain_differences == [odf_hash.ChainDifference(
-        0, "Seed", "Seed.datasetKind", "root", "derivative", False)]
+        0, 0, "Seed", "Seed.datasetKind", "root", "derivative", False)]
     assert same.chain_differences == []
     assert {(s.start, s.end, s.verdict) for s in other.slices} == {
         (0, 3, "only-in-original"), (4, 7, "only-in-original"), (8, 10, "only-in-original"),
@@ -173,11 +173,12 @@ def test_chain_differences_as_records_and_arrow_table(root, tmp_path):
     ref_b = w.write_derivative(tmp_path / "b", input_name="src-2", query="SELECT 1 AS v")
     d = odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
     assert d.chain_differences == [
-        odf_hash.ChainDifference(1, "SetTransform", "SetTransform.inputs[src].datasetRef",
+        odf_hash.ChainDifference(1, 1, "SetTransform", "SetTransform.inputs[src].datasetRef",
                                  ref_a, ref_b, True),
-        odf_hash.ChainDifference(1, "SetTransform", "SetTransform.transform.queries[0].query",
+        odf_hash.ChainDifference(1, 1, "SetTransform",
+                                 "SetTransform.transform.queries[0].query",
                                  w.QUERY, "SELECT 1 AS v", False),
-        odf_hash.ChainDifference(3, "ExecuteTransform",
+        odf_hash.ChainDifference(3, 3, "ExecuteTransform",
                                  "ExecuteTransform.queryInputs[0].datasetId", ref_a, ref_b,
                                  True),
     ]

@@ -1,6 +1,7 @@
 // diff_blocks (chain_diff.h).
 #include "odf_hash/chain_diff.h"
 
+#include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -15,12 +16,16 @@ constexpr const char* kAbsent = "(absent)";
 
 class Differ {
  public:
-  Differ(const MetadataBlock& block, std::vector<ChainDifference>& out)
-      : seq_(block.sequence_number), event_(event_kind_name(block.event)), out_(out) {}
+  Differ(const MetadataBlock& a, const MetadataBlock& b, std::vector<ChainDifference>& out)
+      : seq_(a.sequence_number),
+        seq_b_(b.sequence_number),
+        event_(event_kind_name(a.event)),
+        out_(out) {}
 
   void add(const std::string& field, const std::string& a, const std::string& b,
            bool identity_only = false) {
-    out_.push_back(ChainDifference{seq_, event_, event_ + "." + field, a, b, identity_only});
+    out_.push_back(
+        ChainDifference{seq_, seq_b_, event_, event_ + "." + field, a, b, identity_only});
   }
   void check(const std::string& field, const std::string& a, const std::string& b,
              bool identity_only = false) {
@@ -37,6 +42,7 @@ class Differ {
 
  private:
   uint64_t seq_;
+  uint64_t seq_b_;
   std::string event_;
   std::vector<ChainDifference>& out_;
 };
@@ -233,7 +239,7 @@ std::vector<ChainDifference> diff_blocks(const MetadataBlock& original,
                                          const MetadataBlock& reproduced) {
   std::vector<ChainDifference> out;
   if (original.event != reproduced.event) return out;
-  Differ d(original, out);
+  Differ d(original, reproduced, out);
   switch (original.event) {
     case EventKind::kSeed:
       if (original.dataset_kind != reproduced.dataset_kind) {
@@ -259,6 +265,40 @@ std::vector<ChainDifference> diff_blocks(const MetadataBlock& original,
       break;
     default: break;
   }
+  return out;
+}
+
+std::vector<ChainDifference> diff_chains(const std::vector<const MetadataBlock*>& original,
+                                         const std::vector<const MetadataBlock*>& reproduced) {
+  std::vector<ChainDifference> out;
+  auto append = [&out](const MetadataBlock& a, const MetadataBlock& b) {
+    std::vector<ChainDifference> d = diff_blocks(a, b);
+    out.insert(out.end(), std::make_move_iterator(d.begin()), std::make_move_iterator(d.end()));
+  };
+  // Block by block up to the first kinds that differ: the Seeds and ExecuteTransforms.
+  for (size_t i = 0; i < std::min(original.size(), reproduced.size()); ++i) {
+    if (original[i]->event != reproduced[i]->event) break;
+    if (original[i]->event == EventKind::kSeed ||
+        original[i]->event == EventKind::kExecuteTransform) {
+      append(*original[i], *reproduced[i]);
+    }
+  }
+  // By occurrence: the k-th of a kind with the k-th.
+  for (EventKind kind :
+       {EventKind::kSetPollingSource, EventKind::kSetTransform, EventKind::kSetVocab,
+        EventKind::kSetDataSchema, EventKind::kAddPushSource}) {
+    std::vector<const MetadataBlock*> a, b;
+    for (const MetadataBlock* m : original) {
+      if (m->event == kind) a.push_back(m);
+    }
+    for (const MetadataBlock* m : reproduced) {
+      if (m->event == kind) b.push_back(m);
+    }
+    for (size_t k = 0; k < std::min(a.size(), b.size()); ++k) append(*a[k], *b[k]);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const ChainDifference& x, const ChainDifference& y) {
+    return x.sequence_number < y.sequence_number;
+  });
   return out;
 }
 

@@ -34,15 +34,12 @@ Result<Side> read_side(const std::string& location, const StoreOptions& store) {
   return side;
 }
 
-// The contents of the blocks both chains have with the same event kind, up to the first that
-// differs (chain_diff.h).
-std::vector<ChainDifference> chain_differences(const Side& a, const Side& b, size_t common) {
-  std::vector<ChainDifference> out;
-  for (size_t i = 0; i < common; ++i) {
-    std::vector<ChainDifference> d = diff_blocks(a.blocks[i].block, b.blocks[i].block);
-    out.insert(out.end(), std::make_move_iterator(d.begin()), std::make_move_iterator(d.end()));
-  }
-  return out;
+// The events' contents of both chains compared (chain_diff.h).
+std::vector<ChainDifference> chain_differences(const Side& a, const Side& b) {
+  std::vector<const MetadataBlock*> ba, bb;
+  for (const auto& c : a.blocks) ba.push_back(&c.block);
+  for (const auto& c : b.blocks) bb.push_back(&c.block);
+  return diff_chains(ba, bb);
 }
 
 std::string data_key(const DatasetDir& dir, const Multihash& hash) {
@@ -77,10 +74,7 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
       break;
     }
   }
-  out.chain_differences =
-      chain_differences(*a, *b,
-                        out.divergence ? size_t(out.divergence->sequence_number)
-                                       : std::min(a->blocks.size(), b->blocks.size()));
+  out.chain_differences = chain_differences(*a, *b);
   std::map<std::pair<uint64_t, uint64_t>, SliceComparison> slices;
   for (const auto& [interval, hash] : a->slices) {
     SliceComparison& s = slices[interval];

@@ -103,6 +103,7 @@ std::string chain_differences_json(const std::vector<ChainDifference>& d, int in
   nlohmann::json j = nlohmann::json::array();
   for (const auto& c : d) {
     j.push_back({{"sequence_number", c.sequence_number},
+                 {"reproduced_sequence_number", c.reproduced_sequence_number},
                  {"event", c.event},
                  {"field", c.field},
                  {"original", c.original},

@@ -43,10 +43,11 @@ def execute(input_id, prev_block, new_block, new_offset, slice_):
 
 
 def write_derivative(path, *, input_name, query=QUERY, v_type=corpus.DT_INT64, consumed=9,
-                     minutes=0, transform=None):
+                     minutes=0, transform=None, extra_event=None):
     """Seed, SetTransform(src -> query), SetDataSchema(offset, v), ExecuteTransform (input
     records [0, consumed], output 10 rows). `input_name` makes the input's id (as two
-    workspaces that each created their input); `minutes` shifts every system time."""
+    workspaces that each created their input); `minutes` shifts every system time;
+    `extra_event` (tag, writer) goes right after the Seed."""
     for sub in ("blocks", "data", "refs"):
         (path / sub).mkdir(parents=True, exist_ok=True)
     t = pa.table({"offset": pa.array(range(10), pa.int64()),
@@ -67,6 +68,8 @@ def write_derivative(path, *, input_name, query=QUERY, v_type=corpus.DT_INT64, c
         (corpus.EV_SET_DATA_SCHEMA, schema_event(v_type)),
         (gen.EV_EXECUTE_TRANSFORM, execute(input_id, *blocks, consumed, slice_)),
     ]
+    if extra_event is not None:
+        events.insert(1, extra_event)
     prev = None
     for seq, (tag, fn) in enumerate(events):
         block = ld._block(ld.T0 + dt.timedelta(minutes=minutes + seq), prev, seq, tag, fn)
@@ -90,10 +93,10 @@ def test_same_transform_in_another_workspace(run, tmp_path):
     # Only the input's identity differs: system times, block hashes and the datasets' own ids
     # are never differences of a reproduction.
     assert diffs == [
-        {"sequence_number": 1, "event": "SetTransform",
+        {"sequence_number": 1, "reproduced_sequence_number": 1, "event": "SetTransform",
          "field": "SetTransform.inputs[src].datasetRef", "original": ref_a,
          "reproduced": ref_b, "identity_only": True},
-        {"sequence_number": 3, "event": "ExecuteTransform",
+        {"sequence_number": 3, "reproduced_sequence_number": 3, "event": "ExecuteTransform",
          "field": "ExecuteTransform.queryInputs[0].datasetId", "original": ref_a,
          "reproduced": ref_b, "identity_only": True},
     ]
@@ -122,6 +125,29 @@ def test_query_schema_and_consumed_offsets_named(run, tmp_path):
     text = run("compare", tmp_path / "a", tmp_path / "b").out
     assert "block 1 SetTransform.transform.queries[0].query" in text
     assert f"original    {QUERY}" in text and f"reproduced  {other}" in text
+
+
+def test_events_paired_by_occurrence_across_an_extra_block(run, tmp_path):
+    # The reproduction has a SetInfo after its Seed: the kinds diverge at block 1, yet its
+    # SetTransform (block 2) and SetDataSchema (block 3) are compared with the original's
+    # (blocks 1 and 2); ExecuteTransforms only line up before the divergence.
+    other = "SELECT 7 AS v"
+    info = (gen.EV_SET_INFO, lambda b: gen.fb_set_info(b, {"description": "again",
+                                                           "keywords": []}))
+    write_derivative(tmp_path / "a", input_name="src")
+    write_derivative(tmp_path / "b", input_name="src", query=other, v_type=corpus.DT_INT32,
+                     consumed=3, extra_event=info)
+    r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
+    doc = json.loads(r.out)
+    assert doc["chain_divergence"] == {"sequence_number": 1, "original": "SetTransform",
+                                       "reproduced": "SetInfo"}
+    assert [(d["sequence_number"], d["reproduced_sequence_number"], d["field"], d["original"],
+             d["reproduced"]) for d in doc["chain_differences"]] == [
+        (1, 2, "SetTransform.transform.queries[0].query", QUERY, other),
+        (2, 3, "SetDataSchema.schema.v.type", "Int64", "Int32"),
+    ]
+    assert "block 1 (reproduced 2) SetTransform.transform.queries[0].query" in run(
+        "compare", tmp_path / "a", tmp_path / "b").out
 
 
 def test_inputs_matched_by_alias_and_long_values_cut_in_text(run, tmp_path):

@@ -87,7 +87,7 @@ def test_same_transform_in_a_second_workspace(run, workspaces):
     assert rc == 0 and doc["chain_divergence"] is None
     # Each workspace created its own `src`: its id differs, and that is all.
     assert doc["chain_differences"] == [{
-        "sequence_number": 1, "event": "SetTransform",
+        "sequence_number": 1, "reproduced_sequence_number": 1, "event": "SetTransform",
         "field": "SetTransform.inputs[src].datasetRef",
         "original": "did:odf:" + folder(ws1, "src").name,
         "reproduced": "did:odf:" + folder(ws2, "src").name,

@@ -188,8 +188,11 @@ void print_chain_differences(const std::vector<odf::ChainDifference>& diffs) {
   if (identity > 0) std::printf(" (%zu only in input dataset ids)", identity);
   std::printf("\n");
   for (const auto& c : diffs) {
-    std::printf("  block %llu %s%s\n", static_cast<unsigned long long>(c.sequence_number),
-                escape_text(c.field).c_str(),
+    std::string block = std::to_string(c.sequence_number);
+    if (c.reproduced_sequence_number != c.sequence_number) {
+      block += " (reproduced " + std::to_string(c.reproduced_sequence_number) + ")";
+    }
+    std::printf("  block %s %s%s\n", block.c_str(), escape_text(c.field).c_str(),
                 c.identity_only ? "  (input identity only: ids differ unless pulled from the "
                                   "same origin)"
                                 : "");

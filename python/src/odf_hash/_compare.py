@@ -236,11 +236,14 @@ class SliceComparison:
 
 @dataclasses.dataclass(frozen=True)
 class ChainDifference:
-    """One field whose value differs between two blocks of the chains (same sequence number,
-    same event kind), see :func:`compare_datasets`. Never reported: system times, block
-    hashes, the datasets' own ids, watermarks."""
+    """One field whose value differs between two blocks of the chains (the same event kind;
+    Seeds and ExecuteTransforms paired by position before the first differing kind, the other
+    events by occurrence, the k-th with the k-th), see :func:`compare_datasets`. Never
+    reported: system times, block hashes, the datasets' own ids, watermarks."""
 
-    sequence_number: int  #: the block's, the same in both chains
+    sequence_number: int  #: the original's block
+    #: the reproduced one's (the same unless the blocks were paired by occurrence across others)
+    reproduced_sequence_number: int
     event: str  #: ``"SetTransform"``, ``"SetDataSchema"``, ``"ExecuteTransform"``, ...
     field: str  #: ``"SetTransform.transform.queries[0].query"``, ``"SetDataSchema.schema.a.type"``
     original: str  #: the value as text, ``"(absent)"`` on the side lacking it
@@ -278,7 +281,9 @@ class DatasetComparison:
 
         names = [f.name for f in dataclasses.fields(ChainDifference)]
         return pa.table({n: [getattr(c, n) for c in self.chain_differences] for n in names},
-                        schema=pa.schema([("sequence_number", pa.uint64()), ("event", pa.string()),
+                        schema=pa.schema([("sequence_number", pa.uint64()),
+                                          ("reproduced_sequence_number", pa.uint64()),
+                                          ("event", pa.string()),
                                           ("field", pa.string()), ("original", pa.string()),
                                           ("reproduced", pa.string()),
                                           ("identity_only", pa.bool_())]))
@@ -309,10 +314,12 @@ def _dataset(d: Dict[str, Any]) -> DatasetComparison:
                              d["reproduced_blocks"],
                              tuple(d["divergence"]) if d["divergence"] is not None else None,
                              slices, d["same_records"],
-                             [ChainDifference(seq, event, field.decode("utf-8", "replace"),
+                             [ChainDifference(seq, seq_b, event,
+                                              field.decode("utf-8", "replace"),
                                               a.decode("utf-8", "replace"),
                                               b.decode("utf-8", "replace"), identity)
-                              for seq, event, field, a, b, identity in d["chain_differences"]])
+                              for seq, seq_b, event, field, a, b, identity
+                              in d["chain_differences"]])
 
 
 def _pair_dataset_slices(original: Any, reproduced: Any, **store: Any) -> DatasetComparison:
