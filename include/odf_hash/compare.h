@@ -32,9 +32,10 @@ enum class CompareVerdict {
 const char* compare_verdict_name(CompareVerdict verdict);
 
 struct ComparedFile {
-  std::string path;
-  Multihash physical;
-  uint64_t size = 0;                     // bytes
+  std::string path;  // a group of files (compare_object_groups): their names joined by " + "
+  // nullopt for a group of files: its bytes are not one file's, nothing to hash as one.
+  std::optional<Multihash> physical;
+  uint64_t size = 0;                     // bytes (of all the files of a group)
   std::optional<LogicalDigest> logical;  // computed only when the physical hashes differ
 };
 
@@ -99,6 +100,21 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
                                        const LogicalHashOptions& logical = {},
                                        const CompareOptions& options = {});
 
+// Two groups of objects, each read as one table: their records one object after the other
+// (the files of consecutive slices of an ODF dataset whose records were split into files
+// differently on each side; open_concatenated_record_stream of reader.h). One object on
+// each side: compare_objects. Otherwise there are no bytes to compare (never identical):
+// equivalent when the logical hashes of the two tables are equal (arrow0 does not depend on
+// how records are split into batches or files), else different, with the where and why of
+// compare_objects over the tables: rows are counted from each group's start and
+// DifferingRow::original_file / reproduced_file say which file holds each. Paths join the
+// names with " + ", sizes add up, physical is nullopt. A file whose schema is not its
+// group's first's is an error naming both files and the first difference.
+Result<FileComparison> compare_object_groups(
+    const std::vector<std::shared_ptr<ObjectReader>>& original,
+    const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
+    const LogicalHashOptions& logical = {}, const CompareOptions& options = {});
+
 // compare_objects of open_object(x, store) for each (a local path or a URL); every read
 // stops once *store.cancel is set (cancel.h).
 
@@ -107,6 +123,13 @@ Result<FileComparison> compare_paths_or_urls(const std::string& original,
                                              const LogicalHashOptions& logical = {},
                                              const StoreOptions& store = {},
                                              const CompareOptions& options = {});
+
+// compare_object_groups of open_object(x, store) for each path or URL of both lists.
+Result<FileComparison> compare_path_or_url_groups(const std::vector<std::string>& original,
+                                                  const std::vector<std::string>& reproduced,
+                                                  const LogicalHashOptions& logical = {},
+                                                  const StoreOptions& store = {},
+                                                  const CompareOptions& options = {});
 
 // compare --ignore-order (unordered.h: the same multiset of records? not the ODF hash) and
 // the order-independent digest of one file, for paths and URLs (open_object of open_store.h).

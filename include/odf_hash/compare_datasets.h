@@ -19,16 +19,30 @@
 
 namespace odf_hash::odf {
 
-// One offset interval of either dataset.
-struct SliceComparison {
+// One data file of a dataset: its key ("data/f1620…") and the offsets it holds.
+struct SliceFile {
+  std::string file;
   OffsetInterval interval;
-  // The data files (keys in their datasets, "data/f1620…"); empty on the side lacking the
-  // interval.
-  std::string original_file;
-  std::string reproduced_file;
-  // Both sides have the interval and both files could be read.
+  uint64_t size = 0;  // bytes, as the chain records it
+};
+
+// The smallest run of consecutive slices of each dataset that cover the same offsets (the
+// records split into files at other boundaries on each side: the original pulled after each
+// ingest of its input, the reproduction once), or an interval of one side only. One file on
+// each side: the slice pair of two datasets split alike.
+struct SliceComparison {
+  OffsetInterval interval;  // of the whole run
+  // In offset order; empty on the side lacking the interval.
+  std::vector<SliceFile> original_files;
+  std::vector<SliceFile> reproduced_files;
+  // Both sides have the interval and every file could be read: the runs compared as two
+  // tables (compare_object_groups; compare_objects for one file each). Rows are counted from
+  // the run's start; DifferingRow::original_file / reproduced_file index the lists above.
   std::optional<FileComparison> comparison;
-  std::string error;  // a file of a paired interval could not be read (the message)
+  // The run could not be compared: a file could not be read, a file's schema is not the
+  // run's first's (a schema change inside the run), or the two sides' slices start together
+  // but never end at one offset (a gap in one side's slices): the message.
+  std::string error;
 };
 
 // The first block (from the seed) whose event differs between the chains.
@@ -52,20 +66,21 @@ struct DatasetComparison {
   // reproduction ran something else and still gave the same records.
   std::vector<ChainDifference> chain_differences;
   std::vector<SliceComparison> slices;  // by interval start, then end
-  // Every interval on both sides, every pair identical or equivalent.
+  // Every interval on both sides, every run identical or equivalent.
   bool same_records = false;
 };
 
 // Walks both chains (problems found on the way, such as a missing block, end the walk there;
-// an unreadable refs/head is an error) and pairs the slices: a DatasetComparison whose
-// slices have no comparison yet and whose same_records only says whether every interval is
-// on both sides. For running the comparisons elsewhere (the Dask and Ray adapters: each pair
-// is compare_paths_or_urls of the two datasets' locations joined with the files' keys).
+// an unreadable refs/head is an error) and groups the slices into runs ending at the same
+// offset on both sides: a DatasetComparison whose slices have no comparison yet and whose
+// same_records only says whether every interval is on both sides. For running the
+// comparisons elsewhere (the Dask and Ray adapters: each run is compare_path_or_url_groups
+// of the two datasets' locations joined with the files' keys).
 Result<DatasetComparison> pair_dataset_slices(const std::string& original,
                                               const std::string& reproduced,
                                               const StoreOptions& store = {});
 
-// pair_dataset_slices, then every pair compared (compare_objects).
+// pair_dataset_slices, then every run compared (compare_object_groups).
 Result<DatasetComparison> compare_datasets(const std::string& original,
                                            const std::string& reproduced,
                                            const LogicalHashOptions& logical = {},

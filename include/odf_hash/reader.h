@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "odf_hash/arrow_c_data.h"
 #include "odf_hash/logical.h"
@@ -42,11 +43,25 @@ Status open_record_stream(const std::string& path, ArrowArrayStream* out);
 // stream keeps the object alive until it is released.
 Status open_record_stream(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out);
 
+// Several objects read as one table (the files of consecutive slices of an ODF dataset):
+// their records one object after the other, in the order given. Each object is opened when
+// the previous one's records end, so memory stays that of one object's stream. Every object
+// must have the first's schema (fields, types, nullability): reading fails at the first
+// that has another, with a message naming both objects and the first difference. One
+// object: open_record_stream of it.
+Status open_concatenated_record_stream(std::vector<std::shared_ptr<ObjectReader>> objects,
+                                       ArrowArrayStream* out);
+
 // Logical hash (arrow0-sha3-256) of a data file: open_record_stream + logical_hash_stream
 // (`options` choose threads and multi-lane Keccak, never the result).
 Result<LogicalDigest> logical_hash_file(const std::string& path,
                                         const LogicalHashOptions& options = {});
 Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
                                           const LogicalHashOptions& options = {});
+// The logical hash of several objects read as one table (open_concatenated_record_stream).
+// arrow0 does not depend on how records are split into batches, so this is the hash of one
+// file holding all their records in that order.
+Result<LogicalDigest> logical_hash_objects(std::vector<std::shared_ptr<ObjectReader>> objects,
+                                           const LogicalHashOptions& options = {});
 
 }  // namespace odf_hash

@@ -33,6 +33,10 @@ struct DifferingRow {
   uint64_t row = 0;               // index from 0 in both files
   std::optional<int64_t> offset;  // the ODF `offset` column's value there (original side,
                                   // else reproduced), when the file has one
+  // Groups of files read as one table (locate_row_differences of lists): the index of the
+  // file holding the row in each side's list (0 for single files).
+  size_t original_file = 0;
+  size_t reproduced_file = 0;
   // The values as text: "null", strings quoted, control characters and bytes that are not
   // UTF-8 as \xHH, cut to RowDiffOptions::max_value_chars characters ("..." marks a cut).
   std::string original;
@@ -79,6 +83,15 @@ struct RowDiff {
 // object that could not be read, or the column not found.
 Result<RowDiff> locate_row_differences(std::shared_ptr<ObjectReader> original,
                                        std::shared_ptr<ObjectReader> reproduced,
+                                       const std::vector<std::string>& columns,
+                                       const RowDiffOptions& options = {});
+
+// The same over two groups of objects, each read as one table (the files of consecutive
+// slices of an ODF dataset: open_concatenated_record_stream of reader.h); rows are counted
+// from the start of the group, and each differing row says which file of either group holds
+// it. A file whose schema is not its group's first's is an error naming both.
+Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectReader>>& original,
+                                       const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
                                        const std::vector<std::string>& columns,
                                        const RowDiffOptions& options = {});
 

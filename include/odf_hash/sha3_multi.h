@@ -233,6 +233,16 @@ class Sha3_256Lanes {
   size_t len_[kLanes];
 };
 
+// SHA3-256 of each of `count` independent messages laid end to end in `data`: message i is
+// bytes [ends[i - 1], ends[i]) (ends[-1] being 0), its digest written to out[i]. For many
+// short messages (the records of record_digest.h, most of them under one 136-byte block):
+// eight messages at a time through the widest kernel of `level`, each one-block message padded
+// into a block of its own and absorbed with one permutation; a group of eight with a longer
+// message goes through Sha3_256Lanes. The digests are those of Sha3_256 at every level.
+// Precondition: ends is non-decreasing; `level` supported (multi_lane_level() is).
+void sha3_256_each(const uint8_t* data, const uint64_t* ends, size_t count, Digest256* out,
+                   KeccakLevel level = multi_lane_level()) noexcept;
+
 extern template class Sha3_256Lanes<4>;
 extern template class Sha3_256Lanes<8>;
 using Sha3_256x4 = Sha3_256Lanes<4>;

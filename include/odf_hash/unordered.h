@@ -4,13 +4,14 @@
 // digests and their exact bytes: record_digest.h and docs/unordered-digest.md.
 //
 // One read of each file (both at once, on two threads): every record's digest is added to
-// the file's order-independent sum and written, with its row index and ODF `offset` value,
-// to one of kUnorderedPartitions unnamed temporary files ($TMPDIR) chosen by the digest's
+// the file's order-independent sum and written, with its row index, to one of
+// kUnorderedPartitions unnamed temporary files ($TMPDIR) chosen by the digest's
 // first byte. When the sums differ, the partitions are compared pairwise (each sorted in
 // memory, one pair at a time), which names the records only one side has; the first few of
-// them are rendered by reading each file again up to the last of its examples. Memory: the
-// write buffers (a few MiB) and one pair of partitions (32 bytes a record, 1/64 of the
-// records); disk: 32 bytes a record per file, released when the call returns.
+// them are rendered (with their `offset` values) by reading each file again up to the last of
+// its examples. Memory: the write buffers (8 MiB) and one pair of partitions (16 bytes a
+// record, 1/64 of the records); disk: 16 bytes a record per file, released when the call
+// returns.
 //
 // Thread safety: reentrant.
 #pragma once
@@ -38,6 +39,10 @@ struct UnorderedFileDigest {
 
 // One pass over the records of a Parquet or Arrow IPC object (no spilling).
 Result<UnorderedFileDigest> unordered_digest_object(std::shared_ptr<ObjectReader> object);
+// The same over several objects read as one table (open_concatenated_record_stream of
+// reader.h: the files of consecutive slices of an ODF dataset).
+Result<UnorderedFileDigest> unordered_digest_objects(
+    std::vector<std::shared_ptr<ObjectReader>> objects);
 // (Paths and URLs: compare.h's unordered_digest_path_or_url and
 // compare_unordered_paths_or_urls.)
 

@@ -29,7 +29,7 @@ namespace {
 nb::dict compared_file(const odf_hash::odf::ComparedFile& f) {
   nb::dict d;
   d["path"] = f.path;
-  d["physical"] = f.physical.to_string();
+  d["physical"] = f.physical ? nb::object(nb::str(f.physical->to_string().c_str())) : nb::none();
   d["size"] = f.size;
   if (f.logical) {
     d["logical"] = f.logical->multihash().to_string();
@@ -50,14 +50,16 @@ nb::dict comparison_dict(const odf_hash::odf::FileComparison& c) {
   nb::list cols;
   for (const auto& name : c.differing_columns) cols.append(name);
   d["differing_columns"] = cols;
-  // [(column, differing_rows, hidden_segments, [(row, offset, original, reproduced)])]
+  // [(column, differing_rows, hidden_segments,
+  //   [(row, offset, original, reproduced, original_file, reproduced_file)])]
   nb::list diffs;
   if (c.rows) {
     for (const auto& col : c.rows->columns) {
       nb::list shown;
       for (const auto& row : col.first) {
         shown.append(nb::make_tuple(row.row, row.offset ? nb::cast(*row.offset) : nb::none(),
-                                    row.original, row.reproduced));
+                                    row.original, row.reproduced, row.original_file,
+                                    row.reproduced_file));
       }
       diffs.append(nb::make_tuple(col.column, col.differing_rows, col.hidden_segments, shown));
     }
@@ -92,6 +94,34 @@ nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned th
   return comparison_dict(value_or_raise(std::move(r)));
 }
 
+// Two lists of files (paths or URLs), each read as one table (compare_path_or_url_groups):
+// a run of slices of two datasets split at other boundaries, as the Dask and Ray adapters
+// compare it on a worker.
+nb::dict compare_file_groups(const std::vector<OsString>& a_arg, const std::vector<OsString>& b_arg,
+                             unsigned threads, size_t rows, const StoreTuple& store) {
+  std::vector<std::string> a, b;
+  for (const auto& x : a_arg) a.push_back(x.value);
+  for (const auto& x : b_arg) b.push_back(x.value);
+  odf_hash::odf::CompareOptions compare;
+  compare.locate_rows = rows > 0;
+  compare.rows.max_rows = rows;
+  odf_hash::CancelFlag cancel{false};
+  auto r = run_interruptible(cancel, [&] {
+    return odf_hash::odf::compare_path_or_url_groups(a, b, options_for(threads, &cancel),
+                                                     store_for(store, cancel), compare);
+  });
+  return comparison_dict(value_or_raise(std::move(r)));
+}
+
+// [(file, start, end)] of a run's files.
+nb::list slice_files(const std::vector<odf_hash::odf::SliceFile>& files) {
+  nb::list out;
+  for (const auto& f : files) {
+    out.append(nb::make_tuple(OsString(f.file), f.interval.start, f.interval.end));
+  }
+  return out;
+}
+
 // A DatasetComparison as the dict odf_hash._compare builds its dataclasses from.
 nb::dict dataset_dict(const odf_hash::odf::DatasetComparison& c) {
   nb::dict d;
@@ -117,7 +147,8 @@ nb::dict dataset_dict(const odf_hash::odf::DatasetComparison& c) {
   nb::list slices;
   for (const auto& s : c.slices) {
     slices.append(nb::make_tuple(
-        s.interval.start, s.interval.end, s.original_file, s.reproduced_file,
+        s.interval.start, s.interval.end, slice_files(s.original_files),
+        slice_files(s.reproduced_files),
         s.comparison ? nb::object(comparison_dict(*s.comparison)) : nb::none(), s.error));
   }
   d["slices"] = slices;
@@ -137,8 +168,8 @@ nb::dict compare_datasets(const OsString& a_arg, const OsString& b_arg, unsigned
   return dataset_dict(value_or_raise(std::move(r)));
 }
 
-// The slices of two datasets paired by offset interval, not compared (for the Dask and Ray
-// adapters, which compare each pair on a worker).
+// The slices of two datasets grouped into runs, not compared (for the Dask and Ray
+// adapters, which compare each run on a worker: compare_file_groups).
 nb::dict pair_dataset_slices(const OsString& a_arg, const OsString& b_arg,
                              const StoreTuple& store) {
   odf_hash::CancelFlag cancel{false};
@@ -212,6 +243,8 @@ std::tuple<std::string, uint64_t> unordered_stream_capsule(nb::handle capsule) {
 void bind_compare(nb::module_& m) {
   m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
         "store"_a);
+  m.def("compare_file_groups", &compare_file_groups, "original"_a, "reproduced"_a, "threads"_a,
+        "rows"_a, "store"_a);
   m.def("compare_datasets", &compare_datasets, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
         "store"_a);
   m.def("pair_dataset_slices", &pair_dataset_slices, "original"_a, "reproduced"_a, "store"_a);

@@ -112,13 +112,18 @@ def test_compare_datasets_on_the_example_datasets(root):
     other = odf_hash.compare_datasets(ds / "root", ds / "derivative", rows=0)
     assert not other and other.divergence == (1, "SetInfo", "SetTransform")
     assert (other.original_blocks, other.reproduced_blocks) == (5, 4)
-    # Before the divergence: the Seeds, whose kinds differ (a root, a derivative).
+    # The Seeds, whose kinds differ (a root, a derivative).
     assert other.chain_differences == [odf_hash.ChainDifference(
         0, 0, "Seed", "Seed.datasetKind", "root", "derivative", False)]
     assert same.chain_differences == []
-    assert {(s.start, s.end, s.verdict) for s in other.slices} == {
-        (0, 3, "only-in-original"), (4, 7, "only-in-original"), (8, 10, "only-in-original"),
-        (0, 2, "only-in-reproduced"), (3, 4, "only-in-reproduced")}
+    # From offset 0 the slices of both sides run on (0-3, 4-7 against 0-2, 3-4) until the
+    # derivative's end at 4, where the root's go on to 7: no common end, said; 8-10 is the
+    # root's alone.
+    assert [(s.start, s.end, s.verdict) for s in other.slices] == [
+        (0, 7, "error"), (8, 10, "only-in-original")]
+    assert [(f.start, f.end) for f in other.slices[0].original_files] == [(0, 3), (4, 7)]
+    assert [(f.start, f.end) for f in other.slices[0].reproduced_files] == [(0, 2), (3, 4)]
+    assert "never end at one offset" in other.slices[0].error
 
 
 def test_dask_compares_the_slices_on_workers_as_locally(root):

@@ -95,3 +95,20 @@ def test_ray_compares_dataset_slices_as_locally(session, root):
     for a, b in [("root", "root"), ("root", "derivative")]:
         assert odf_hash.ray.compare_datasets(ds / a, ds / b) == \
             odf_hash.compare_datasets(ds / a, ds / b), (a, b)
+
+
+def test_ray_compares_runs_of_slices_split_differently(session, root, tmp_path):
+    """A run of two slices a side, split at other offsets, is one task; a changed value in it
+    is found at its offset, as locally."""
+    pytest.importorskip("flatbuffers")
+    sys.path.insert(0, str(root / "tests" / "cli"))
+    try:
+        import test_compare_datasets as w
+    finally:
+        sys.path.pop(0)
+    w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 50)])
+    w.write_dataset(tmp_path / "b", [w.table(0, 120), w.table(120, 30, change=125)])
+    d = odf_hash.ray.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert d == odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
+    (run,) = d.slices
+    assert [r.offset for r in run.comparison.differing_rows] == [125]

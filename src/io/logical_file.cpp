@@ -219,6 +219,24 @@ Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
   return st.with_context(name);
 }
 
+Result<LogicalDigest> logical_hash_objects(std::vector<std::shared_ptr<ObjectReader>> objects,
+                                           const LogicalHashOptions& options) {
+  if (objects.size() == 1) return logical_hash_object(std::move(objects[0]), options);
+  if (cancel_requested(options.cancel)) return cancelled_status("the data files");
+  ArrowArrayStream stream{};
+  ODF_HASH_RETURN_IF_ERROR(open_concatenated_record_stream(std::move(objects), &stream));
+  Result<LogicalDigest> digest = logical_hash_stream(&stream, options);
+  if (digest.is_ok()) return digest;
+  // The stream's messages name the object: the logical layer's "reading the next record
+  // batch failed (error N): " before them is dropped.
+  Status st = digest.status();
+  const std::string& msg = st.message();
+  const size_t at = msg.find("failed (error ");
+  const size_t colon = at == std::string::npos ? at : msg.find("): ", at);
+  if (colon != std::string::npos) return Status(st.code(), msg.substr(colon + 3));
+  return st;
+}
+
 Result<LogicalDigest> logical_hash_file(const std::string& path,
                                         const LogicalHashOptions& options) {
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_local_file(path));

@@ -7,6 +7,8 @@
 #include <map>
 
 #include "arrow_module.h"
+#include "concat_stream.h"
+#include "odf_hash/deferred_object.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/record_digest.h"
 #include "owned_c_data.h"
@@ -71,6 +73,15 @@ struct Side {
   // sides, so they add the same to both sums and are left out).
   UnorderedDigest multiset;
   std::vector<Digest256> digests;  // of the records being compared
+  // A group of files: the row each file starts at (set as the stream opens them).
+  std::vector<uint64_t> file_start;
+
+  // The index of the file holding row `row` of the group.
+  size_t file_at(uint64_t row) const {
+    size_t f = 0;
+    while (f + 1 < file_start.size() && file_start[f + 1] <= row) ++f;
+    return f;
+  }
 
   // Record digests of the rows [start, start + n) after `pos` into `digests`, and the
   // multiset.
@@ -116,14 +127,16 @@ struct Side {
   }
 };
 
-Status open_side(std::shared_ptr<ObjectReader> object, const io_internal::ArrowModuleApi& api,
-                 const std::vector<std::string>& columns, std::vector<std::string>& fields,
-                 Side& side) {
+Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
+                 const io_internal::ArrowModuleApi& api, const std::vector<std::string>& columns,
+                 std::vector<std::string>& fields, Side& side) {
+  const std::shared_ptr<ObjectReader>& object = objects.at(0);
   side.name = object->name();
   Owned<ArrowSchema> whole_schema;
   {
     Owned<ArrowArrayStream> whole;
-    ODF_HASH_RETURN_IF_ERROR(api.open_record_stream(object, &whole.value));
+    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> first, open_if_deferred(object));
+    ODF_HASH_RETURN_IF_ERROR(api.open_record_stream(first, &whole.value));
     if (whole.value.get_schema(&whole.value, &whole_schema.value) != 0) {
       return Status::io_error(side.name + ": reading the stream's schema failed");
     }
@@ -139,11 +152,16 @@ Status open_side(std::shared_ptr<ObjectReader> object, const io_internal::ArrowM
   if (int o = find_top(whole_schema.value, "offset"); o >= 0) top.push_back(o);
   std::sort(top.begin(), top.end());
   top.erase(std::unique(top.begin(), top.end()), top.end());
-  Status st = api.open_parquet_fields_stream(object, top, &side.stream.value);
-  if (st.code() == StatusCode::kUnsupported) {
-    st = api.open_record_stream(object, &side.stream.value);
-  }
-  ODF_HASH_RETURN_IF_ERROR(st);
+  // Every file of a group is read through the fields of the first's schema (the stream
+  // checks that each has the first's schema over them).
+  auto open = [&api, top](std::shared_ptr<ObjectReader> o, ArrowArrayStream* out) {
+    Status st = api.open_parquet_fields_stream(o, top, out);
+    if (st.code() == StatusCode::kUnsupported) st = api.open_record_stream(o, out);
+    return st;
+  };
+  ODF_HASH_RETURN_IF_ERROR(
+      io_internal::concatenate_streams(objects, open, &side.stream.value,
+                                       [&side](size_t) { side.file_start.push_back(side.base); }));
   if (side.stream.value.get_schema(&side.stream.value, &side.schema.value) != 0) {
     return Status::io_error(side.name + ": reading the stream's schema failed");
   }
@@ -266,6 +284,8 @@ class Locator {
     row.row = a_.base + uint64_t(a_.pos + start);
     row.offset = a_.offset_at(a_.pos + start);
     if (!row.offset) row.offset = b_.offset_at(b_.pos + start);
+    row.original_file = a_.file_at(row.row);
+    row.reproduced_file = b_.file_at(b_.base + uint64_t(b_.pos + start));
     ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> va,
                               api_.render_values(a_.schema.value, a_.batch.value, a_.leaves[c],
                                                  {a_.pos + start}, options_.max_value_chars));
@@ -291,8 +311,19 @@ Result<RowDiff> locate_row_differences(std::shared_ptr<ObjectReader> original,
                                        std::shared_ptr<ObjectReader> reproduced,
                                        const std::vector<std::string>& columns,
                                        const RowDiffOptions& options) {
-  if (original == nullptr || reproduced == nullptr) {
-    return Status::invalid_argument("locate_row_differences: null object");
+  return locate_row_differences(std::vector{std::move(original)},
+                                std::vector{std::move(reproduced)}, columns, options);
+}
+
+Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectReader>>& original,
+                                       const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
+                                       const std::vector<std::string>& columns,
+                                       const RowDiffOptions& options) {
+  for (const auto* group : {&original, &reproduced}) {
+    if (group->empty()) return Status::invalid_argument("locate_row_differences: no object");
+    for (const auto& o : *group) {
+      if (o == nullptr) return Status::invalid_argument("locate_row_differences: null object");
+    }
   }
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
   RowDiff out;

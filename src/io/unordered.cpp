@@ -4,13 +4,18 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
+#include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <system_error>
 #include <thread>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "arrow_module.h"
+#include "concat_stream.h"
 #include "odf_hash/record_digest.h"
 #include "owned_c_data.h"
 
@@ -20,68 +25,129 @@ namespace {
 
 using io_internal::Owned;
 
-// One record as spilled: its digest and where it is.
-// The digest's first 16 bytes are enough to match records (a false match needs a 128-bit
-// collision) and make an entry 32 bytes instead of 48.
-using DigestPrefix = std::array<uint8_t, 16>;
+// One record as spilled, 16 bytes: the first 11 bytes of its digest (enough to match records:
+// a false match needs an 88-bit collision among the records of one partition, and only ever
+// affects the counts and examples, never the verdict, which compares the whole sums) and its
+// row index in 40 bits (a trillion rows). Its `offset` value is read again with the examples.
+constexpr size_t kKeyBytes = 11;
+constexpr uint64_t kMaxRows = uint64_t{1} << 40;
 struct Entry {
-  DigestPrefix digest;
-  uint64_t row;
-  int64_t offset;  // kNoOffset when the file has none (or it is null there)
-};
-constexpr int64_t kNoOffset = INT64_MIN;
-// stdio buffer per partition: 64 partitions x 2 files x 128 KiB = 16 MiB.
-constexpr size_t kSpillBuffer = 128 << 10;
-
-struct FileCloser {
-  void operator()(FILE* f) const {
-    if (f != nullptr) std::fclose(f);
+  std::array<uint8_t, kKeyBytes> key;
+  std::array<uint8_t, 5> row_le;
+  uint64_t row() const {
+    uint64_t r = 0;
+    std::memcpy(&r, row_le.data(), row_le.size());  // little-endian, as written
+    return r;
   }
 };
-using File = std::unique_ptr<FILE, FileCloser>;
+static_assert(sizeof(Entry) == 16);
+static_assert(std::endian::native == std::endian::little, "Entry::row_le is written by memcpy");
+constexpr int64_t kNoOffset = INT64_MIN;
+// Entries buffered per partition before a write: 64 partitions x 2 files x 64 KiB = 8 MiB.
+constexpr size_t kSpillBatch = 4096;
 
-// The partitions of one side: unnamed temporary files (tmpfile: removed when closed).
-struct Spill {
-  std::array<File, kUnorderedPartitions> files;
+// A temporary file without a name, in $TMPDIR (else /tmp): removed when closed, also if the
+// process dies. (std::tmpfile ignores TMPDIR in glibc.)
+class TempFile {
+ public:
+  TempFile() = default;
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
   Status open() {
-    for (auto& f : files) {
-      f.reset(std::tmpfile());
-      if (f == nullptr) {
-        return Status::io_error(std::string("cannot create a temporary file for the records: ") +
-                                std::strerror(errno));
-      }
-      std::setvbuf(f.get(), nullptr, _IOFBF, kSpillBuffer);
+    const char* env = std::getenv("TMPDIR");
+    const std::string dir = env != nullptr && *env != '\0' ? env : "/tmp";
+    fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd_ < 0) {  // a file system without O_TMPFILE: a named file, unlinked at once
+      std::string name = dir + "/odf-hash-records-XXXXXX";
+      fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+      if (fd_ >= 0) ::unlink(name.c_str());
+    }
+    if (fd_ < 0) {
+      return Status::io_error("cannot create a temporary file for the records in " + dir + ": " +
+                              std::strerror(errno) + " (set TMPDIR to another folder)");
     }
     return Status::ok();
   }
-  Status write(const Entry& e) {
-    FILE* f = files[e.digest[0] % kUnorderedPartitions].get();
-    if (std::fwrite(&e, sizeof e, 1, f) != 1) {
-      return Status::io_error(std::string("cannot write the records' temporary file: ") +
-                              std::strerror(errno));
+
+  Status append(const void* data, size_t size) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    while (size > 0) {
+      const ssize_t n = ::write(fd_, p, size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        return Status::io_error(std::string("cannot write the records' temporary file: ") +
+                                (n < 0 ? std::strerror(errno) : "no space"));
+      }
+      p += n;
+      size -= size_t(n);
+      size_ += uint64_t(n);
+    }
+    return Status::ok();
+  }
+
+  Status read_all(void* out) const {
+    auto* p = static_cast<uint8_t*>(out);
+    uint64_t at = 0;
+    while (at < size_) {
+      const ssize_t n = ::pread(fd_, p + at, size_t(size_ - at), off_t(at));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return Status::io_error("cannot read back the records' temporary file");
+      at += uint64_t(n);
+    }
+    return Status::ok();
+  }
+
+  uint64_t size() const { return size_; }
+
+ private:
+  int fd_ = -1;
+  uint64_t size_ = 0;
+};
+
+// The partitions of one side, each a TempFile written in batches of kSpillBatch entries from
+// a buffer of its own.
+struct Spill {
+  std::array<TempFile, kUnorderedPartitions> files;
+  std::array<std::vector<Entry>, kUnorderedPartitions> pending;
+  Status open() {
+    for (auto& f : files) ODF_HASH_RETURN_IF_ERROR(f.open());
+    for (auto& p : pending) p.reserve(kSpillBatch);
+    return Status::ok();
+  }
+  Status flush(unsigned p) {
+    std::vector<Entry>& v = pending[p];
+    if (!v.empty()) ODF_HASH_RETURN_IF_ERROR(files[p].append(v.data(), v.size() * sizeof(Entry)));
+    v.clear();
+    return Status::ok();
+  }
+  // Spills the records row0, row0 + 1, ... of these digests.
+  Status write(const std::vector<Digest256>& digests, uint64_t row0) {
+    if (row0 + digests.size() > kMaxRows) {
+      return Status::unsupported("more than 2^40 records in one file");
+    }
+    for (size_t i = 0; i < digests.size(); ++i) {
+      const Digest256& d = digests[i];
+      const unsigned p = d[0] % kUnorderedPartitions;
+      std::vector<Entry>& v = pending[p];
+      Entry& e = v.emplace_back();
+      std::memcpy(e.key.data(), d.data(), kKeyBytes);
+      const uint64_t row = row0 + i;
+      std::memcpy(e.row_le.data(), &row, e.row_le.size());
+      if (v.size() == kSpillBatch) ODF_HASH_RETURN_IF_ERROR(flush(p));
     }
     return Status::ok();
   }
   Result<std::vector<Entry>> read(unsigned p) {
-    FILE* f = files[p].get();
-    if (std::fflush(f) != 0 || std::fseek(f, 0, SEEK_END) != 0) {
-      return Status::io_error("cannot read back the records' temporary file");
-    }
-    const long size = std::ftell(f);
-    std::rewind(f);
-    std::vector<Entry> out(size_t(size) / sizeof(Entry));
-    if (!out.empty() && std::fread(out.data(), sizeof(Entry), out.size(), f) != out.size()) {
-      return Status::io_error("cannot read back the records' temporary file");
-    }
+    ODF_HASH_RETURN_IF_ERROR(flush(p));
+    std::vector<Entry> out(size_t(files[p].size() / sizeof(Entry)));
+    ODF_HASH_RETURN_IF_ERROR(files[p].read_all(out.data()));
     return out;
   }
 };
-
-DigestPrefix prefix_of(const Digest256& d) {
-  DigestPrefix p;
-  std::memcpy(p.data(), d.data(), p.size());
-  return p;
-}
 
 int find_top(const ArrowSchema& s, std::string_view name) {
   for (int64_t i = 0; i < s.n_children; ++i) {
@@ -113,39 +179,72 @@ struct SideResult {
   UnorderedFileDigest digest;
 };
 
-// Reads every record of `object`: sums their digests, and spills them when `spill` is set.
-Status read_side(std::shared_ptr<ObjectReader> object, Spill* spill, SideResult& out) {
+// Reads every record of `objects`: sums their digests, and spills them when `spill` is set.
+// Several objects (a group of files, unordered_digest_objects) are read as one table.
+// `pipelined`: each batch is digested on a second thread while the next one is read and
+// decoded (for one side alone; two sides compared already keep two threads busy).
+Status read_side(std::vector<std::shared_ptr<ObjectReader>> objects, Spill* spill, SideResult& out,
+                 bool pipelined = false) {
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
-  const std::string name = object->name();
+  const std::string name = objects.at(0)->name();
   Owned<ArrowArrayStream> stream;
-  ODF_HASH_RETURN_IF_ERROR(api->open_record_stream(object, &stream.value));
+  ODF_HASH_RETURN_IF_ERROR(
+      io_internal::concatenate_streams(std::move(objects), api->open_record_stream, &stream.value));
   if (stream.value.get_schema(&stream.value, &out.schema.value) != 0) {
     return Status::io_error(name + ": reading the stream's schema failed");
   }
   ODF_HASH_ASSIGN_OR_RETURN(RecordDigester digester, RecordDigester::create(out.schema.value));
   out.schema_bytes = digester.schema_bytes();
-  const int offset_child = find_top(out.schema.value, "offset");
   std::vector<Digest256> digests;
+  auto digest = [&](const ArrowArray& batch, uint64_t row0) -> Status {
+    digests.clear();
+    Status st = digester.digest_rows(batch, 0, batch.length, digests);
+    if (!st.is_ok()) return Status(st.code(), name + ": " + st.message());
+    for (const Digest256& d : digests) out.sum.add(d);
+    return spill != nullptr ? spill->write(digests, row0) : Status::ok();
+  };
+  // The batch being digested on the second thread; joined before anything else is touched
+  // (also on every early return).
+  struct InFlight {
+    Owned<ArrowArray> batch;
+    std::optional<std::thread> thread;
+    Status status = Status::ok();
+    Status wait() {
+      if (thread) thread->join();
+      thread.reset();
+      batch.reset();
+      return status;
+    }
+    ~InFlight() { static_cast<void>(wait()); }
+  } in_flight;
   uint64_t row0 = 0;
   while (true) {
     Owned<ArrowArray> batch;
-    if (stream.value.get_next(&stream.value, &batch.value) != 0) {
+    const bool failed = stream.value.get_next(&stream.value, &batch.value) != 0;
+    ODF_HASH_RETURN_IF_ERROR(in_flight.wait());
+    if (failed) {
       const char* err = stream.value.get_last_error(&stream.value);
       return Status::io_error(name + ": " + (err != nullptr ? err : "reading a batch failed"));
     }
     if (batch.value.release == nullptr) break;
-    digests.clear();
-    Status st = digester.digest_rows(batch.value, 0, batch.value.length, digests);
-    if (!st.is_ok()) return Status(st.code(), name + ": " + st.message());
-    for (size_t i = 0; i < digests.size(); ++i) {
-      out.sum.add(digests[i]);
-      if (spill != nullptr) {
-        ODF_HASH_RETURN_IF_ERROR(
-            spill->write({prefix_of(digests[i]), row0 + i,
-                          offset_at(out.schema.value, batch.value, offset_child, int64_t(i))}));
+    const uint64_t first = row0;
+    row0 += uint64_t(batch.value.length);
+    if (pipelined) {
+      in_flight.batch.value = batch.value;  // ownership moves
+      batch.value = ArrowArray{};
+      try {
+        in_flight.thread.emplace([&in_flight, &digest, first] {
+          in_flight.status = digest(in_flight.batch.value, first);
+        });
+        continue;
+      } catch (const std::system_error&) {  // no thread to be had: digest it here
+        pipelined = false;
+        ODF_HASH_RETURN_IF_ERROR(digest(in_flight.batch.value, first));
+        in_flight.batch.reset();
+        continue;
       }
     }
-    row0 += uint64_t(batch.value.length);
+    ODF_HASH_RETURN_IF_ERROR(digest(batch.value, first));
   }
   out.digest.rows = row0;
   out.digest.digest = out.sum.finalize(out.schema_bytes);
@@ -155,8 +254,7 @@ Status read_side(std::shared_ptr<ObjectReader> object, Spill* spill, SideResult&
 // Keeps the `max` smallest rows seen.
 void keep_example(std::vector<UnorderedRecordRef>& examples, size_t max, const Entry& e) {
   if (max == 0) return;
-  UnorderedRecordRef ref{e.row,
-                         e.offset == kNoOffset ? std::nullopt : std::optional<int64_t>(e.offset)};
+  UnorderedRecordRef ref{e.row(), std::nullopt, {}};
   auto pos = std::lower_bound(
       examples.begin(), examples.end(), ref,
       [](const UnorderedRecordRef& x, const UnorderedRecordRef& y) { return x.row < y.row; });
@@ -177,6 +275,7 @@ Status render_examples(std::shared_ptr<ObjectReader> object,
   if (stream.value.get_schema(&stream.value, &schema.value) != 0) {
     return Status::io_error(name + ": reading the stream's schema failed");
   }
+  const int offset_child = find_top(schema.value, "offset");
   uint64_t row0 = 0;
   size_t next = 0;
   while (next < examples.size()) {
@@ -189,6 +288,8 @@ Status render_examples(std::shared_ptr<ObjectReader> object,
     const uint64_t end = row0 + uint64_t(batch.value.length);
     for (; next < examples.size() && examples[next].row < end; ++next) {
       const int64_t r = int64_t(examples[next].row - row0);
+      const int64_t offset = offset_at(schema.value, batch.value, offset_child, r);
+      if (offset != kNoOffset) examples[next].offset = offset;
       std::string text;
       for (int64_t c = 0; c < schema.value.n_children; ++c) {
         ODF_HASH_ASSIGN_OR_RETURN(
@@ -204,16 +305,26 @@ Status render_examples(std::shared_ptr<ObjectReader> object,
   return Status::ok();
 }
 
-bool by_digest(const Entry& x, const Entry& y) {
-  return x.digest != y.digest ? x.digest < y.digest : x.row < y.row;
+// By digest, then by row (the entries of one record: the first rows are the ones matched).
+bool by_key(const Entry& x, const Entry& y) {
+  return x.key != y.key ? x.key < y.key : x.row() < y.row();
 }
 
 }  // namespace
 
 Result<UnorderedFileDigest> unordered_digest_object(std::shared_ptr<ObjectReader> object) {
   if (object == nullptr) return Status::invalid_argument("unordered_digest_object: null object");
+  return unordered_digest_objects({std::move(object)});
+}
+
+Result<UnorderedFileDigest> unordered_digest_objects(
+    std::vector<std::shared_ptr<ObjectReader>> objects) {
+  for (const auto& o : objects) {
+    if (o == nullptr) return Status::invalid_argument("unordered_digest_objects: null object");
+  }
+  if (objects.empty()) return Status::invalid_argument("unordered_digest_objects: no object");
   SideResult side;
-  ODF_HASH_RETURN_IF_ERROR(read_side(std::move(object), nullptr, side));
+  ODF_HASH_RETURN_IF_ERROR(read_side(std::move(objects), nullptr, side, /*pipelined=*/true));
   return side.digest;
 }
 
@@ -233,11 +344,11 @@ Result<UnorderedComparison> compare_unordered(std::shared_ptr<ObjectReader> orig
   Status sb = Status::internal("not run");
   std::optional<std::thread> other;
   try {
-    other.emplace([&] { sb = read_side(reproduced, &spill_b, b); });
+    other.emplace([&] { sb = read_side({reproduced}, &spill_b, b); });
   } catch (const std::system_error&) {  // no thread to be had: one file after the other
-    sb = read_side(reproduced, &spill_b, b);
+    sb = read_side({reproduced}, &spill_b, b);
   }
-  Status sa = read_side(original, &spill_a, a);
+  Status sa = read_side({original}, &spill_a, a);
   if (other) other->join();
   ODF_HASH_RETURN_IF_ERROR(sa);
   ODF_HASH_RETURN_IF_ERROR(sb);
@@ -253,14 +364,14 @@ Result<UnorderedComparison> compare_unordered(std::shared_ptr<ObjectReader> orig
   for (unsigned p = 0; p < kUnorderedPartitions; ++p) {
     ODF_HASH_ASSIGN_OR_RETURN(std::vector<Entry> ea, spill_a.read(p));
     ODF_HASH_ASSIGN_OR_RETURN(std::vector<Entry> eb, spill_b.read(p));
-    std::sort(ea.begin(), ea.end(), by_digest);
-    std::sort(eb.begin(), eb.end(), by_digest);
+    std::sort(ea.begin(), ea.end(), by_key);
+    std::sort(eb.begin(), eb.end(), by_key);
     size_t i = 0, j = 0;
     while (i < ea.size() || j < eb.size()) {
-      if (j == eb.size() || (i < ea.size() && ea[i].digest < eb[j].digest)) {
+      if (j == eb.size() || (i < ea.size() && ea[i].key < eb[j].key)) {
         ++out.original.only_here;
         keep_example(out.original.examples, options.max_examples, ea[i++]);
-      } else if (i == ea.size() || eb[j].digest < ea[i].digest) {
+      } else if (i == ea.size() || eb[j].key < ea[i].key) {
         ++out.reproduced.only_here;
         keep_example(out.reproduced.examples, options.max_examples, eb[j++]);
       } else {

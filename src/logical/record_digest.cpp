@@ -3,31 +3,22 @@
 #include "odf_hash/record_digest.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "array_check.h"
 #include "odf_hash/sha3_multi.h"
+#include "record_bytes.h"
 #include "type_node.h"
 
 namespace odf_hash {
 
 using logical::Kind;
+using logical::put_u64;
+using logical::put_value;
 using logical::TypeNode;
 
 namespace {
-
-void put_u64(std::vector<uint8_t>& out, uint64_t v) {
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-
-bool bit(const void* bitmap, int64_t i) {
-  return (static_cast<const uint8_t*>(bitmap)[i >> 3] >> (i & 7)) & 1;
-}
-
-bool valid(const ArrowArray& a, int64_t i) {
-  return a.null_count == 0 || a.n_buffers < 1 || a.buffers[0] == nullptr ||
-         bit(a.buffers[0], a.offset + i);
-}
 
 // The schema bytes of one field: its name, then a struct's fields or a leaf's type bytes
 // (the arrow0 type encoding, which already treats encodings of one type alike).
@@ -43,123 +34,6 @@ void put_field(std::vector<uint8_t>& out, const TypeNode& node) {
     put_u64(out, node.type_bytes.size());
     out.insert(out.end(), node.type_bytes.begin(), node.type_bytes.end());
   }
-}
-
-// Appends the bytes of value i (logical index, before the array's own offset) of `a`;
-// false for a malformed view (the only thing check_array cannot check beforehand).
-[[nodiscard]] bool put_value(std::vector<uint8_t>& out, const TypeNode& node, const ArrowArray& a,
-                             int64_t i) {
-  if (node.kind == Kind::kNull || !valid(a, i)) {
-    out.push_back(0);
-    return true;
-  }
-  const int64_t j = a.offset + i;
-  switch (node.kind) {
-    case Kind::kNull: return true;
-    case Kind::kBool:
-      out.push_back(1);
-      out.push_back(bit(a.buffers[1], j) ? 1 : 0);
-      return true;
-    case Kind::kFixed:
-    case Kind::kFixedBinary: {
-      out.push_back(1);
-      if (node.width > 0) {
-        const auto* p = static_cast<const uint8_t*>(a.buffers[1]) + j * node.width;
-        out.insert(out.end(), p, p + node.width);
-      }
-      return true;
-    }
-    case Kind::kBinary:
-    case Kind::kLargeBinary: {
-      const bool large = node.kind == Kind::kLargeBinary;
-      const int64_t b = logical::read_offset(a.buffers[1], large, j);
-      const int64_t e = logical::read_offset(a.buffers[1], large, j + 1);
-      out.push_back(1);
-      put_u64(out, uint64_t(e - b));
-      if (e > b) {
-        const auto* p = static_cast<const uint8_t*>(a.buffers[2]) + b;
-        out.insert(out.end(), p, p + (e - b));
-      }
-      return true;
-    }
-    case Kind::kBinaryView: {
-      // check_array cannot check views (the logical hasher checks them as it reads, in
-      // binary_values.cpp): a length or a data buffer reference out of bounds is refused
-      // here the same way, before anything is read through it.
-      const uint8_t* view = static_cast<const uint8_t*>(a.buffers[1]) + 16 * j;
-      int32_t len = 0;
-      std::memcpy(&len, view, 4);
-      if (len < 0) return false;
-      out.push_back(1);
-      put_u64(out, uint64_t(len));
-      if (len <= 12) {
-        out.insert(out.end(), view + 4, view + 4 + len);
-      } else {
-        int32_t buffer = 0, offset = 0;
-        std::memcpy(&buffer, view + 8, 4);
-        std::memcpy(&offset, view + 12, 4);
-        const int64_t n_data = a.n_buffers - 3;
-        if (buffer < 0 || buffer >= n_data || offset < 0 ||
-            int64_t{offset} + len >
-                static_cast<const int64_t*>(a.buffers[a.n_buffers - 1])[buffer]) {
-          return false;
-        }
-        const auto* p = static_cast<const uint8_t*>(a.buffers[2 + buffer]) + offset;
-        out.insert(out.end(), p, p + len);
-      }
-      return true;
-    }
-    case Kind::kList:
-    case Kind::kLargeList:
-    case Kind::kListView:
-    case Kind::kLargeListView:
-    case Kind::kFixedList: {
-      int64_t b = 0, n = 0;
-      if (node.kind == Kind::kFixedList) {
-        b = j * node.width;
-        n = node.width;
-      } else if (node.kind == Kind::kListView || node.kind == Kind::kLargeListView) {
-        const bool large = node.kind == Kind::kLargeListView;
-        b = logical::read_offset(a.buffers[1], large, j);
-        n = logical::read_offset(a.buffers[2], large, j);
-      } else {
-        const bool large = node.kind == Kind::kLargeList;
-        b = logical::read_offset(a.buffers[1], large, j);
-        n = logical::read_offset(a.buffers[1], large, j + 1) - b;
-      }
-      out.push_back(1);
-      put_u64(out, uint64_t(n));
-      for (int64_t k = 0; k < n; ++k) {
-        if (!put_value(out, node.children[0], *a.children[0], b + k)) return false;
-      }
-      return true;
-    }
-    case Kind::kStruct:
-      out.push_back(1);
-      for (size_t c = 0; c < node.children.size(); ++c) {
-        if (!put_value(out, node.children[c], *a.children[c], j)) return false;
-      }
-      return true;
-    case Kind::kDictionary: {
-      const int64_t k = logical::read_int(a.buffers[1], node.width, true, j);
-      return put_value(out, node.children[0], *a.dictionary, k);
-    }
-    case Kind::kRunEnd: {
-      // The run holding j: the first run end greater than j.
-      const ArrowArray& ends = *a.children[0];
-      int64_t lo = 0, hi = ends.length;
-      while (lo < hi) {
-        const int64_t mid = (lo + hi) / 2;
-        if (logical::read_int(ends.buffers[1], node.width, true, ends.offset + mid) > j) {
-          hi = mid;
-        } else {
-          lo = mid + 1;
-        }
-      }
-      return put_value(out, node.children[1], *a.children[1], lo);
-    }
-  }
-  return true;
 }
 
 }  // namespace
@@ -212,31 +86,23 @@ Status RecordDigester::digest_rows(const ArrowArray& batch, int64_t begin, int64
   if (batch.null_count > 0) {
     return Status::invalid_argument("record digests: a batch has null rows");
   }
-  // Records are short (often one Keccak block each): eight at a time through the
-  // multi-lane Keccak (sha3_multi.h), which gives the same digests as one at a time.
-  constexpr size_t kLanes = Sha3_256Lanes<8>::kLanes;
-  Sha3_256Lanes<8> lanes;
-  std::array<std::vector<uint8_t>, kLanes> bytes;
+  // Records are short (often one Keccak block each): their bytes written column by column
+  // for a run of records (RecordRows), then hashed eight at a time through the multi-lane
+  // Keccak (sha3_256_each), which gives the same digests as one at a time.
+  constexpr int64_t kRun = 1024;
+  logical::RecordRows rows;
   const size_t first_out = out.size();
-  out.reserve(out.size() + size_t(count));
-  for (int64_t r = begin; r < begin + count; r += int64_t(kLanes)) {
-    const size_t k = size_t(std::min<int64_t>(int64_t(kLanes), begin + count - r));
-    for (size_t l = 0; l < k; ++l) {
-      bytes[l].clear();
-      for (size_t c : impl_->order) {
-        // Top-level columns are the batch's children at the batch's row (offset included).
-        if (!put_value(bytes[l], impl_->root.children[c], *batch.children[c],
-                       batch.offset + r + int64_t(l))) {
-          out.resize(first_out);  // nothing appended on an error, as documented
-          return Status::invalid_argument("record digests: malformed array: a view of column '" +
-                                          impl_->root.children[c].name +
-                                          "' points outside its data buffers");
-        }
-      }
-      lanes.update(l, bytes[l].data(), bytes[l].size());
+  out.resize(out.size() + size_t(count));
+  for (int64_t r = begin; r < begin + count; r += kRun) {
+    const int64_t k = std::min(kRun, begin + count - r);
+    const int bad = rows.encode(impl_->root, impl_->order, batch, r, k);
+    if (bad >= 0) {
+      out.resize(first_out);  // nothing appended on an error, as documented
+      return Status::invalid_argument("record digests: malformed array: a view of column '" +
+                                      impl_->root.children[impl_->order[size_t(bad)]].name +
+                                      "' points outside its data buffers");
     }
-    const std::array<Digest256, kLanes> d = lanes.finalize();
-    out.insert(out.end(), d.begin(), d.begin() + long(k));
+    sha3_256_each(rows.data(), rows.ends(), size_t(k), out.data() + first_out + size_t(r - begin));
   }
   return Status::ok();
 }
@@ -281,7 +147,7 @@ bool ColumnValueEncoder::encode_row(const ArrowArray& batch, int64_t row,
   const ArrowArray* a = batch.children[impl_->path[0]];
   int64_t i = batch.offset + row;
   for (size_t k = 0; k + 1 < impl_->nodes.size(); ++k) {
-    if (!valid(*a, i)) {
+    if (!logical::slot_valid(*a, i)) {
       out.push_back(0);
       return true;
     }
@@ -292,14 +158,19 @@ bool ColumnValueEncoder::encode_row(const ArrowArray& batch, int64_t row,
 }
 
 void UnorderedDigest::add(const Digest256& record) {
+  // 256-bit little-endian addition, limb by limb with the carry.
   uint64_t carry = 0;
   for (int limb = 0; limb < 4; ++limb) {
     uint64_t v = 0;
-    for (int k = 7; k >= 0; --k) v = (v << 8) | record[size_t(8 * limb + k)];  // little-endian
-    const uint64_t s = sum_[limb] + v;
-    const uint64_t c1 = s < v ? 1 : 0;
-    sum_[limb] = s + carry;
-    carry = c1 + (sum_[limb] < s ? 1 : 0);
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(&v, record.data() + 8 * limb, 8);
+    } else {
+      for (int k = 7; k >= 0; --k) v = (v << 8) | record[size_t(8 * limb + k)];
+    }
+    uint64_t s = 0;
+    const bool c1 = __builtin_add_overflow(sum_[limb], v, &s);
+    const bool c2 = __builtin_add_overflow(s, carry, &sum_[limb]);
+    carry = uint64_t(c1) + uint64_t(c2);
   }
   ++count_;
 }

@@ -6,6 +6,7 @@
 #include <system_error>
 #include <thread>
 
+#include "odf_hash/deferred_object.h"
 #include "odf_hash/local_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
@@ -86,13 +87,16 @@ struct Owned {
   }
 };
 
+// The schemas of the first objects of two groups (the logical hashes, read before, checked
+// that every object of a group has its first's).
 Status schema_differences(std::shared_ptr<ObjectReader> a, std::shared_ptr<ObjectReader> b,
                           std::vector<SchemaDifference>& out, std::vector<std::string>& top_a,
                           std::vector<std::string>& structs_a) {
   Owned<ArrowSchema> sa, sb;
   for (auto [object, schema] : {std::pair{a, &sa}, std::pair{b, &sb}}) {
     Owned<ArrowArrayStream> stream;
-    ODF_HASH_RETURN_IF_ERROR(open_record_stream(object, &stream.value));
+    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> fresh, open_if_deferred(object));
+    ODF_HASH_RETURN_IF_ERROR(open_record_stream(fresh, &stream.value));
     if (stream.value.get_schema(&stream.value, &schema->value) != 0) {
       return Status::io_error(object->name() + ": reading the stream's schema failed");
     }
@@ -214,6 +218,57 @@ const char* compare_verdict_name(CompareVerdict verdict) {
   return "unknown";
 }
 
+namespace {
+
+// The records of two groups of objects (one object each for compare_objects), compared once
+// their bytes were found to differ: the logical hashes, then where and why.
+Result<FileComparison> compare_records(FileComparison out,
+                                       const std::vector<std::shared_ptr<ObjectReader>>& original,
+                                       const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
+                                       const LogicalHashOptions& logical,
+                                       const CompareOptions& options) {
+  Result<LogicalDigest> lb = Status::internal("not run");
+  std::optional<std::thread> other;
+  try {
+    other.emplace([&] { lb = logical_hash_objects(reproduced, logical); });
+  } catch (const std::system_error&) {  // no thread to be had: one file after the other
+    lb = logical_hash_objects(reproduced, logical);
+  }
+  Result<LogicalDigest> la = logical_hash_objects(original, logical);
+  if (other) other->join();
+  ODF_HASH_ASSIGN_OR_RETURN(out, decide(std::move(out), std::move(la), std::move(lb)));
+  if (out.verdict != CompareVerdict::kDifferent) return out;
+  std::vector<std::string> top, structs;
+  ODF_HASH_RETURN_IF_ERROR(
+      schema_differences(original[0], reproduced[0], out.schema_differences, top, structs));
+  if (options.locate_rows) {
+    ODF_HASH_ASSIGN_OR_RETURN(
+        out.rows, locate_row_differences(
+                      original, reproduced,
+                      comparable_differing_columns(*out.original.logical, *out.reproduced.logical,
+                                                   out.schema_differences),
+                      options.rows));
+    // The row counts are the logical hash's (the locating read counts the same rows).
+    out.rows->original_rows = out.original.logical->num_rows;
+    out.rows->reproduced_rows = out.reproduced.logical->num_rows;
+  }
+  {
+    Status error = Status::ok();
+    explain(
+        out, top, structs,
+        [&]() -> Result<bool> {
+          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ua, unordered_digest_objects(original));
+          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ub, unordered_digest_objects(reproduced));
+          return ua.digest == ub.digest;
+        },
+        error);
+    ODF_HASH_RETURN_IF_ERROR(error);
+  }
+  return out;
+}
+
+}  // namespace
+
 // Regular files are compared as objects (compare_objects): each opened once, its bytes and
 // then its records read from the same descriptor. A stream ("-", a pipe, a FIFO, a device)
 // is refused at once, as `logical` refuses it: its records could not be read without reading
@@ -239,44 +294,33 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
                      ComparedFile{reproduced->name(), pb.hash, pb.size, std::nullopt}};
   if (out.original.physical == out.reproduced.physical) return out;
 
-  Result<LogicalDigest> lb = Status::internal("not run");
-  std::optional<std::thread> other;
-  try {
-    other.emplace([&] { lb = logical_hash_object(reproduced, logical); });
-  } catch (const std::system_error&) {  // no thread to be had: one file after the other
-    lb = logical_hash_object(reproduced, logical);
+  return compare_records(std::move(out), {std::move(original)}, {std::move(reproduced)}, logical,
+                         options);
+}
+
+Result<FileComparison> compare_object_groups(
+    const std::vector<std::shared_ptr<ObjectReader>>& original,
+    const std::vector<std::shared_ptr<ObjectReader>>& reproduced, const LogicalHashOptions& logical,
+    const CompareOptions& options) {
+  for (const auto* group : {&original, &reproduced}) {
+    if (group->empty()) return Status::invalid_argument("compare_object_groups: no object");
+    for (const auto& o : *group) {
+      if (o == nullptr) return Status::invalid_argument("compare_object_groups: null object");
+    }
   }
-  Result<LogicalDigest> la = logical_hash_object(original, logical);
-  if (other) other->join();
-  ODF_HASH_ASSIGN_OR_RETURN(out, decide(std::move(out), std::move(la), std::move(lb)));
-  if (out.verdict != CompareVerdict::kDifferent) return out;
-  std::vector<std::string> top, structs;
-  ODF_HASH_RETURN_IF_ERROR(
-      schema_differences(original, reproduced, out.schema_differences, top, structs));
-  if (options.locate_rows) {
-    ODF_HASH_ASSIGN_OR_RETURN(
-        out.rows, locate_row_differences(
-                      original, reproduced,
-                      comparable_differing_columns(*out.original.logical, *out.reproduced.logical,
-                                                   out.schema_differences),
-                      options.rows));
-    // The row counts are the logical hash's (the locating read counts the same rows).
-    out.rows->original_rows = out.original.logical->num_rows;
-    out.rows->reproduced_rows = out.reproduced.logical->num_rows;
+  if (original.size() == 1 && reproduced.size() == 1) {
+    return compare_objects(original[0], reproduced[0], logical, options);
   }
-  {
-    Status error = Status::ok();
-    explain(
-        out, top, structs,
-        [&]() -> Result<bool> {
-          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ua, unordered_digest_object(original));
-          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ub, unordered_digest_object(reproduced));
-          return ua.digest == ub.digest;
-        },
-        error);
-    ODF_HASH_RETURN_IF_ERROR(error);
-  }
-  return out;
+  auto side = [](const std::vector<std::shared_ptr<ObjectReader>>& group) {
+    ComparedFile f;
+    for (const auto& o : group) {
+      f.path += (f.path.empty() ? "" : " + ") + o->name();
+      f.size += o->size();
+    }
+    return f;
+  };
+  return compare_records(FileComparison{side(original), side(reproduced)}, original, reproduced,
+                         logical, options);
 }
 
 Result<FileComparison> compare_paths_or_urls(const std::string& original,
@@ -289,6 +333,33 @@ Result<FileComparison> compare_paths_or_urls(const std::string& original,
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(original, store));
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_object(reproduced, store));
   return compare_objects(std::move(a), std::move(b), logical, options);
+}
+
+Result<FileComparison> compare_path_or_url_groups(const std::vector<std::string>& original,
+                                                  const std::vector<std::string>& reproduced,
+                                                  const LogicalHashOptions& logical,
+                                                  const StoreOptions& store,
+                                                  const CompareOptions& options) {
+  // Two files: opened as compare_paths_or_urls opens them. Longer lists: each file opened
+  // for its size, then closed and opened again only while its records are read
+  // (deferred_object.h), so that a run of thousands of files holds one open at a time.
+  const bool one_each = original.size() == 1 && reproduced.size() == 1;
+  std::vector<std::shared_ptr<ObjectReader>> a, b;
+  for (auto [names, objects] : {std::pair{&original, &a}, std::pair{&reproduced, &b}}) {
+    for (const auto& n : *names) {
+      ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> opened, open_object(n, store));
+      std::shared_ptr<ObjectReader> o = std::move(opened);
+      if (!one_each) {
+        o = std::make_shared<DeferredObject>(
+            o->name(), o->size(), [n, store]() -> Result<std::shared_ptr<ObjectReader>> {
+              ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> fresh, open_object(n, store));
+              return std::shared_ptr<ObjectReader>(std::move(fresh));
+            });
+      }
+      objects->push_back(std::move(o));
+    }
+  }
+  return compare_object_groups(a, b, logical, options);
 }
 
 Result<UnorderedComparison> compare_unordered_paths_or_urls(const std::string& original,

@@ -1,13 +1,16 @@
-// compare_datasets (compare_datasets.h): chain walks, slices paired by offset interval,
-// each pair through compare_objects.
+// compare_datasets (compare_datasets.h): chain walks, slices grouped into runs that end at
+// the same offset on both sides (slice_runs.h), each run through compare_object_groups.
 #include "odf_hash/compare_datasets.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "chain_walk.h"
 #include "odf_hash/dataset.h"
+#include "odf_hash/deferred_object.h"
+#include "slice_runs.h"
 
 namespace odf_hash::odf {
 
@@ -16,7 +19,7 @@ namespace {
 struct Side {
   DatasetDir dir;
   std::vector<ChainBlock> blocks;                             // seed first
-  std::map<std::pair<uint64_t, uint64_t>, Multihash> slices;  // interval -> physical hash
+  std::map<std::pair<uint64_t, uint64_t>, DataSlice> slices;  // by interval
 };
 
 Result<Side> read_side(const std::string& location, const StoreOptions& store) {
@@ -28,7 +31,7 @@ Result<Side> read_side(const std::string& location, const StoreOptions& store) {
   for (const auto& b : side.blocks) {
     if (b.block.new_data) {
       const OffsetInterval& i = b.block.new_data->offset_interval;
-      side.slices.emplace(std::pair{i.start, i.end}, b.block.new_data->physical_hash);
+      side.slices.emplace(std::pair{i.start, i.end}, *b.block.new_data);
     }
   }
   return side;
@@ -50,6 +53,31 @@ std::string data_key(const DatasetDir& dir, const Multihash& hash) {
 Result<std::shared_ptr<ObjectReader>> open_data(const DatasetDir& dir, const std::string& key) {
   ODF_HASH_ASSIGN_OR_RETURN(OpenedObject o, dir.store().open(key));
   return std::shared_ptr<ObjectReader>(std::move(o.reader));
+}
+
+// The files of a run on both sides compared as two tables: a pair of files opened as today;
+// the files of a longer run each opened only while its records are read (deferred_object.h),
+// a run may hold thousands.
+Result<FileComparison> compare_run(const Side& a, const Side& b, const SliceComparison& s,
+                                   const LogicalHashOptions& logical,
+                                   const CompareOptions& options) {
+  const bool one_each = s.original_files.size() == 1 && s.reproduced_files.size() == 1;
+  std::vector<std::shared_ptr<ObjectReader>> oa, ob;
+  for (auto [side, files, objects] :
+       {std::tuple{&a, &s.original_files, &oa}, std::tuple{&b, &s.reproduced_files, &ob}}) {
+    for (const SliceFile& f : *files) {
+      if (one_each) {
+        ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> o, open_data(side->dir, f.file));
+        objects->push_back(std::move(o));
+        continue;
+      }
+      const DatasetDir* dir = &side->dir;
+      const std::string key = f.file;
+      objects->push_back(std::make_shared<DeferredObject>(
+          dir->store().location(key), f.size, [dir, key] { return open_data(*dir, key); }));
+    }
+  }
+  return compare_object_groups(oa, ob, logical, options);
 }
 
 // Both chains read into `a` and `b`, the event kinds compared, the slices paired (not yet
@@ -75,21 +103,20 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
     }
   }
   out.chain_differences = chain_differences(*a, *b);
-  std::map<std::pair<uint64_t, uint64_t>, SliceComparison> slices;
-  for (const auto& [interval, hash] : a->slices) {
-    SliceComparison& s = slices[interval];
-    s.interval = {interval.first, interval.second};
-    s.original_file = data_key(a->dir, hash);
+  std::vector<SliceFile> fa, fb;
+  for (auto [side, files] : {std::pair{&*a, &fa}, std::pair{&*b, &fb}}) {
+    for (const auto& [interval, slice] : side->slices) {
+      files->push_back({data_key(side->dir, slice.physical_hash),
+                        {interval.first, interval.second},
+                        slice.size});
+    }
   }
-  for (const auto& [interval, hash] : b->slices) {
-    SliceComparison& s = slices[interval];
-    s.interval = {interval.first, interval.second};
-    s.reproduced_file = data_key(b->dir, hash);
-  }
+  out.slices = detail::slice_runs(std::move(fa), std::move(fb));
   out.same_records = true;
-  for (auto& [interval, s] : slices) {
-    if (s.original_file.empty() || s.reproduced_file.empty()) out.same_records = false;
-    out.slices.push_back(std::move(s));
+  for (const auto& s : out.slices) {
+    if (s.original_files.empty() || s.reproduced_files.empty() || !s.error.empty()) {
+      out.same_records = false;
+    }
   }
   return out;
 }
@@ -111,12 +138,8 @@ Result<DatasetComparison> compare_datasets(const std::string& original,
   std::optional<Side> a, b;
   ODF_HASH_ASSIGN_OR_RETURN(DatasetComparison out, pair(original, reproduced, store, a, b));
   for (SliceComparison& s : out.slices) {
-    if (s.original_file.empty() || s.reproduced_file.empty()) continue;
-    Result<std::shared_ptr<ObjectReader>> fa = open_data(a->dir, s.original_file);
-    Result<std::shared_ptr<ObjectReader>> fb = open_data(b->dir, s.reproduced_file);
-    Result<FileComparison> c = !fa.is_ok()   ? Result<FileComparison>(fa.status())
-                               : !fb.is_ok() ? Result<FileComparison>(fb.status())
-                                             : compare_objects(*fa, *fb, logical, options);
+    if (s.original_files.empty() || s.reproduced_files.empty() || !s.error.empty()) continue;
+    Result<FileComparison> c = compare_run(*a, *b, s, logical, options);
     if (c.is_ok()) {
       s.comparison = std::move(c).value();
       if (s.comparison->verdict == CompareVerdict::kDifferent) out.same_records = false;

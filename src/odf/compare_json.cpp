@@ -10,7 +10,9 @@ namespace odf_hash::odf {
 namespace {
 
 nlohmann::json side_json(const ComparedFile& s) {
-  nlohmann::json j{{"path", s.path}, {"physical", s.physical.to_string()}};
+  nlohmann::json j{
+      {"path", s.path},
+      {"physical", s.physical ? nlohmann::json(s.physical->to_string()) : nlohmann::json(nullptr)}};
   if (s.logical) {
     j["logical"] = s.logical->multihash().to_string();
     j["rows"] = s.logical->num_rows;

@@ -1,5 +1,6 @@
-"""`odf-hash compare ORIGINAL_DATASET REPRODUCED_DATASET`: slices paired by offset interval,
-each compared as files, and where the chains' events diverge.
+"""`odf-hash compare ORIGINAL_DATASET REPRODUCED_DATASET`: slices grouped into the smallest
+runs that end at one offset on both sides (one file each when the datasets split their
+records alike), each run compared record by record, and where the chains' events diverge.
 
 The datasets are written here (Seed, then one AddData per table; blocks with the flatbuffers
 builder of scripts/generate_example_datasets.py, files named by hashlib's SHA3); the
@@ -7,6 +8,8 @@ expected verdicts and rows come from the tables each test writes.
 """
 import datetime as dt
 import json
+import resource
+import subprocess
 
 import pytest
 
@@ -62,26 +65,122 @@ def test_identical_and_different_slices(run, tmp_path):
                                         (150, 179, "identical")]
     (d,) = doc["slices"][1]["comparison"]["differences"]
     assert d["column"] == "v" and d["differing_rows"] == 1
-    assert d["rows"] == [{"row": 20, "offset": 120, "original": "1200", "reproduced": "-1"}]
+    assert d["rows"] == [{"row": 20, "offset": 120, "original": "1200", "reproduced": "-1",
+                          "original_file": doc["slices"][1]["original_files"][0]["file"],
+                          "reproduced_file": doc["slices"][1]["reproduced_files"][0]["file"]}]
     text = run("compare", tmp_path / "a", tmp_path / "b").out
     assert "slice [100, 149]" in text and "row 20 (offset 120)" in text
     assert run("compare", tmp_path / "a", tmp_path / "a").rc == 0
 
 
+def files(side):
+    return [(f["offset_interval"]["start"], f["offset_interval"]["end"]) for f in side]
+
+
 def test_other_slice_boundaries_and_chain_divergence(run, tmp_path):
+    # The same 150 records, split at 100 in the original and at 120 in the reproduction: one
+    # run [0, 149] of two files a side, the same records (never "identical": other files).
     write_dataset(tmp_path / "a", [table(0, 100), table(100, 50)])
     info = (gen.EV_SET_INFO, lambda b: gen.fb_set_info(b, {"description": "again", "keywords": []}))
     write_dataset(tmp_path / "b", [table(0, 120), table(120, 30)], extra_event=info)
     r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
-    assert r.rc == 1
+    assert r.rc == 0, r
     doc = json.loads(r.out)
     assert doc["chain_divergence"] == {"sequence_number": 1, "original": "AddData",
                                        "reproduced": "SetInfo"}
-    assert {(s["offset_interval"]["start"], s["verdict"]) for s in doc["slices"]} == {
-        (0, "only-in-original"), (100, "only-in-original"), (0, "only-in-reproduced"),
-        (120, "only-in-reproduced")}
-    assert "chains      diverge at block 1: AddData vs SetInfo" in run(
-        "compare", tmp_path / "a", tmp_path / "b").out
+    assert doc["verdict"] == "same-records"
+    (s,) = doc["slices"]
+    assert (s["offset_interval"]["start"], s["offset_interval"]["end"], s["verdict"]) == (
+        0, 149, "equivalent")
+    assert files(s["original_files"]) == [(0, 99), (100, 149)]
+    assert files(s["reproduced_files"]) == [(0, 119), (120, 149)]
+    assert s["comparison"]["original"]["rows"] == 150
+    assert s["comparison"]["original"]["physical"] is None
+    text = run("compare", tmp_path / "a", tmp_path / "b").out
+    assert "chains      diverge at block 1: AddData vs SetInfo" in text
+    assert "slice [0, 149]" in text and "equivalent" in text and "2 original files" in text
+
+
+def test_other_boundaries_one_value_changed(run, tmp_path):
+    write_dataset(tmp_path / "a", [table(0, 100), table(100, 50), table(150, 10)])
+    write_dataset(tmp_path / "b", [table(0, 120), table(120, 30, change=130), table(150, 10)])
+    r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
+    assert r.rc == 1, r
+    doc = json.loads(r.out)
+    assert doc["verdict"] == "different"
+    assert [(s["offset_interval"]["start"], s["offset_interval"]["end"], s["verdict"])
+            for s in doc["slices"]] == [(0, 149, "different"), (150, 159, "identical")]
+    run0 = doc["slices"][0]
+    (d,) = run0["comparison"]["differences"]
+    assert d["column"] == "v" and d["differing_rows"] == 1
+    # Row 130 of the run: offset 130, in the original's second file and the reproduction's
+    # second file.
+    assert d["rows"] == [{"row": 130, "offset": 130, "original": "1300", "reproduced": "-1",
+                          "original_file": run0["original_files"][1]["file"],
+                          "reproduced_file": run0["reproduced_files"][1]["file"]}]
+    text = run("compare", tmp_path / "a", tmp_path / "b").out
+    assert "row 130 (offset 130)" in text
+    assert "in " + run0["original_files"][1]["file"] in text
+
+
+def test_schema_change_inside_a_run(run, tmp_path):
+    changed = pa.table({"offset": pa.array(range(100, 150), pa.int64()),
+                        "v": pa.array([str(i * 10) for i in range(100, 150)], pa.string())})
+    write_dataset(tmp_path / "a", [table(0, 100), changed])
+    write_dataset(tmp_path / "b", [table(0, 120), table(120, 30)])
+    r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
+    assert r.rc == 1, r
+    (s,) = json.loads(r.out)["slices"]
+    assert s["verdict"] == "error" and "comparison" not in s
+    first, second = (f["file"] for f in s["original_files"])
+    assert second + " has another schema than " in s["error"], s["error"]
+    assert s["error"].split(" has another schema than ")[1].startswith(
+        str(tmp_path / "a" / first)), s["error"]
+    assert 'column "v" is int64, then utf8' in s["error"], s["error"]
+    assert "has another schema" in run("compare", tmp_path / "a", tmp_path / "b").out
+
+
+def test_gap_and_tail_stay_one_sided(run, tmp_path):
+    # A tail only the original has: one-sided, the common slice compared alone.
+    write_dataset(tmp_path / "a", [table(0, 100), table(100, 50)])
+    write_dataset(tmp_path / "b", [table(0, 100)])
+    doc = json.loads(run("compare", "--json", tmp_path / "a", tmp_path / "b").out)
+    assert [(s["offset_interval"]["start"], s["verdict"]) for s in doc["slices"]] == [
+        (0, "identical"), (100, "only-in-original")]
+    # Boundaries that never meet (the reproduction stops at 119): said, not compared.
+    write_dataset(tmp_path / "c", [table(0, 120)])
+    r = run("compare", "--json", tmp_path / "a", tmp_path / "c")
+    assert r.rc == 1
+    (s,) = json.loads(r.out)["slices"]
+    assert s["verdict"] == "error" and "never end at one offset" in s["error"]
+
+
+def test_a_long_run_opens_one_file_at_a_time(odf_hash_bin, tmp_path):
+    # 60 slices of 5 records against one of 300, compared with 24 file descriptors at most:
+    # the run's files are opened one at a time, not all at once.
+    write_dataset(tmp_path / "a", [table(i * 5, 5) for i in range(60)])
+    write_dataset(tmp_path / "b", [table(0, 300, change=237)])
+
+    def compare():
+        return subprocess.run(
+            [odf_hash_bin, "compare", "--json", tmp_path / "a", tmp_path / "b"],
+            capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (24, 24)))
+
+    r = compare()
+    assert r.returncode == 1, r
+    (s,) = json.loads(r.stdout)["slices"]
+    assert (s["offset_interval"]["end"], len(s["original_files"]), s["verdict"]) == (
+        299, 60, "different")
+    (d,) = s["comparison"]["differences"]
+    (row,) = d["rows"]
+    # Offset 237 is in the original's 48th file (237 // 5 = 47), the reproduction's only one.
+    assert (row["offset"], row["original_file"], row["reproduced_file"]) == (
+        237, s["original_files"][47]["file"], s["reproduced_files"][0]["file"])
+    write_dataset(tmp_path / "b", [table(0, 300)])
+    r = compare()
+    assert r.returncode == 0, r
+    assert json.loads(r.stdout)["slices"][0]["verdict"] == "equivalent"
 
 
 def test_ignore_order_is_for_files(run, tmp_path):

@@ -4,6 +4,7 @@ digest of docs/unordered-digest.md (not the ODF hash).
 The expected digest is computed here from that document with hashlib and pyarrow's Python
 values; the expected differing records come from the rows each test changed.
 """
+import os
 import hashlib
 import json
 import random
@@ -156,3 +157,24 @@ def test_pandas_written_pair_text_report(run, tmp_path):
     assert "only in original    1 record" in r.out
     assert 'row 5 (offset 5)' in r.out and 'name="n5"' in r.out
     assert 'name="changed\\x07"' in r.out and "\x07" not in r.out
+
+
+def test_spill_goes_to_tmpdir(run, tmp_path):
+    """The partitions are unnamed files in $TMPDIR (glibc's tmpfile() would ignore it): a
+    TMPDIR that does not exist is a clear error naming it, one that does is left empty."""
+    t = sample_table(2000)
+    pq.write_table(t, tmp_path / "a.parquet")
+    pq.write_table(t.slice(1), tmp_path / "b.parquet")
+    env = dict(os.environ, TMPDIR=str(tmp_path / "missing"))
+    r = run("compare", "--ignore-order", tmp_path / "a.parquet", tmp_path / "b.parquet", env=env)
+    assert r.rc == 2, r
+    assert str(tmp_path / "missing") in r.err and "TMPDIR" in r.err
+    (tmp_path / "spill").mkdir()
+    env["TMPDIR"] = str(tmp_path / "spill")
+    r = run("compare", "--ignore-order", "--json", tmp_path / "a.parquet", tmp_path / "b.parquet",
+            env=env)
+    assert r.rc == 1, r
+    doc = json.loads(r.out)
+    assert doc["original"]["only_here"] == 1 and doc["reproduced"]["only_here"] == 0
+    assert doc["original"]["examples"][0]["offset"] == 0
+    assert list((tmp_path / "spill").iterdir()) == []

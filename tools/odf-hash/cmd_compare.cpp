@@ -78,7 +78,13 @@ void print_why(const odf::FileComparison& c) {
   }
 }
 
-void print_rows(const RowDiff& d) {
+// A run of slices of two datasets (compare_datasets): which file of each side holds a row.
+struct RunFiles {
+  const std::vector<odf::SliceFile>* original = nullptr;
+  const std::vector<odf::SliceFile>* reproduced = nullptr;
+};
+
+void print_rows(const RowDiff& d, const RunFiles& run) {
   const uint64_t common = std::min(d.original_rows, d.reproduced_rows);
   for (const auto& c : d.columns) {
     std::string hidden;
@@ -97,8 +103,13 @@ void print_rows(const RowDiff& d) {
     for (const auto& r : c.first) {
       std::string where = "row " + std::to_string(r.row);
       if (r.offset) where += " (offset " + std::to_string(*r.offset) + ")";
-      std::printf("    %-26s original %s, reproduced %s\n", where.c_str(), r.original.c_str(),
-                  r.reproduced.c_str());
+      std::string in_a, in_b;
+      if (run.original != nullptr && (run.original->size() > 1 || run.reproduced->size() > 1)) {
+        in_a = " in " + escape_text(run.original->at(r.original_file).file);
+        in_b = " in " + escape_text(run.reproduced->at(r.reproduced_file).file);
+      }
+      std::printf("    %-26s original %s%s, reproduced %s%s\n", where.c_str(), r.original.c_str(),
+                  in_a.c_str(), r.reproduced.c_str(), in_b.c_str());
     }
     if (c.differing_rows > c.first.size()) {
       std::printf("    ... and %llu more\n",
@@ -109,7 +120,7 @@ void print_rows(const RowDiff& d) {
 
 void print_side(const char* label, const odf::ComparedFile& s) {
   std::printf("%-11s %s\n", label, escape_text(s.path).c_str());
-  std::printf("  physical  %s\n", s.physical.to_string().c_str());
+  if (s.physical) std::printf("  physical  %s\n", s.physical->to_string().c_str());
   if (s.logical) {
     std::printf("  logical   %s (%llu rows)\n", s.logical->multihash().to_string().c_str(),
                 static_cast<unsigned long long>(s.logical->num_rows));
@@ -141,13 +152,15 @@ nlohmann::json comparison_json(const odf::FileComparison& c) {
 }
 
 // The verdict line and, for different files, where and why.
-void print_verdict(const odf::FileComparison& c) {
+void print_verdict(const odf::FileComparison& c, const RunFiles& run = {}) {
   switch (c.verdict) {
     case odf::CompareVerdict::kIdentical:
       std::printf("verdict     identical (same bytes)\n");
       break;
     case odf::CompareVerdict::kEquivalent:
-      std::printf("verdict     equivalent (same records, different encoding)\n");
+      std::printf(c.original.physical
+                      ? "verdict     equivalent (same records, different encoding)\n"
+                      : "verdict     equivalent (same records)\n");
       break;
     case odf::CompareVerdict::kDifferent: {
       std::printf("verdict     different\n");
@@ -158,7 +171,7 @@ void print_verdict(const odf::FileComparison& c) {
       for (const auto& col : c.differing_columns) list += (list.empty() ? "" : ", ") + col;
       std::printf("columns     %s\n",
                   list.empty() ? "(schema differs)" : escape_text(list).c_str());
-      if (c.rows) print_rows(*c.rows);
+      if (c.rows) print_rows(*c.rows, run);
       print_why(c);
       break;
     }
@@ -201,7 +214,8 @@ void print_chain_differences(const std::vector<odf::ChainDifference>& diffs) {
   }
 }
 
-// compare ORIGINAL_DATASET REPRODUCED_DATASET: slices paired by offset interval.
+// compare ORIGINAL_DATASET REPRODUCED_DATASET: slices grouped into runs ending at one offset on
+// both sides (one file a side when the two split alike), each run compared as two tables.
 int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
                  const odf::CompareOptions& compare) {
   Result<odf::DatasetComparison> result =
@@ -211,23 +225,46 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
     return kExitError;
   }
   const odf::DatasetComparison& d = *result;
-  auto interval = [](const odf::SliceComparison& s) {
-    return "[" + std::to_string(s.interval.start) + ", " + std::to_string(s.interval.end) + "]";
+  auto interval_text = [](uint64_t start, uint64_t end) {
+    return "[" + std::to_string(start) + ", " + std::to_string(end) + "]";
   };
   auto verdict_of = [](const odf::SliceComparison& s) -> std::string {
-    if (s.original_file.empty()) return "only-in-reproduced";
-    if (s.reproduced_file.empty()) return "only-in-original";
+    if (s.original_files.empty()) return "only-in-reproduced";
+    if (s.reproduced_files.empty()) return "only-in-original";
     if (!s.comparison) return "error";
     return odf::compare_verdict_name(s.comparison->verdict);
+  };
+  auto files_json = [](const std::vector<odf::SliceFile>& files) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& f : files) {
+      j.push_back({{"file", f.file},
+                   {"offset_interval", {{"start", f.interval.start}, {"end", f.interval.end}}}});
+    }
+    return j;
   };
   if (args.json) {
     nlohmann::json slices = nlohmann::json::array();
     for (const auto& s : d.slices) {
       nlohmann::json js{{"offset_interval", {{"start", s.interval.start}, {"end", s.interval.end}}},
-                        {"original_file", s.original_file},
-                        {"reproduced_file", s.reproduced_file},
+                        {"original_files", files_json(s.original_files)},
+                        {"reproduced_files", files_json(s.reproduced_files)},
                         {"verdict", verdict_of(s)}};
-      if (s.comparison) js["comparison"] = comparison_json(*s.comparison);
+      if (s.comparison) {
+        nlohmann::json c = comparison_json(*s.comparison);
+        // Which file of the run holds each differing row (rows count from the run's start).
+        if (s.comparison->rows && c.contains("differences")) {
+          const auto& cols = s.comparison->rows->columns;
+          for (size_t k = 0; k < cols.size(); ++k) {
+            for (size_t r = 0; r < cols[k].first.size(); ++r) {
+              const DifferingRow& row = cols[k].first[r];
+              nlohmann::json& jr = c["differences"][k]["rows"][r];
+              jr["original_file"] = s.original_files.at(row.original_file).file;
+              jr["reproduced_file"] = s.reproduced_files.at(row.reproduced_file).file;
+            }
+          }
+        }
+        js["comparison"] = std::move(c);
+      }
       if (!s.error.empty()) js["error"] = s.error;
       slices.push_back(std::move(js));
     }
@@ -257,11 +294,31 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
       std::printf("chains      the same events, block by block\n");
     }
     print_chain_differences(d.chain_differences);
+    auto file_list = [&](const std::vector<odf::SliceFile>& files) {
+      std::string out;
+      for (const auto& f : files) {
+        out += (out.empty() ? "" : ", ") + escape_text(f.file) + " " +
+               interval_text(f.interval.start, f.interval.end);
+      }
+      return out;
+    };
     for (const auto& s : d.slices) {
-      std::printf("slice %-20s %s\n", interval(s).c_str(), verdict_of(s).c_str());
+      const bool run = s.original_files.size() > 1 || s.reproduced_files.size() > 1;
+      std::string counts;
+      if (run) {
+        counts = " (slices split differently: " + std::to_string(s.original_files.size()) +
+                 " original files, " + std::to_string(s.reproduced_files.size()) +
+                 " reproduced, compared record by record)";
+      }
+      std::printf("slice %-20s %s%s\n", interval_text(s.interval.start, s.interval.end).c_str(),
+                  verdict_of(s).c_str(), counts.c_str());
+      if (run) {
+        std::printf("  original    %s\n", file_list(s.original_files).c_str());
+        std::printf("  reproduced  %s\n", file_list(s.reproduced_files).c_str());
+      }
       if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
       if (s.comparison && s.comparison->verdict == odf::CompareVerdict::kDifferent) {
-        print_verdict(*s.comparison);
+        print_verdict(*s.comparison, RunFiles{&s.original_files, &s.reproduced_files});
       }
     }
     std::printf("verdict     %s\n", d.same_records ? "same records in every slice" : "different");
@@ -351,9 +408,11 @@ Command add_compare_command(CLI::App& root) {
       ->check(CLI::NonNegativeNumber);
   app->add_flag("--datasets", args->datasets,
                 "ORIGINAL and REPRODUCED are ODF datasets (implied for two folders; needed for "
-                "URLs): their data slices paired by offset interval, each compared as files, "
-                "and where the chains' events diverge. Exit 0 when every slice is on both "
-                "sides and identical or equivalent");
+                "URLs): their data slices paired by offset interval (slices split at other "
+                "offsets on each side: the smallest runs ending at one offset on both, read as "
+                "one table each), each compared record by record, and where the chains' events "
+                "diverge. Exit 0 when every slice is on both sides and identical or "
+                "equivalent");
   app->add_flag("--ignore-order", args->ignore_order,
                 "Not the ODF hash: whether the two files hold the same multiset of records in "
                 "any row order (and column order), with the records only one side has (their "

@@ -12,7 +12,8 @@ _ROW_FIELDS = ("column", "row", "offset", "original", "reproduced")
 
 @dataclasses.dataclass(frozen=True)
 class RowDifference:
-    """One row where a column differs (row index from 0 in both files)."""
+    """One row where a column differs (row index from 0 in both files; for lists of files,
+    from 0 at the start of each list)."""
 
     column: str  #: the leaf column's path (``"a.b"`` inside a struct)
     row: int
@@ -20,6 +21,11 @@ class RowDifference:
     #: the values as text: ``"null"``, strings quoted, control characters escaped, cut
     original: str
     reproduced: str
+    #: lists of files compared as one table (a run of dataset slices: the files of
+    #: :attr:`SliceComparison.original_files`): the index of the file holding the row on each
+    #: side; 0 for two files
+    original_file: int = 0
+    reproduced_file: int = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,7 +70,9 @@ class Comparison:
     files differ as data."""
 
     verdict: str  #: ``"identical"``, ``"equivalent"`` or ``"different"``
-    original: Dict[str, Any]  #: path, physical, size, logical (or None), rows (or None)
+    #: path, physical, size, logical (or None), rows (or None); for a list of files: their
+    #: paths joined by ``" + "``, physical None, their total size
+    original: Dict[str, Any]
     reproduced: Dict[str, Any]
     differing_columns: List[str]  #: for ``"different"``: the leaf columns that differ
     #: for ``"different"``: per differing column, where (``rows=0``: not looked for)
@@ -171,6 +179,16 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     differ). The comparison is truthy when the records are the same. Either file may be a
     URL (the store options as keyword arguments, see the module's documentation).
 
+    Either side may also be a list (or tuple) of files read as one table, their records one
+    file after the other: the consecutive slices of an ODF dataset whose records were split
+    into files at other boundaries than the other side's (what :func:`compare_datasets` does
+    with such runs). Two lists of one file each are two files; otherwise there are no bytes
+    to compare (``physical`` is None, never ``identical``): ``equivalent`` when the logical
+    hashes of both tables are the same (arrow0 does not depend on how records are split),
+    else ``different`` with where and why (rows counted from each list's start,
+    :attr:`RowDifference.original_file` the file holding it). Every file of a list must have
+    the first's schema: else an error naming both.
+
     For ``different``, the result also says where and why, as data:
     :attr:`Comparison.differences` (per column: how many rows differ and the first ``rows``
     of them, with their ``offset`` and both values), :attr:`Comparison.schema_differences`
@@ -188,9 +206,17 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     from . import _path, _store, _threads
 
     opts = _store("compare", store)
+    n = _rows(rows)
+    if isinstance(original, (list, tuple)) or isinstance(reproduced, (list, tuple)):
+        if ignore_order:
+            from ._errors import InvalidInputError
+
+            raise InvalidInputError("odf_hash.compare: ignore_order=True compares two files, "
+                                    "not lists of files")
+        ga, gb = (_paths(x, "odf_hash.compare") for x in (original, reproduced))
+        return _comparison(_odf_hash.compare_file_groups(ga, gb, _threads(threads), n, opts))
     a = _path(original, "odf_hash.compare")
     b = _path(reproduced, "odf_hash.compare")
-    n = _rows(rows)
     if ignore_order:
         d = _odf_hash.compare_unordered(a, b, n, opts)
         oa, ea = _side(d["original"])
@@ -198,6 +224,18 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
         return UnorderedComparison(d["same_records"], oa, ob, ea, eb,
                                    _schema(d["schema_differences"]))
     return _comparison(_odf_hash.compare_files(a, b, _threads(threads), n, opts))
+
+
+def _paths(x: Any, what: str) -> List[str]:
+    """A list of paths or URLs (one path: a list of one)."""
+    from . import _path
+
+    paths = [_path(p, what) for p in x] if isinstance(x, (list, tuple)) else [_path(x, what)]
+    if not paths:
+        from ._errors import InvalidInputError
+
+        raise InvalidInputError(f"{what}: an empty list of files")
+    return paths
 
 
 def _comparison(d: Dict[str, Any]) -> Comparison:
@@ -213,23 +251,39 @@ def _comparison(d: Dict[str, Any]) -> Comparison:
 
 
 @dataclasses.dataclass(frozen=True)
+class SliceFile:
+    """One data file of a dataset and the offsets it holds."""
+
+    file: str  #: its key in the dataset, ``"data/f1620..."``
+    start: int  #: first offset
+    end: int  #: last offset (inclusive)
+
+
+@dataclasses.dataclass(frozen=True)
 class SliceComparison:
-    """One offset interval of two datasets (see :func:`compare_datasets`)."""
+    """An offset interval of two datasets (see :func:`compare_datasets`): the smallest run of
+    consecutive slices of each that ends at one offset on both sides (one file a side when
+    both split their records alike), or an interval only one side has."""
 
     start: int  #: first offset of the interval
     end: int  #: last offset (inclusive)
-    original_file: str  #: ``"data/f1620..."``, ``""`` when the original lacks the interval
-    reproduced_file: str
-    comparison: Optional[Comparison]  #: when both have it and both files could be read
-    error: str = ""  #: why a paired file could not be read
+    original_files: List[SliceFile]  #: in offset order; empty when the original lacks it
+    reproduced_files: List[SliceFile]
+    #: when both have it and every file could be read: the runs compared as two tables
+    #: (:func:`compare` of two lists); row differences say which file holds the row
+    #: (:attr:`RowDifference.original_file`, an index into :attr:`original_files`)
+    comparison: Optional[Comparison]
+    #: why the run was not compared: a file could not be read, a file's schema is not the
+    #: run's first's, or the slices of both sides never end at one offset (a gap)
+    error: str = ""
 
     @property
     def verdict(self) -> str:
         """``"identical"``, ``"equivalent"``, ``"different"``, ``"only-in-original"``,
         ``"only-in-reproduced"`` or ``"error"``."""
-        if not self.original_file:
+        if not self.original_files:
             return "only-in-reproduced"
-        if not self.reproduced_file:
+        if not self.reproduced_files:
             return "only-in-original"
         return self.comparison.verdict if self.comparison is not None else "error"
 
@@ -267,13 +321,36 @@ class DatasetComparison:
     divergence: Optional[tuple]
     slices: List[SliceComparison]
     same_records: bool
-    #: the events' contents compared field by field in the blocks before the divergence
-    #: (transform and inputs, schema, ExecuteTransform's inputs and offsets, sources); they do
-    #: not change :attr:`same_records`
+    #: the events' contents compared field by field (:class:`ChainDifference` says which
+    #: blocks are paired): transform and inputs, schema, ExecuteTransform's inputs and offsets,
+    #: sources; they do not change :attr:`same_records`
     chain_differences: List[ChainDifference] = dataclasses.field(default_factory=list)
 
     def __bool__(self) -> bool:
         return self.same_records
+
+    def to_arrow(self) -> Any:
+        """The differing rows shown, over every slice, as a ``pyarrow.Table`` (``start``,
+        ``end`` of the slice or run, ``column``, ``row`` from the run's start, ``offset``,
+        ``original``, ``reproduced``, and ``original_file`` / ``reproduced_file``: the keys
+        of the files holding the row), for a DataFrame. Needs pyarrow."""
+        import pyarrow as pa
+
+        rows = [(s, r) for s in self.slices if s.comparison is not None
+                for r in s.comparison.differing_rows]
+        return pa.table({
+            "start": pa.array([s.start for s, _ in rows], pa.uint64()),
+            "end": pa.array([s.end for s, _ in rows], pa.uint64()),
+            "column": pa.array([r.column for _, r in rows], pa.string()),
+            "row": pa.array([r.row for _, r in rows], pa.uint64()),
+            "offset": pa.array([r.offset for _, r in rows], pa.int64()),
+            "original": pa.array([r.original for _, r in rows], pa.string()),
+            "reproduced": pa.array([r.reproduced for _, r in rows], pa.string()),
+            "original_file": pa.array([s.original_files[r.original_file].file
+                                       for s, r in rows], pa.string()),
+            "reproduced_file": pa.array([s.reproduced_files[r.reproduced_file].file
+                                         for s, r in rows], pa.string()),
+        })
 
     def chain_differences_to_arrow(self) -> Any:
         """:attr:`chain_differences` as a ``pyarrow.Table`` (one row each)."""
@@ -295,9 +372,12 @@ def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] =
     options as keyword arguments): their data slices paired by offset interval, each pair
     compared as :func:`compare` compares two files (with where and why), the first block
     where the chains' event kinds diverge, and field by field where the events' contents
-    differ before it (:class:`ChainDifference`: the transform's query and inputs, the schema,
-    the offsets each transform consumed, the sources). Only the records decide
-    :attr:`DatasetComparison.same_records`."""
+    differ (:class:`ChainDifference`: the transform's query and inputs, the schema, the offsets
+    each transform consumed, the sources; only the records decide
+    :attr:`DatasetComparison.same_records`). Slices split at other boundaries on each side (the
+    original pulled after each ingest of its input, the reproduction once) are grouped into
+    the smallest runs that end at one offset on both sides, each run compared record by
+    record as one table (:class:`SliceComparison`)."""
     from . import _path, _store, _threads
 
     d = _odf_hash.compare_datasets(_path(original, "odf_hash.compare_datasets"),
@@ -308,7 +388,9 @@ def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] =
 
 
 def _dataset(d: Dict[str, Any]) -> DatasetComparison:
-    slices = [SliceComparison(start, end, fa, fb, _comparison(c) if c is not None else None, err)
+    slices = [SliceComparison(start, end, [SliceFile(*f) for f in fa],
+                              [SliceFile(*f) for f in fb],
+                              _comparison(c) if c is not None else None, err)
               for start, end, fa, fb, c, err in d["slices"]]
     return DatasetComparison(d["original"], d["reproduced"], d["original_blocks"],
                              d["reproduced_blocks"],
@@ -323,8 +405,8 @@ def _dataset(d: Dict[str, Any]) -> DatasetComparison:
 
 
 def _pair_dataset_slices(original: Any, reproduced: Any, **store: Any) -> DatasetComparison:
-    """The slices of two datasets paired by offset interval, not yet compared (``comparison``
-    None): what the Dask and Ray adapters compare on their workers."""
+    """The slices of two datasets grouped into runs, not yet compared (``comparison`` None):
+    what the Dask and Ray adapters compare on their workers."""
     from . import _path, _store
 
     return _dataset(_odf_hash.pair_dataset_slices(
@@ -333,12 +415,14 @@ def _pair_dataset_slices(original: Any, reproduced: Any, **store: Any) -> Datase
 
 
 def _compare_slices(paired: DatasetComparison, compare_pair: Any) -> DatasetComparison:
-    """``paired`` with every slice both sides have compared by ``compare_pair(list of
-    (original file location, reproduced file location))``, which returns, in order, a
-    :class:`Comparison` or an error message (str) per pair."""
-    todo = [i for i, s in enumerate(paired.slices) if s.original_file and s.reproduced_file]
-    results = compare_pair([(_join(paired.original, paired.slices[i].original_file),
-                             _join(paired.reproduced, paired.slices[i].reproduced_file))
+    """``paired`` with every run both sides have compared by ``compare_pair(list of (original
+    files' locations, reproduced files' locations))`` (lists: :func:`compare` of two lists),
+    which returns, in order, a :class:`Comparison` or an error message (str) per run."""
+    todo = [i for i, s in enumerate(paired.slices)
+            if s.original_files and s.reproduced_files and not s.error]
+    results = compare_pair([([_join(paired.original, f.file) for f in paired.slices[i].original_files],
+                             [_join(paired.reproduced, f.file)
+                              for f in paired.slices[i].reproduced_files])
                             for i in todo])
     slices = list(paired.slices)
     same = paired.same_records

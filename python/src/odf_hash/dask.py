@@ -148,7 +148,9 @@ def logical_hashes(paths: Iterable[odf_hash.PathLike], client: Any = None, *,
 
 
 def _compare_one(pair: Any, rows: int, store: Dict[str, Any]) -> Any:
-    """On a worker: one slice pair compared (a Comparison), or the error's message."""
+    """On a worker: one run of slices compared (a Comparison of the two lists of files read as
+    tables: one file a side when both datasets split their records alike), or the error's
+    message."""
     try:
         return odf_hash.compare(pair[0], pair[1], threads=1, rows=rows, **store)
     except odf_hash.Error as e:
@@ -158,9 +160,10 @@ def _compare_one(pair: Any, rows: int, store: Dict[str, Any]) -> Any:
 def compare_datasets(original: odf_hash.PathLike, reproduced: odf_hash.PathLike,
                      client: Any = None, *, rows: int = 5, retries: int = 2,
                      progress: bool = False, **store: Any) -> "odf_hash.DatasetComparison":
-    """:func:`odf_hash.compare_datasets` with the slice pairs compared on Dask: the chains are
-    read and the slices paired on the client, each pair of data files compared by one task
-    (one worker reads both files). The same :class:`odf_hash.DatasetComparison` as on one
+    """:func:`odf_hash.compare_datasets` with the slices compared on Dask: the chains are read
+    and the slices grouped into runs on the client (one file a side, or the files of both
+    sides covering one offset range when the datasets split their records at other
+    boundaries), each run compared by one task (one worker reads its files, one at a time). The same :class:`odf_hash.DatasetComparison` as on one
     machine. Every worker must reach both datasets at the locations given."""
     from odf_hash import _compare
 

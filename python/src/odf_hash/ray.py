@@ -99,7 +99,9 @@ def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, strict: 
 
 
 def _compare_one(pair: Any, rows: int, store: Dict[str, Any]) -> Any:
-    """In a task: one slice pair compared (a Comparison), or the error's message."""
+    """In a task: one run of slices compared (a Comparison of the two lists of files read as
+    tables: one file a side when both datasets split their records alike), or the error's
+    message."""
     try:
         return odf_hash.compare(pair[0], pair[1], threads=1, rows=rows, **store)
     except odf_hash.Error as e:
@@ -109,8 +111,10 @@ def _compare_one(pair: Any, rows: int, store: Dict[str, Any]) -> Any:
 def compare_datasets(original: odf_hash.PathLike, reproduced: odf_hash.PathLike, *,
                      rows: int = 5, max_retries: int = 3, num_cpus: float = 1,
                      **store: Any) -> "odf_hash.DatasetComparison":
-    """:func:`odf_hash.compare_datasets` with each pair of slices compared by a Ray task (the
-    chains are read and the slices paired here). The same :class:`odf_hash.DatasetComparison`
+    """:func:`odf_hash.compare_datasets` with each run of slices (one file a side, or the
+    files of both sides covering one offset range when the datasets split their records at
+    other boundaries) compared by a Ray task (the chains are read and the slices grouped
+    here). The same :class:`odf_hash.DatasetComparison`
     as on one machine. Every worker must reach both datasets at the locations given."""
     from odf_hash import _compare
 

@@ -494,6 +494,39 @@ void finalize_resets_every_lane(KeccakLevel level) {
 class Sha3x4Test : public LevelTest {};
 class Sha3x8Test : public LevelTest {};
 
+// sha3_256_each at every level against OpenSSL: one-block messages (0..135 bytes), messages
+// of one block and more (136 and up: their group goes through Sha3_256Lanes), groups of eight
+// mixing both, and counts that leave a partial group.
+using Sha3EachTest = LevelTest;
+
+TEST_P(Sha3EachTest, EveryMessageMatchesOpenSsl) {
+  std::mt19937_64 rng(7);
+  for (size_t count : {0u, 1u, 7u, 8u, 9u, 64u, 203u}) {
+    for (int mode = 0; mode < 3; ++mode) {
+      Bytes data;
+      std::vector<uint64_t> ends;
+      std::vector<Bytes> messages;
+      for (size_t i = 0; i < count; ++i) {
+        size_t len = mode == 0   ? rng() % 136
+                     : mode == 1 ? kLengths[i % std::size(kLengths)]
+                                 : (i % 8 == 5 ? 136 + rng() % 300 : rng() % 136);
+        messages.push_back(random_bytes(rng, len));
+        data.insert(data.end(), messages.back().begin(), messages.back().end());
+        ends.push_back(data.size());
+      }
+      std::vector<Digest256> out(count);
+      sha3_256_each(data.data(), ends.data(), count, out.data(), GetParam());
+      for (size_t i = 0; i < count; ++i) {
+        ASSERT_EQ(hex(out[i]), openssl_hex(messages[i]))
+            << "count " << count << " mode " << mode << " message " << i << " ("
+            << messages[i].size() << " bytes)";
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Levels, Sha3EachTest, ::testing::ValuesIn(kKeccakLevels), level_name);
+
 #define ODF_HASH_LANES_TEST(Name, fn) \
   TEST_P(Sha3x4Test, Name) {          \
     fn<4>(GetParam());                \

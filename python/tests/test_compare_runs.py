@@ -1,0 +1,145 @@
+"""Slices split at other boundaries: odf_hash.compare of lists of files (read as one table
+each) and compare_datasets grouping slices into runs that end at one offset on both sides,
+also on Dask. Files are written here with pyarrow (the datasets with the CLI tests'
+flatbuffers writer); the expected verdicts, rows and offsets come from the tables written."""
+import sys
+
+import pytest
+
+import odf_hash
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def table(start, n, change=None, as_text=False):
+    v = [i * 10 for i in range(start, start + n)]
+    if change is not None:
+        v[change - start] = -1
+    values = pa.array([str(x) for x in v]) if as_text else pa.array(v, pa.int64())
+    return pa.table({"offset": pa.array(range(start, start + n), pa.int64()), "v": values})
+
+
+def write(path, t, row_group_size=None):
+    pq.write_table(t, path, row_group_size=row_group_size)
+    return str(path)
+
+
+def writer(root):
+    """The CLI tests' dataset writer (tests/cli/test_compare_datasets.py)."""
+    pytest.importorskip("flatbuffers")
+    sys.path.insert(0, str(root / "tests" / "cli"))
+    try:
+        import test_compare_datasets as w
+    finally:
+        sys.path.pop(0)
+    return w
+
+
+def test_lists_of_files_are_compared_as_tables(tmp_path):
+    a = [write(tmp_path / "a1.parquet", table(0, 100)), write(tmp_path / "a2.parquet", table(100, 50))]
+    b = [write(tmp_path / "b1.parquet", table(0, 120), row_group_size=7),
+         write(tmp_path / "b2.parquet", table(120, 30))]
+    c = odf_hash.compare(a, b)
+    assert c and c.verdict == "equivalent"
+    assert c.original["physical"] is None and c.original["rows"] == 150
+    assert c.original["path"] == a[0] + " + " + a[1]
+    # One table of the same 150 records, as one file: the same logical hash.
+    one = write(tmp_path / "one.parquet", table(0, 150))
+    assert odf_hash.compare(a, [one]).verdict == "equivalent"
+    assert odf_hash.compare(a, [one]).original["logical"] == odf_hash.logical_file(one)
+
+
+def test_a_changed_value_is_located_by_offset_and_file(tmp_path):
+    a = [write(tmp_path / "a1.parquet", table(0, 100)), write(tmp_path / "a2.parquet", table(100, 50))]
+    b = [write(tmp_path / "b1.parquet", table(0, 120, change=110)),
+         write(tmp_path / "b2.parquet", table(120, 30))]
+    c = odf_hash.compare(a, b)
+    assert not c and c.verdict == "different" and c.differing_columns == ["v"]
+    (col,) = c.differences
+    # Offset 110: the original's second file (index 1), the reproduction's first (index 0).
+    assert col.rows == [odf_hash.RowDifference("v", 110, 110, "1100", "-1", 1, 0)]
+    assert c.records == "different"
+
+
+def test_a_schema_change_inside_a_list_is_an_error(tmp_path):
+    a = [write(tmp_path / "a1.parquet", table(0, 100)),
+         write(tmp_path / "a2.parquet", table(100, 50, as_text=True))]
+    b = [write(tmp_path / "b1.parquet", table(0, 150))]
+    with pytest.raises(odf_hash.Error) as e:
+        odf_hash.compare(a, b)
+    assert a[1] + " has another schema than " + a[0] in str(e.value)
+    assert 'column "v" is int64, then utf8' in str(e.value)
+    with pytest.raises(odf_hash.InvalidInputError):
+        odf_hash.compare(a, b, ignore_order=True)
+    with pytest.raises(odf_hash.InvalidInputError):
+        odf_hash.compare([], b)
+
+
+def test_compare_datasets_groups_other_boundaries(root, tmp_path):
+    w = writer(root)
+    w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 50), w.table(150, 10)])
+    w.write_dataset(tmp_path / "b", [w.table(0, 120), w.table(120, 30, change=130),
+                                     w.table(150, 10)])
+    w.write_dataset(tmp_path / "c", [w.table(0, 150), w.table(150, 10)])
+    same = odf_hash.compare_datasets(tmp_path / "a", tmp_path / "c")
+    assert same and [(s.start, s.end, s.verdict) for s in same.slices] == [
+        (0, 149, "equivalent"), (150, 159, "identical")]
+    assert [(f.start, f.end) for f in same.slices[0].original_files] == [(0, 99), (100, 149)]
+    assert [(f.start, f.end) for f in same.slices[0].reproduced_files] == [(0, 149)]
+    assert all(f.file.startswith("data/") for f in same.slices[0].original_files)
+    d = odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert not d and [s.verdict for s in d.slices] == ["different", "identical"]
+    run = d.slices[0]
+    (row,) = run.comparison.differing_rows
+    assert (row.row, row.offset, row.original, row.reproduced) == (130, 130, "1300", "-1")
+    assert (run.original_files[row.original_file].end,
+            run.reproduced_files[row.reproduced_file].start) == (149, 120)
+    t = d.to_arrow()
+    assert t.to_pylist() == [{
+        "start": 0, "end": 149, "column": "v", "row": 130, "offset": 130, "original": "1300",
+        "reproduced": "-1", "original_file": run.original_files[1].file,
+        "reproduced_file": run.reproduced_files[1].file}]
+    assert same.to_arrow().num_rows == 0
+
+
+def test_dask_compares_each_run_in_one_task(root, tmp_path):
+    pytest.importorskip("dask")
+    import odf_hash.dask
+
+    w = writer(root)
+    w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 50)])
+    w.write_dataset(tmp_path / "b", [w.table(0, 120), w.table(120, 30, change=140)])
+    w.write_dataset(tmp_path / "c", [w.table(0, 30), w.table(30, 120)])
+    d = odf_hash.dask.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert d == odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
+    (run,) = d.slices
+    assert not d and run.verdict == "different"
+    assert [(r.offset, r.original_file, r.reproduced_file)
+            for r in run.comparison.differing_rows] == [(140, 1, 1)]
+    same = odf_hash.dask.compare_datasets(tmp_path / "a", tmp_path / "c")
+    assert same and [(s.start, s.end, s.verdict) for s in same.slices] == [(0, 149, "equivalent")]
+
+
+def test_long_lists_are_read_one_file_at_a_time(tmp_path):
+    """60 files against one, compared in a process allowed 40 file descriptors: the files of
+    a list are opened one at a time while their records are read (as Dask and Ray workers
+    compare a run of many slices)."""
+    import os
+    import subprocess
+
+    a = [write(tmp_path / f"a{i:02}.parquet", table(i * 5, 5)) for i in range(60)]
+    b = write(tmp_path / "b.parquet", table(0, 300, change=123))
+    code = (
+        "import json, resource, sys, odf_hash\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))\n"
+        "a, b = json.loads(sys.argv[1]), sys.argv[2]\n"
+        "c = odf_hash.compare(a, [b])\n"
+        "(r,) = c.differing_rows\n"
+        "print(json.dumps([c.verdict, r.offset, r.original_file, r.reproduced_file]))\n")
+    import json
+
+    proc = subprocess.run([sys.executable, "-c", code, json.dumps(a), b], capture_output=True,
+                          text=True, timeout=120, env=os.environ.copy())
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == ["different", 123, 123 // 5, 0]
