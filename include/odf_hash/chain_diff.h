@@ -17,15 +17,16 @@
 //                     fields both have; whether the ODF form is present; the legacy Arrow bytes
 //                     for equality (shown as their size and SHA3-256).
 //   ExecuteTransform  queryInputs by position: datasetId, prevOffset, newOffset (which input
-//                     records were consumed); the output's prevOffset and newData offset
-//                     interval.
+//                     records were consumed), and when both read the same input (equal ids:
+//                     pulled from one origin) prevBlockHash / newBlockHash (which of its blocks);
+//                     the output's prevOffset and newData offset interval.
 //   SetPollingSource, AddPushSource  their canonical JSON (MetadataBlock.source) compared
 //                     leaf by leaf.
 //   Seed              datasetKind.   SetVocab  offsetColumn.
 // Never compared, because they differ between any two runs: systemTime, block hashes (prev
-// block hashes, an input's prev/new block hashes), the reproduced dataset's own id (Seed),
-// watermarks (they may follow the wall clock), AddData's source state and checkpoints (data
-// is compared through the slices). Not read at all: SetInfo, SetLicense, SetAttachments, the
+// block hashes; an input's prev/new block hashes when the inputs' ids differ), the reproduced
+// dataset's own id (Seed), watermarks (they may follow the wall clock), AddData's source state
+// and checkpoints (data is compared through the slices). Not read at all: SetInfo, SetLicense, SetAttachments, the
 // Disable* events (descriptive, no effect on the records).
 //
 // An input's dataset id (SetTransform.inputs[].datasetRef as kamu writes it, and

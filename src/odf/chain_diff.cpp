@@ -153,6 +153,10 @@ std::string hex_or_absent(const std::optional<uint64_t>& v) {
   return v ? std::to_string(*v) : kAbsent;
 }
 
+std::string hash_text(const std::optional<Multihash>& h) {
+  return h ? h->to_string() : kAbsent;
+}
+
 std::string interval_text(const std::optional<DataSlice>& s) {
   if (!s) return kAbsent;
   return "[" + std::to_string(s->offset_interval.start) + ", " +
@@ -169,6 +173,12 @@ void diff_execute(const MetadataBlock& a, const MetadataBlock& b, Differ& d) {
     const QueryInput& y = b.query_inputs[i];
     const std::string field = "queryInputs[" + std::to_string(i) + "]";
     d.check(field + ".datasetId", x.dataset_id, y.dataset_id, true);
+    // The input's blocks consumed: comparable only when both read the same input (pulled from
+    // one origin); another input's blocks always have other hashes (system times).
+    if (x.dataset_id == y.dataset_id) {
+      d.check(field + ".prevBlockHash", hash_text(x.prev_block_hash), hash_text(y.prev_block_hash));
+      d.check(field + ".newBlockHash", hash_text(x.new_block_hash), hash_text(y.new_block_hash));
+    }
     d.check(field + ".prevOffset", x.prev_offset, y.prev_offset);
     d.check(field + ".newOffset", x.new_offset, y.new_offset);
   }

@@ -392,8 +392,9 @@ Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
         const auto* input = reinterpret_cast<const fb::ExecuteTransformInput*>(
             slot + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(slot));
         const std::string field = "ExecuteTransform.queryInputs[" + std::to_string(i) + "].";
-        if (input->dataset_id() == nullptr)
+        if (input->dataset_id() == nullptr) {
           return Status::parse_error(field + "datasetId is missing");
+        }
         // A DID (an ed25519 public key under its multicodec), not a multihash: kept as text.
         QueryInput q;
         q.dataset_id = "did:odf:" + multibase::encode(multibase::Base::kBase16,

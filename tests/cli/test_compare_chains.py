@@ -42,6 +42,13 @@ def execute(input_id, prev_block, new_block, new_offset, slice_):
     return fn
 
 
+def input_blocks(input_name, consumed):
+    """The input's (prev, new) block hashes consumed: the same input (one origin) and the same
+    records give the same blocks; another input's differ (its system times)."""
+    return (gen.sha3_multihash(f"{input_name}-seed".encode()),
+            gen.sha3_multihash(f"{input_name}-{consumed}".encode()))
+
+
 def write_derivative(path, *, input_name, query=QUERY, v_type=corpus.DT_INT64, consumed=9,
                      minutes=0, transform=None, extra_event=None):
     """Seed, SetTransform(src -> query), SetDataSchema(offset, v), ExecuteTransform (input
@@ -58,8 +65,7 @@ def write_derivative(path, *, input_name, query=QUERY, v_type=corpus.DT_INT64, c
               "offset_interval": (0, 9), "size": len(data)}
     input_id = gen.dataset_id(input_name)
     input_ref = gen.did(input_id)
-    # The input's block hashes differ between any two runs (system times): never reported.
-    blocks = (gen.sha3_multihash(f"{path}-1".encode()), gen.sha3_multihash(f"{path}-2".encode()))
+    blocks = input_blocks(input_name, consumed)
     events = [
         (gen.EV_SEED, lambda b: gen.fb_seed(b, {"dataset_id": gen.dataset_id(str(path)),
                                                 "dataset_kind": gen.DATASET_KIND_DERIVATIVE})),
@@ -117,9 +123,12 @@ def test_query_schema_and_consumed_offsets_named(run, tmp_path):
                      consumed=7)
     rc, diffs = differences(run, tmp_path / "a", tmp_path / "b")
     assert rc == 0  # the records are the same: only they decide the exit code
+    # The same input (one id): the blocks of it consumed are compared too.
+    new_9, new_7 = (gen.multibase16(input_blocks("src", n)[1]) for n in (9, 7))
     assert [(d["field"], d["original"], d["reproduced"], d["identity_only"]) for d in diffs] == [
         ("SetTransform.transform.queries[0].query", QUERY, other, False),
         ("SetDataSchema.schema.v.type", "Int64", "Int32", False),
+        ("ExecuteTransform.queryInputs[0].newBlockHash", new_9, new_7, False),
         ("ExecuteTransform.queryInputs[0].newOffset", "9", "7", False),
     ]
     text = run("compare", tmp_path / "a", tmp_path / "b").out
