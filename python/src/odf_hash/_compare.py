@@ -293,7 +293,8 @@ class ChainDifference:
     """One field whose value differs between two blocks of the chains (the same event kind;
     Seeds and ExecuteTransforms paired by position before the first differing kind, the other
     events by occurrence, the k-th with the k-th), see :func:`compare_datasets`. Never
-    reported: system times, block hashes, the datasets' own ids, watermarks."""
+    reported: system times, the chains' own block hashes and dataset ids, watermarks (an
+    input's consumed block hashes only when both sides read the same input)."""
 
     sequence_number: int  #: the original's block
     #: the reproduced one's (the same unless the blocks were paired by occurrence across others)
