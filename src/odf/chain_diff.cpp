@@ -287,7 +287,12 @@ std::vector<ChainDifference> diff_chains(const std::vector<const MetadataBlock*>
   };
   // Block by block up to the first kinds that differ: the Seeds and ExecuteTransforms.
   for (size_t i = 0; i < std::min(original.size(), reproduced.size()); ++i) {
-    if (original[i]->event != reproduced[i]->event) break;
+    // (Equal sequence numbers too: a chain whose walk ended early, at a block it could not
+    // read, lacks its lower blocks, and positions no longer say which block is which.)
+    if (original[i]->event != reproduced[i]->event ||
+        original[i]->sequence_number != reproduced[i]->sequence_number) {
+      break;
+    }
     if (original[i]->event == EventKind::kSeed ||
         original[i]->event == EventKind::kExecuteTransform) {
       append(*original[i], *reproduced[i]);
