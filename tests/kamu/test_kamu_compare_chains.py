@@ -118,3 +118,15 @@ def test_root_datasets_re_ingested(run, workspaces):
     fields = {(d["field"], d["original"], d["reproduced"]) for d in doc["chain_differences"]}
     assert ("SetPollingSource.merge.kind", "Append", "Ledger") in fields
     assert all(d["event"] != "Seed" for d in doc["chain_differences"])
+
+
+def test_push_sources_field_by_field(run, datasets):
+    """Two push sources of the shared workspace (make_workspace.py gave kamu an NdJson read
+    with a ChangelogStream merge, and a Csv read with an UpsertStream merge, the same schema
+    and primary key): their AddPushSource blocks differ in those two kinds only."""
+    rc, doc = compare(run, datasets["push-changelog"]["path"], datasets["push-upsert"]["path"])
+    push = [(d["field"], d["original"], d["reproduced"]) for d in doc["chain_differences"]
+            if d["event"] == "AddPushSource"]
+    assert push == [("AddPushSource.read.kind", "NdJson", "Csv"),
+                    ("AddPushSource.merge.kind", "ChangelogStream", "UpsertStream")]
+    assert all(d["event"] == "AddPushSource" for d in doc["chain_differences"])
