@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "odf_hash/chain_diff.h"
 #include "odf_hash/compare.h"
 #include "odf_hash/odf_block.h"
 #include "odf_hash/open_store.h"
@@ -68,9 +69,13 @@ struct DatasetComparison {
   uint64_t original_blocks = 0;
   uint64_t reproduced_blocks = 0;
   // Event kinds compared block by block from the seed; nullopt when the sequences are the
-  // same. (The events' contents — queries, inputs, schemas — are not read by odf-hash yet;
-  // schemas are compared through the data files.)
+  // same.
   std::optional<ChainDivergence> divergence;
+  // The events' contents compared field by field (chain_diff.h: which blocks are paired):
+  // transform, inputs, schema, sources, consumed offsets. Neither these nor
+  // the divergence change same_records: they say why records may differ, or that the
+  // reproduction ran something else and still gave the same records.
+  std::vector<ChainDifference> chain_differences;
   std::vector<SliceComparison> slices;  // by interval start, then end
   // Every offset on both sides, every run identical or equivalent (false when any entry is
   // one-sided or an error).

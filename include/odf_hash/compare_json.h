@@ -15,6 +15,9 @@
 
 #include <string>
 
+#include <vector>
+
+#include "odf_hash/chain_diff.h"
 #include "odf_hash/compare.h"
 #include "odf_hash/unordered.h"
 
@@ -29,5 +32,10 @@ std::string file_comparison_json(const FileComparison& c, int indent = -1);
 //    "examples": [{"row", "offset" (or null), "values"}]}, "reproduced": {...},
 //    "same_records", "schema_differences": [as above]}
 std::string unordered_comparison_json(const UnorderedComparison& c, int indent = -1);
+
+// The chain differences of a dataset comparison (chain_diff.h), the "chain_differences" of
+// `compare --json` on two datasets: [{"sequence_number", "reproduced_sequence_number",
+// "event", "field", "original", "reproduced", "identity_only"}], values whole.
+std::string chain_differences_json(const std::vector<ChainDifference>& d, int indent = -1);
 
 }  // namespace odf_hash::odf

@@ -11,15 +11,17 @@
 // re-serialized: its hash is the SHA3-256 of the file bytes exactly as given.
 //
 // Only what odf-hash needs is extracted: the chain fields, the event kind, the dataset kind
-// of a Seed, the offset column a SetVocab names, and the data slice / checkpoint references of
-// AddData and ExecuteTransform. Required fields: in the events odf-hash interprets (Seed, AddData,
-// ExecuteTransform) every table, vector or string field the specification requires is checked for
-// presence (a missing one is a parse error naming it: Seed.datasetId, ExecuteTransform.queryInputs
-// and each input's datasetId, DataSlice.logicalHash / physicalHash / offsetInterval,
-// Checkpoint.physicalHash), as are MetadataBlock.systemTime and the event. Scalars cannot be
-// checked (FlatBuffers writers omit a scalar equal to its default). The other events are
-// verified as tables and not interpreted: their content does not affect any hash odf-hash
-// checks, so their own required fields are not looked for.
+// of a Seed, the offset column a SetVocab names, the data slice / checkpoint references of
+// AddData and ExecuteTransform, and for compare (odf_events.h) the contents of SetTransform,
+// SetDataSchema, ExecuteTransform's inputs and the sources (SetPollingSource, AddPushSource).
+// Required fields: in the events odf-hash interprets (Seed, AddData, ExecuteTransform) every table,
+// vector or string field the specification requires is checked for presence (a missing one is a
+// parse error naming it: Seed.datasetId, ExecuteTransform.queryInputs and each input's datasetId,
+// DataSlice.logicalHash / physicalHash / offsetInterval, Checkpoint.physicalHash), as are
+// MetadataBlock.systemTime and the event. Scalars cannot be checked (FlatBuffers writers omit a
+// scalar equal to its default). The other events are verified as tables and not interpreted: their
+// content does not affect any hash odf-hash checks, so their own required fields are not looked
+// for.
 //
 // Linked objects (ODF RFC-017): from a SetDataSchema's ODF schema (`schema`, RFC-016) the
 // columns whose extra attribute "opendatafabric.org/type" has kind ObjectLink (through
@@ -42,6 +44,7 @@
 #include <vector>
 
 #include "odf_hash/multihash.h"
+#include "odf_hash/odf_events.h"
 #include "odf_hash/status.h"
 
 namespace odf_hash::odf {
@@ -120,6 +123,11 @@ struct ObjectLinkColumn {
 struct DataSchemaInfo {
   bool odf_schema = false;  // the ODF `schema` form is present (else only the legacy bytes)
   std::vector<ObjectLinkColumn> object_links;
+  // The ODF schema's fields, flattened (odf_events.h); empty without the ODF form.
+  std::vector<SchemaField> fields;
+  // The legacy form: Arrow IPC Schema bytes as written (not decoded; compare sets them side
+  // by side for equality only). Empty when absent.
+  std::vector<uint8_t> raw_arrow_schema;
 };
 
 // AddData.extra["opendatafabric.org/linkedObjects"]: counts over the data file's link
@@ -151,6 +159,15 @@ struct MetadataBlock {
   std::optional<std::string> vocab_offset_column;
   // AddData only, when its extra attributes hold the summary.
   std::optional<LinkedObjectsSummary> linked_objects;
+
+  // What compare sets side by side (odf_events.h). SetTransform only:
+  std::optional<TransformDef> transform;
+  // ExecuteTransform only: its queryInputs, in order.
+  std::vector<QueryInput> query_inputs;
+  // SetPollingSource and AddPushSource only: the event as canonical JSON text (one line,
+  // fields in the specification's order under its snake_case names, unions as
+  // {"kind": member, ...fields}, absent fields left out), for comparing field by field.
+  std::optional<std::string> source;
 };
 
 // Parses the bytes of a block file. Errors (kParseError) say what is wrong: not a

@@ -149,6 +149,16 @@ nb::dict dataset_dict(const odf_hash::odf::DatasetComparison& c) {
       c.divergence ? nb::object(nb::make_tuple(c.divergence->sequence_number,
                                                c.divergence->original, c.divergence->reproduced))
                    : nb::none();
+  nb::list chain;
+  for (const auto& x : c.chain_differences) {
+    // Field paths and values come from the blocks, which need not be UTF-8: bytes, decoded
+    // with replacement by _compare.py.
+    chain.append(nb::make_tuple(
+        x.sequence_number, x.reproduced_sequence_number, x.event,
+        nb::bytes(x.field.data(), x.field.size()), nb::bytes(x.original.data(), x.original.size()),
+        nb::bytes(x.reproduced.data(), x.reproduced.size()), x.identity_only));
+  }
+  d["chain_differences"] = chain;
   nb::list slices;
   for (const auto& s : c.slices) {
     slices.append(nb::make_tuple(

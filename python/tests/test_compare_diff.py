@@ -112,6 +112,10 @@ def test_compare_datasets_on_the_example_datasets(root):
     other = odf_hash.compare_datasets(ds / "root", ds / "derivative", rows=0)
     assert not other and other.divergence == (1, "SetInfo", "SetTransform")
     assert (other.original_blocks, other.reproduced_blocks) == (5, 4)
+    # The Seeds, whose kinds differ (a root, a derivative).
+    assert other.chain_differences == [odf_hash.ChainDifference(
+        0, 0, "Seed", "Seed.datasetKind", "root", "derivative", False)]
+    assert same.chain_differences == []
     # From offset 0 the slices of both sides run on (0-3, 4-7 against 0-2, 3-4) until the
     # derivative's end at 4, where the root's go on to 7: offsets 0-4 compared (the root's
     # second file up to offset 4, its row 0), 5-7 and 8-10 the root's alone.
@@ -161,3 +165,34 @@ def test_dask_locates_rows_in_a_changed_slice(root, tmp_path):
     (col,) = d.slices[1].comparison.differences
     assert col.rows == [odf_hash.RowDifference("v", 30, 130, "1300", "-1")]
     assert d == odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
+
+
+def test_chain_differences_as_records_and_arrow_table(root, tmp_path):
+    """Two derivatives written with the CLI tests' writer (tests/cli/test_compare_chains.py):
+    another query and another input id; the values expected are the ones written."""
+    pytest.importorskip("flatbuffers")
+    import sys
+
+    sys.path.insert(0, str(root / "tests" / "cli"))
+    try:
+        import test_compare_chains as w
+    finally:
+        sys.path.pop(0)
+    ref_a = w.write_derivative(tmp_path / "a", input_name="src-1")
+    ref_b = w.write_derivative(tmp_path / "b", input_name="src-2", query="SELECT 1 AS v")
+    d = odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert d.chain_differences == [
+        odf_hash.ChainDifference(1, 1, "SetTransform", "SetTransform.inputs[src].datasetRef",
+                                 ref_a, ref_b, True),
+        odf_hash.ChainDifference(1, 1, "SetTransform",
+                                 "SetTransform.transform.queries[0].query",
+                                 w.QUERY, "SELECT 1 AS v", False),
+        odf_hash.ChainDifference(3, 3, "ExecuteTransform",
+                                 "ExecuteTransform.queryInputs[0].datasetId", ref_a, ref_b,
+                                 True),
+    ]
+    assert d  # the same records: chain differences do not change the verdict
+    t = d.chain_differences_to_arrow()
+    assert t.num_rows == 3 and t.column("field").to_pylist()[1] == \
+        "SetTransform.transform.queries[0].query"
+    assert t.column("identity_only").to_pylist() == [True, False, True]

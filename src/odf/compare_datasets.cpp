@@ -38,6 +38,14 @@ Result<Side> read_side(const std::string& location, const StoreOptions& store) {
   return side;
 }
 
+// The events' contents of both chains compared (chain_diff.h).
+std::vector<ChainDifference> chain_differences(const Side& a, const Side& b) {
+  std::vector<const MetadataBlock*> ba, bb;
+  for (const auto& c : a.blocks) ba.push_back(&c.block);
+  for (const auto& c : b.blocks) bb.push_back(&c.block);
+  return diff_chains(ba, bb);
+}
+
 std::string data_key(const DatasetDir& dir, const Multihash& hash) {
   std::optional<DatasetFile> f = dir.find_data(hash);
   return f ? f->rel_path : "data/" + hash.to_string();
@@ -98,6 +106,7 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
       break;
     }
   }
+  out.chain_differences = chain_differences(*a, *b);
   std::vector<SliceFile> fa, fb;
   for (auto [side, files] : {std::pair{&*a, &fa}, std::pair{&*b, &fb}}) {
     for (const auto& [interval, slice] : side->slices) {

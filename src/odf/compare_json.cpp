@@ -101,4 +101,18 @@ std::string unordered_comparison_json(const UnorderedComparison& c, int indent) 
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::string chain_differences_json(const std::vector<ChainDifference>& d, int indent) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& c : d) {
+    j.push_back({{"sequence_number", c.sequence_number},
+                 {"reproduced_sequence_number", c.reproduced_sequence_number},
+                 {"event", c.event},
+                 {"field", c.field},
+                 {"original", c.original},
+                 {"reproduced", c.reproduced},
+                 {"identity_only", c.identity_only}});
+  }
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace odf_hash::odf

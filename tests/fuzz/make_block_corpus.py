@@ -11,7 +11,10 @@ its content), each written as tests/fuzz/corpus/odf_block/crafted-<name>:
   - huge and negative lengths and offsets patched into the inner block (vector lengths, the
     root offset, a vtable offset, the vtable size, the event offset), not only the Manifest;
   - Manifests nested in Manifests (deep nesting), and a MetadataBlock whose vtable claims
-    far more fields than it has.
+    far more fields than it has;
+  - the events compare reads (SetTransform, SetPollingSource, SetDataSchema's types) with
+    their contents, a union value without its type field, newer union members, and string
+    lengths patched past the end.
 tests/data/odf/crafted_blocks.json says what parse_block must answer for each: the event it
 reads, or a substring of its error (tests/unit/odf/crafted_blocks_test.cpp checks it, and the
 fuzzer replays the files). Blocks are written with the `flatbuffers` Python builder in the
@@ -201,6 +204,221 @@ def add_data_extra(text):
     return fn
 
 
+# --- The events compare reads (SetTransform, the sources, the full data schema) -----------
+
+EV_SET_POLLING_SOURCE, EV_SET_TRANSFORM, EV_SET_DATA_SCHEMA = 4, 5, 10
+TRANSFORM_SQL = 1
+FETCH_FILES_GLOB, READ_CSV, MERGE_APPEND = 2, 1, 1
+DT_DECIMAL, DT_INT8, DT_INT32, DT_LIST, DT_MAP, DT_TIMESTAMP = 4, 9, 11, 17, 18, 23
+
+
+def fb_strings(b, values):
+    offsets = [b.CreateString(v) for v in values]
+    b.StartVector(4, len(offsets), 4)
+    for o in reversed(offsets):
+        b.PrependUOffsetTRelative(o)
+    return b.EndVector()
+
+
+def fb_tables(b, offsets):
+    b.StartVector(4, len(offsets), 4)
+    for o in reversed(offsets):
+        b.PrependUOffsetTRelative(o)
+    return b.EndVector()
+
+
+def set_transform(inputs, engine=None, version=None, query=None, queries=(), temporal=(),
+                  transform_tag=TRANSFORM_SQL):
+    """SetTransform {inputs: [TransformInput{datasetRef, alias}], transform: TransformSql
+    {engine, version, query, queries: [SqlQueryStep{alias, query}], temporalTables:
+    [TemporalTable{name, primaryKey}]}}."""
+    def fn(b):
+        ins = []
+        for ref, alias in inputs:
+            r, a = b.CreateString(ref), b.CreateString(alias)
+            b.StartObject(2)
+            b.PrependUOffsetTRelativeSlot(0, r, 0)
+            b.PrependUOffsetTRelativeSlot(1, a, 0)
+            ins.append(b.EndObject())
+        ins_vec = fb_tables(b, ins)
+        steps = []
+        for alias, q in queries:
+            a = b.CreateString(alias) if alias is not None else None
+            qq = b.CreateString(q)
+            b.StartObject(2)
+            if a is not None:
+                b.PrependUOffsetTRelativeSlot(0, a, 0)
+            b.PrependUOffsetTRelativeSlot(1, qq, 0)
+            steps.append(b.EndObject())
+        steps_vec = fb_tables(b, steps) if steps else None
+        tables = []
+        for name, keys in temporal:
+            n, k = b.CreateString(name), fb_strings(b, keys)
+            b.StartObject(2)
+            b.PrependUOffsetTRelativeSlot(0, n, 0)
+            b.PrependUOffsetTRelativeSlot(1, k, 0)
+            tables.append(b.EndObject())
+        tables_vec = fb_tables(b, tables) if tables else None
+        strs = [b.CreateString(v) if v is not None else None for v in (engine, version, query)]
+        b.StartObject(5)
+        for slot, v in enumerate(strs):
+            if v is not None:
+                b.PrependUOffsetTRelativeSlot(slot, v, 0)
+        if steps_vec is not None:
+            b.PrependUOffsetTRelativeSlot(3, steps_vec, 0)
+        if tables_vec is not None:
+            b.PrependUOffsetTRelativeSlot(4, tables_vec, 0)
+        sql = b.EndObject()
+        b.StartObject(3)
+        b.PrependUOffsetTRelativeSlot(0, ins_vec, 0)
+        b.PrependUint8Slot(1, transform_tag, 0)
+        b.PrependUOffsetTRelativeSlot(2, sql, 0)
+        return b.EndObject()
+    return fn
+
+
+def set_polling_source(path, separator, fetch_tag=FETCH_FILES_GLOB):
+    """SetPollingSource {fetch: FetchStepFilesGlob{path}, read: ReadStepCsv{separator},
+    merge: MergeStrategyAppend}; fetch_tag None leaves the fetch union's type field out."""
+    def fn(b):
+        p = b.CreateString(path)
+        b.StartObject(6)
+        b.PrependUOffsetTRelativeSlot(0, p, 0)
+        fetch = b.EndObject()
+        sep = b.CreateString(separator)
+        b.StartObject(2)
+        b.PrependUOffsetTRelativeSlot(1, sep, 0)
+        read = b.EndObject()
+        merge = empty_table(b)
+        b.StartObject(9)
+        if fetch_tag is not None:
+            b.PrependUint8Slot(0, fetch_tag, 0)
+        b.PrependUOffsetTRelativeSlot(1, fetch, 0)
+        b.PrependUint8Slot(3, READ_CSV, 0)
+        b.PrependUOffsetTRelativeSlot(4, read, 0)
+        b.PrependUint8Slot(7, MERGE_APPEND, 0)
+        b.PrependUOffsetTRelativeSlot(8, merge, 0)
+        return b.EndObject()
+    return fn
+
+
+def fb_typed_field(b, name, type_fn):
+    """DataField {name, type} with the type written by type_fn(b) -> (tag, offset)."""
+    n = b.CreateString(name)
+    tag, t = type_fn(b)
+    b.StartObject(4)
+    b.PrependUOffsetTRelativeSlot(0, n, 0)
+    b.PrependUint8Slot(1, tag, 0)
+    b.PrependUOffsetTRelativeSlot(2, t, 0)
+    return b.EndObject()
+
+
+def t_simple(tag):
+    return lambda b: (tag, empty_table(b))
+
+
+def t_timestamp(unit=None, tz=None):
+    def fn(b):
+        z = b.CreateString(tz) if tz is not None else None
+        b.StartObject(2)
+        if unit is not None:
+            b.PrependInt16Slot(0, unit, None)
+        if z is not None:
+            b.PrependUOffsetTRelativeSlot(1, z, 0)
+        return DT_TIMESTAMP, b.EndObject()
+    return fn
+
+
+def t_decimal(precision, scale):
+    def fn(b):
+        b.StartObject(2)
+        b.PrependUint32Slot(0, precision, 0)
+        b.PrependInt32Slot(1, scale, 0)
+        return DT_DECIMAL, b.EndObject()
+    return fn
+
+
+def t_list(item_fn, fixed=None):
+    def fn(b):
+        tag, item = item_fn(b)
+        b.StartObject(3)
+        b.PrependUint8Slot(0, tag, 0)
+        b.PrependUOffsetTRelativeSlot(1, item, 0)
+        if fixed is not None:
+            b.PrependUint64Slot(2, fixed, None)
+        return DT_LIST, b.EndObject()
+    return fn
+
+
+def t_map(key_fn, value_fn):
+    def fn(b):
+        kt, k = key_fn(b)
+        vt, v = value_fn(b)
+        b.StartObject(5)
+        b.PrependUint8Slot(0, kt, 0)
+        b.PrependUOffsetTRelativeSlot(1, k, 0)
+        b.PrependUint8Slot(2, vt, 0)
+        b.PrependUOffsetTRelativeSlot(3, v, 0)
+        return DT_MAP, b.EndObject()
+    return fn
+
+
+def t_option(inner_fn):
+    def fn(b):
+        tag, inner = inner_fn(b)
+        b.StartObject(2)
+        b.PrependUint8Slot(0, tag, 0)
+        b.PrependUOffsetTRelativeSlot(1, inner, 0)
+        return DT_OPTION, b.EndObject()
+    return fn
+
+
+def t_struct(fields):
+    def fn(b):
+        vec = fb_tables(b, [fb_typed_field(b, n, f) for n, f in fields])
+        b.StartObject(1)
+        b.PrependUOffsetTRelativeSlot(0, vec, 0)
+        return DT_STRUCT, b.EndObject()
+    return fn
+
+
+def typed_schema(fields):
+    def fn(b):
+        vec = fb_tables(b, [fb_typed_field(b, n, f) for n, f in fields])
+        b.StartObject(2)
+        b.PrependUOffsetTRelativeSlot(0, vec, 0)
+        schema = b.EndObject()
+        b.StartObject(2)
+        b.PrependUOffsetTRelativeSlot(1, schema, 0)
+        return b.EndObject()
+    return fn
+
+
+TYPED_FIELDS = [
+    ("ts", t_timestamp(3, "+01:00")),
+    ("t2", t_timestamp()),
+    ("d", t_decimal(10, 2)),
+    ("l", t_list(t_simple(DT_INT64), fixed=3)),
+    ("m", t_map(t_simple(DT_STRING), t_option(t_simple(DT_INT32)))),
+    ("o", t_option(t_struct([("a", t_simple(DT_INT8))]))),
+]
+# What the specification says of TYPED_FIELDS (units and time zone defaulted where absent).
+TYPED_FIELDS_TEXT = [
+    ["ts", "Timestamp(Nanosecond, +01:00)"], ["t2", "Timestamp(Millisecond, UTC)"],
+    ["d", "Decimal(10, 2)"], ["l", "List(3)"], ["l[]", "Int64"], ["m", "Map"],
+    ["m{key}", "String"], ["m{value}", "Option<Int32>"], ["o", "Option<Struct>"],
+    ["o.a", "Int8"],
+]
+
+
+def with_string_length(block, text, length):
+    """`block` with the length prefix of the (unique) string `text` replaced."""
+    at = block.index(text.encode())
+    out = bytearray(block)
+    struct.pack_into("<I", out, at - 4, length)
+    return bytes(out)
+
+
 def main():
     cases = {}  # name -> (bytes, expectation)
 
@@ -386,6 +604,74 @@ def main():
         "is not {numObjectsNaive, sizeNaive}")
     bad("add-data-extra-not-object", manifest(inner_block(1, add_data_extra('"text"'))),
         "AddData.extra is not a JSON object")
+
+
+    # The events compare reads (event_contents.h): their contents, and malformed ones.
+    def contents(name, data, event, **fields):
+        cases[name] = (data, {"event": event, **fields})
+
+    transform = set_transform(
+        [("did:odf:fed01aa", "left"), ("did:odf:fed01bb", "right")], engine="datafusion",
+        version="1.0", queries=[("tmp", "SELECT * FROM left"), (None, "SELECT 1 FROM tmp")],
+        temporal=[("right", ["id", "day"])])
+    transform_expect = {"inputs": [["did:odf:fed01aa", "left"], ["did:odf:fed01bb", "right"]],
+                        "kind": "Sql", "engine": "datafusion", "version": "1.0",
+                        "query": None,
+                        "queries": [["tmp", "SELECT * FROM left"], [None, "SELECT 1 FROM tmp"]],
+                        "temporal_tables": [["right", ["id", "day"]]]}
+    contents("set-transform-sql", manifest(inner_block(EV_SET_TRANSFORM, transform)),
+             "SetTransform", transform=transform_expect)
+    contents("set-transform-version-2", manifest(inner_block(EV_SET_TRANSFORM, transform),
+                                                 version=2), "SetTransform",
+             transform=transform_expect)
+    contents("set-transform-single-query", manifest(inner_block(EV_SET_TRANSFORM, set_transform(
+        [("did:odf:fed01aa", "src")], engine="datafusion", query="SELECT 2"))), "SetTransform",
+        transform={"inputs": [["did:odf:fed01aa", "src"]], "kind": "Sql",
+                   "engine": "datafusion", "version": None, "query": "SELECT 2",
+                   "queries": [], "temporal_tables": []})
+    contents("set-transform-unknown-kind", manifest(inner_block(EV_SET_TRANSFORM, set_transform(
+        [], query="SELECT 3", transform_tag=9))), "SetTransform",
+        transform={"inputs": [], "kind": "Unknown(9)", "engine": None, "version": None,
+                   "query": None, "queries": [], "temporal_tables": []})
+    good_transform = manifest(inner_block(EV_SET_TRANSFORM, transform))
+    # Version 2 tolerates a misaligned layout, but not in an event holding vectors of tables:
+    # the event offset moved by 2 bytes makes the SetTransform table start misaligned.
+    v2 = manifest(inner_block(EV_SET_TRANSFORM, transform), version=2)
+    v2_inner = v2[content_start(v2):]
+    v2_event = table_field(v2_inner, u32(v2_inner, 0), 4)
+    bad("set-transform-version-2-misaligned",
+        patched(v2, v2_event, "<I", u32(v2_inner, v2_event) + 2),
+        "a version 2 SetTransform, SetPollingSource or AddPushSource must have an aligned layout")
+    bad("set-transform-alias-length-huge",
+        with_string_length(good_transform, "right", 0x7FFFFFF0), NOT_A_BLOCK)
+    bad("set-transform-query-length-past-end",
+        with_string_length(good_transform, "SELECT 1 FROM tmp", 0x1000), NOT_A_BLOCK)
+    bad("set-transform-primary-key-length-huge",
+        with_string_length(good_transform, "day", 0xFFFFFFFF), NOT_A_BLOCK)
+    source = manifest(inner_block(EV_SET_POLLING_SOURCE,
+                                  set_polling_source("/data/*.csv", ";")))
+    contents("set-polling-source", source, "SetPollingSource",
+             source='{"fetch":{"kind":"FilesGlob","path":"/data/*.csv"},'
+                    '"read":{"kind":"Csv","separator":";"},"merge":{"kind":"Append"}}')
+    # A union's value without its type field: read as an unknown member (minireflect's own
+    # iteration would dereference the missing type field).
+    contents("set-polling-source-fetch-without-type", manifest(inner_block(
+        EV_SET_POLLING_SOURCE, set_polling_source("/x", ",", fetch_tag=None))),
+        "SetPollingSource", source='{"fetch":{"kind":"Unknown(0)"},'
+                                   '"read":{"kind":"Csv","separator":","},'
+                                   '"merge":{"kind":"Append"}}')
+    contents("set-polling-source-fetch-newer-member", manifest(inner_block(
+        EV_SET_POLLING_SOURCE, set_polling_source("/x", ",", fetch_tag=77))),
+        "SetPollingSource", source='{"fetch":{"kind":"Unknown(77)"},'
+                                   '"read":{"kind":"Csv","separator":","},'
+                                   '"merge":{"kind":"Append"}}')
+    bad("set-polling-source-path-length-huge",
+        with_string_length(source, "/data/*.csv", 0x7FFFFFF0), NOT_A_BLOCK)
+    schema_block = manifest(inner_block(EV_SET_DATA_SCHEMA, typed_schema(TYPED_FIELDS)))
+    contents("set-data-schema-types", schema_block, "SetDataSchema",
+             schema_fields=TYPED_FIELDS_TEXT, object_links=[])
+    bad("set-data-schema-timezone-length-huge",
+        with_string_length(schema_block, "+01:00", 0x7FFFFFF0), NOT_A_BLOCK)
 
     CORPUS.mkdir(parents=True, exist_ok=True)
     for old in CORPUS.glob("crafted-*"):

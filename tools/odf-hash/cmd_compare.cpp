@@ -178,6 +178,42 @@ void print_verdict(const odf::FileComparison& c, const RunFiles& run = {}) {
   }
 }
 
+// A chain difference's value for the text report: escaped, and cut (a query can be long; the
+// JSON keeps it whole).
+std::string chain_value(const std::string& v) {
+  constexpr size_t kMax = 240;
+  std::string e = escape_text(v);
+  if (e.size() <= kMax) return e;
+  size_t cut = kMax;
+  while (cut > 0 && (static_cast<unsigned char>(e[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+  return e.substr(0, cut) + "... (" + std::to_string(v.size()) + " bytes)";
+}
+
+// The chain differences of a dataset comparison, after its "chains" line.
+void print_chain_differences(const std::vector<odf::ChainDifference>& diffs) {
+  size_t identity = 0;
+  for (const auto& c : diffs) identity += c.identity_only ? 1 : 0;
+  if (diffs.empty()) {
+    std::printf("contents    the same transform, inputs, schema and sources\n");
+    return;
+  }
+  std::printf("contents    %zu difference%s", diffs.size(), diffs.size() == 1 ? "" : "s");
+  if (identity > 0) std::printf(" (%zu only in input dataset ids)", identity);
+  std::printf("\n");
+  for (const auto& c : diffs) {
+    std::string block = std::to_string(c.sequence_number);
+    if (c.reproduced_sequence_number != c.sequence_number) {
+      block += " (reproduced " + std::to_string(c.reproduced_sequence_number) + ")";
+    }
+    std::printf("  block %s %s%s\n", block.c_str(), escape_text(c.field).c_str(),
+                c.identity_only ? "  (input identity only: ids differ unless pulled from the "
+                                  "same origin)"
+                                : "");
+    std::printf("    original    %s\n", chain_value(c.original).c_str());
+    std::printf("    reproduced  %s\n", chain_value(c.reproduced).c_str());
+  }
+}
+
 // compare ORIGINAL_DATASET REPRODUCED_DATASET: the offsets both datasets hold grouped into
 // runs of slices (one file a side when the two split alike; parts of files where the slices
 // never end together), each compared as two tables; the offsets one side holds listed.
@@ -251,6 +287,8 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
                                                  {"original", d.divergence->original},
                                                  {"reproduced", d.divergence->reproduced}}
                                 : nlohmann::json();
+    j["chain_differences"] =
+        nlohmann::json::parse(odf::chain_differences_json(d.chain_differences));
     print_json(j);
   } else {
     std::printf("original    %s (%llu blocks)\n", escape_text(d.original).c_str(),
@@ -265,6 +303,7 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
     } else {
       std::printf("chains      the same events, block by block\n");
     }
+    print_chain_differences(d.chain_differences);
     // "data/f… [0, 199]", and for a part of the file " rows 0-149 (offsets 0-149)".
     auto file_list = [&](const std::vector<odf::SliceFile>& files) {
       std::string out;

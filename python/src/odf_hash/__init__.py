@@ -55,6 +55,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple
 from . import _odf_hash
 from ._compare import (
     Cause,
+    ChainDifference,
     ColumnDifference,
     Comparison,
     DatasetComparison,
@@ -80,6 +81,7 @@ from ._errors import (
 __all__ = [
     "Allow",
     "Cause",
+    "ChainDifference",
     "CheckResult",
     "ColumnDifference",
     "ColumnDigest",

@@ -334,6 +334,26 @@ class SliceComparison:
 
 
 @dataclasses.dataclass(frozen=True)
+class ChainDifference:
+    """One field whose value differs between two blocks of the chains (the same event kind;
+    Seeds and ExecuteTransforms paired by position before the first differing kind, the other
+    events by occurrence, the k-th with the k-th), see :func:`compare_datasets`. Never
+    reported: system times, the chains' own block hashes and dataset ids, watermarks (an
+    input's consumed block hashes only when both sides read the same input)."""
+
+    sequence_number: int  #: the original's block
+    #: the reproduced one's (the same unless the blocks were paired by occurrence across others)
+    reproduced_sequence_number: int
+    event: str  #: ``"SetTransform"``, ``"SetDataSchema"``, ``"ExecuteTransform"``, ...
+    field: str  #: ``"SetTransform.transform.queries[0].query"``, ``"SetDataSchema.schema.a.type"``
+    original: str  #: the value as text, ``"(absent)"`` on the side lacking it
+    reproduced: str
+    #: only an input dataset's id differs: expected unless the reproduction pulled its inputs
+    #: from the original's origin (not a different transform)
+    identity_only: bool
+
+
+@dataclasses.dataclass(frozen=True)
 class DatasetComparison:
     """An original ODF dataset against a reproduced one (see :func:`compare_datasets`);
     truthy when every offset is on both sides and identical or equivalent."""
@@ -347,6 +367,10 @@ class DatasetComparison:
     divergence: Optional[tuple]
     slices: List[SliceComparison]
     same_records: bool
+    #: the events' contents compared field by field (:class:`ChainDifference` says which
+    #: blocks are paired): transform and inputs, schema, ExecuteTransform's inputs and offsets,
+    #: sources; they do not change :attr:`same_records`
+    chain_differences: List[ChainDifference] = dataclasses.field(default_factory=list)
 
     def __bool__(self) -> bool:
         return self.same_records
@@ -386,21 +410,36 @@ class DatasetComparison:
                                          for s, r in rows], pa.string()),
         })
 
+    def chain_differences_to_arrow(self) -> Any:
+        """:attr:`chain_differences` as a ``pyarrow.Table`` (one row each)."""
+        import pyarrow as pa
+
+        names = [f.name for f in dataclasses.fields(ChainDifference)]
+        return pa.table({n: [getattr(c, n) for c in self.chain_differences] for n in names},
+                        schema=pa.schema([("sequence_number", pa.uint64()),
+                                          ("reproduced_sequence_number", pa.uint64()),
+                                          ("event", pa.string()),
+                                          ("field", pa.string()), ("original", pa.string()),
+                                          ("reproduced", pa.string()),
+                                          ("identity_only", pa.bool_())]))
+
 
 def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] = None,
                      rows: int = 5, **store: Any) -> DatasetComparison:
     """Compares an original ODF dataset with a reproduced one (folders or URLs, the store
     options as keyword arguments): their data slices paired by offset interval, each pair
-    compared as :func:`compare` compares two files (with where and why), and the first block
-    where the chains' events diverge. Slices split at other boundaries on each side (the
+    compared as :func:`compare` compares two files (with where and why), the first block
+    where the chains' event kinds diverge, and field by field where the events' contents
+    differ (:class:`ChainDifference`: the transform's query and inputs, the schema, the offsets
+    each transform consumed, the sources; only the records decide
+    :attr:`DatasetComparison.same_records`). Slices split at other boundaries on each side (the
     original pulled after each ingest of its input, the reproduction once) are grouped into
     the smallest runs that end at one offset on both sides, each run compared record by
     record as one table (:class:`SliceComparison`). Where the slices never end together (a
     reproduction run later, with more records; a gap; a later start), the offsets both hold
     are compared as parts of files (:attr:`SliceFile.window`) and the offsets one side holds
     are listed (:attr:`DatasetComparison.only_in_reproduced`); ``same_records`` is then
-    False. The events' contents (queries, inputs) are not compared
-    yet; schemas are, through the data files."""
+    False."""
     from . import _path, _store, _threads
 
     d = _odf_hash.compare_datasets(_path(original, "odf_hash.compare_datasets"),
@@ -418,7 +457,13 @@ def _dataset(d: Dict[str, Any]) -> DatasetComparison:
     return DatasetComparison(d["original"], d["reproduced"], d["original_blocks"],
                              d["reproduced_blocks"],
                              tuple(d["divergence"]) if d["divergence"] is not None else None,
-                             slices, d["same_records"])
+                             slices, d["same_records"],
+                             [ChainDifference(seq, seq_b, event,
+                                              field.decode("utf-8", "replace"),
+                                              a.decode("utf-8", "replace"),
+                                              b.decode("utf-8", "replace"), identity)
+                              for seq, seq_b, event, field, a, b, identity
+                              in d["chain_differences"]])
 
 
 def _pair_dataset_slices(original: Any, reproduced: Any, **store: Any) -> DatasetComparison:

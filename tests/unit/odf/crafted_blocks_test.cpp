@@ -26,6 +26,44 @@ std::vector<uint8_t> read_bytes(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+nlohmann::json optional_text(const std::optional<std::string>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json();
+}
+
+// The contents compare reads (odf_events.h), where the expectations give them.
+void check_contents(const MetadataBlock& block, const nlohmann::json& expect) {
+  if (expect.contains("transform")) {
+    ASSERT_TRUE(block.transform.has_value());
+    const TransformDef& t = *block.transform;
+    nlohmann::json inputs = nlohmann::json::array();
+    for (const auto& i : t.inputs) inputs.push_back({i.dataset_ref, i.alias});
+    nlohmann::json queries = nlohmann::json::array();
+    for (const auto& q : t.queries) queries.push_back({optional_text(q.alias), q.query});
+    nlohmann::json tables = nlohmann::json::array();
+    for (const auto& tt : t.temporal_tables) tables.push_back({tt.name, tt.primary_key});
+    const nlohmann::json got{{"inputs", inputs},
+                             {"kind", t.kind},
+                             {"engine", optional_text(t.engine)},
+                             {"version", optional_text(t.version)},
+                             {"query", optional_text(t.query)},
+                             {"queries", queries},
+                             {"temporal_tables", tables}};
+    EXPECT_EQ(got, expect["transform"]);
+  } else if (block.event != EventKind::kSetTransform) {
+    EXPECT_FALSE(block.transform.has_value());
+  }
+  if (expect.contains("source")) {
+    ASSERT_TRUE(block.source.has_value());
+    EXPECT_EQ(*block.source, expect["source"].get<std::string>());
+  }
+  if (expect.contains("schema_fields")) {
+    ASSERT_TRUE(block.data_schema.has_value());
+    nlohmann::json fields = nlohmann::json::array();
+    for (const auto& f : block.data_schema->fields) fields.push_back({f.path, f.type});
+    EXPECT_EQ(fields, expect["schema_fields"]);
+  }
+}
+
 TEST(CraftedBlocks, EachGivesItsEventOrAClearError) {
   std::ifstream in(kSource / "tests/data/odf/crafted_blocks.json");
   ASSERT_TRUE(in.good());
@@ -53,6 +91,7 @@ TEST(CraftedBlocks, EachGivesItsEventOrAClearError) {
       } else {
         EXPECT_FALSE(block->linked_objects.has_value());
       }
+      check_contents(*block, expect);
     } else {
       ASSERT_FALSE(block.is_ok()) << "parsed as " << event_kind_name(block->event);
       EXPECT_EQ(block.status().code(), StatusCode::kParseError);
