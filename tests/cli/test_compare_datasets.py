@@ -299,3 +299,17 @@ def test_ignore_order_is_for_files(run, tmp_path):
     write_dataset(tmp_path / "a", [table(0, 10)])
     r = run("compare", "--ignore-order", tmp_path / "a", tmp_path / "a")
     assert r.rc == 2 and "not datasets" in r.err
+
+
+def test_overlapping_slices_of_a_malformed_chain(run, tmp_path):
+    # The original's second slice repeats offsets 50-99: listed as an error, not paired; the
+    # offsets of its well-formed slice compared, the rest the reproduction's alone.
+    write_dataset(tmp_path / "a", [table(0, 100), table(50, 100)])
+    write_dataset(tmp_path / "b", [table(0, 150)])
+    r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
+    assert r.rc == 1, r
+    doc = json.loads(r.out)
+    assert entries(doc) == [(0, 99, "equivalent"), (50, 149, "error"),
+                            (100, 149, "only-in-reproduced")]
+    assert "overlaps the one before it, [0, 99]" in doc["slices"][1]["error"]
+    assert windows(doc["slices"][0]["reproduced_files"]) == [(0, 99, 0, 99)]

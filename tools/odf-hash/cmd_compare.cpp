@@ -230,6 +230,7 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
     return "[" + std::to_string(start) + ", " + std::to_string(end) + "]";
   };
   auto verdict_of = [](const odf::SliceComparison& s) -> std::string {
+    if (!s.error.empty()) return "error";  // also a malformed chain's slice, one-sided
     if (s.original_files.empty()) return "only-in-reproduced";
     if (s.reproduced_files.empty()) return "only-in-original";
     if (!s.comparison) return "error";
