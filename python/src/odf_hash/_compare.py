@@ -325,7 +325,10 @@ class SliceComparison:
     @property
     def verdict(self) -> str:
         """``"identical"``, ``"equivalent"``, ``"different"``, ``"only-in-original"``,
-        ``"only-in-reproduced"`` or ``"error"``."""
+        ``"only-in-reproduced"`` or ``"error"`` (also a malformed chain's slice, which one
+        side holds)."""
+        if self.error:
+            return "error"
         if not self.original_files:
             return "only-in-reproduced"
         if not self.reproduced_files:
