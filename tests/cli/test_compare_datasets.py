@@ -265,6 +265,17 @@ def test_later_start(run, tmp_path):
     assert windows(doc["slices"][0]["original_files"]) == [(0, 49, 0, 49)]
     assert windows(doc["slices"][1]["original_files"]) == [(50, 199, 50, 199)]
     assert doc["slices"][1]["comparison"]["original"]["rows"] == 150
+    # A run whose first file is cut at its start: offset 150, in the original's second file,
+    # is row 100 of the entry [50, 199].
+    write_dataset(tmp_path / "c", [table(0, 100), table(100, 100, change=150)])
+    doc = json.loads(run("compare", "--json", tmp_path / "c", tmp_path / "b").out)
+    assert entries(doc) == [(0, 49, "only-in-original"), (50, 199, "different")]
+    common = doc["slices"][1]
+    assert windows(common["original_files"]) == [(50, 99, 50, 99), None]
+    (d,) = common["comparison"]["differences"]
+    assert d["rows"] == [{"row": 100, "offset": 150, "original": "-1", "reproduced": "1500",
+                          "original_file": common["original_files"][1]["file"],
+                          "reproduced_file": common["reproduced_files"][0]["file"]}]
 
 
 def test_a_long_run_opens_one_file_at_a_time(odf_hash_bin, tmp_path):
