@@ -4,7 +4,8 @@
 #   - one value changed: `compare` (physical, logical, then the rows located) against
 #     `logical` of both files; the goal is at most 1.5x;
 #   - rows shuffled: `compare --ignore-order` against `logical` of both files, and against
-#     DuckDB doing the same job (EXCEPT ALL both ways), with peak RSS (goal: under 256 MiB).
+#     DuckDB doing the same job (EXCEPT ALL both ways), with peak RSS (goal: under 256 MiB);
+#   - the order-independent digest of one file (`logical --unordered`) against `logical` of it.
 # Wall time and peak RSS of whole processes (/usr/bin/time), medians of alternating runs.
 # Knobs: see bench/lib.sh; BENCH_PARQUET_MIB, BENCH_COMPARE_RUNS (default 3, quick 1).
 set -euo pipefail
@@ -47,6 +48,8 @@ for ((i = 0; i < RUNS; i++)); do
   timed logical_shuffled "$BIN" logical "$file" "$shuffled"
   timed unordered "$BIN" compare --ignore-order "$file" "$shuffled"
   timed duckdb "$PYTHON" bench/duckdb_except.py "$file" "$shuffled"
+  timed logical_one "$BIN" logical "$file"
+  timed unordered_one "$BIN" logical --unordered "$file"
 done
 grep -q "1 of .* rows differ" "$out/locate.out" || { echo "compare.sh: the change was not located" >&2; cat "$out/locate.out" >&2; exit 1; }
 grep -q "same records" "$out/unordered.out" || { echo "compare.sh: --ignore-order disagrees" >&2; exit 1; }
@@ -61,3 +64,5 @@ printf '  %-52s %8.2f %13.1f %8.2f\n' "odf-hash compare ORIGINAL CHANGED (locate
 printf '  %-52s %8.2f %13.1f %8s\n' "odf-hash logical ORIGINAL SHUFFLED" "$(t logical_shuffled)" "$(m logical_shuffled)" "1"
 printf '  %-52s %8.2f %13.1f %8.2f\n' "odf-hash compare --ignore-order ORIGINAL SHUFFLED" "$(t unordered)" "$(m unordered)" "$(ratio "$(t unordered)" "$(t logical_shuffled)")"
 printf '  %-52s %8.2f %13.1f %8.2f\n' "DuckDB EXCEPT ALL both ways (1 thread)" "$(t duckdb)" "$(m duckdb)" "$(ratio "$(t duckdb)" "$(t logical_shuffled)")"
+printf '  %-52s %8.2f %13.1f %8s\n' "odf-hash logical ORIGINAL" "$(t logical_one)" "$(m logical_one)" "1"
+printf '  %-52s %8.2f %13.1f %8.2f\n' "odf-hash logical --unordered ORIGINAL" "$(t unordered_one)" "$(m unordered_one)" "$(ratio "$(t unordered_one)" "$(t logical_one)")"
