@@ -77,6 +77,12 @@ struct DatasetComparison {
   // reproduction ran something else and still gave the same records.
   std::vector<ChainDifference> chain_differences;
   std::vector<SliceComparison> slices;  // by interval start, then end
+  // The time columns (the original's last SetVocab, else ODF's default names): ODF stamps
+  // each record with the time it was added (system time), and a source without an event
+  // time uses that time as the event time too, so a reproduction run at another time
+  // differs there (differs_only_in).
+  std::string system_time_column = "system_time";
+  std::string event_time_column = "event_time";
   // Every offset on both sides, every run identical or equivalent (false when any entry is
   // one-sided or an error).
   bool same_records = false;
@@ -98,6 +104,12 @@ Result<DatasetComparison> pair_dataset_slices(const std::string& original,
 // Whole (RowWindow::whole) when the files hold just `interval`, so that one whole file on
 // each side is compared byte for byte first.
 RowWindow run_row_window(const std::vector<SliceFile>& files, const OffsetInterval& interval);
+
+// Whether the records of a "different" comparison differ in some of `columns` only: the same
+// schema and row count, and every other column's digest equal (the same values, row by row).
+// For a dataset's time columns (DatasetComparison::system_time_column, event_time_column)
+// this is what a faithful reproduction run at another time gives.
+bool differs_only_in(const FileComparison& c, const std::vector<std::string>& columns);
 
 // pair_dataset_slices, then every run compared (compare_object_groups).
 Result<DatasetComparison> compare_datasets(const std::string& original,

@@ -11,17 +11,17 @@
 // re-serialized: its hash is the SHA3-256 of the file bytes exactly as given.
 //
 // Only what odf-hash needs is extracted: the chain fields, the event kind, the dataset kind
-// of a Seed, the offset column a SetVocab names, the data slice / checkpoint references of
-// AddData and ExecuteTransform, and for compare (odf_events.h) the contents of SetTransform,
-// SetDataSchema, ExecuteTransform's inputs and the sources (SetPollingSource, AddPushSource).
-// Required fields: in the events odf-hash interprets (Seed, AddData, ExecuteTransform) every table,
-// vector or string field the specification requires is checked for presence (a missing one is a
-// parse error naming it: Seed.datasetId, ExecuteTransform.queryInputs and each input's datasetId,
-// DataSlice.logicalHash / physicalHash / offsetInterval, Checkpoint.physicalHash), as are
-// MetadataBlock.systemTime and the event. Scalars cannot be checked (FlatBuffers writers omit a
-// scalar equal to its default). The other events are verified as tables and not interpreted: their
-// content does not affect any hash odf-hash checks, so their own required fields are not looked
-// for.
+// of a Seed, the offset and time columns a SetVocab names, the data slice / checkpoint
+// references of AddData and ExecuteTransform, and for compare (odf_events.h) the contents of
+// SetTransform, SetDataSchema, ExecuteTransform's inputs and the sources (SetPollingSource,
+// AddPushSource). Required fields: in the events odf-hash interprets (Seed, AddData,
+// ExecuteTransform) every table, vector or string field the specification requires is checked for
+// presence (a missing one is a parse error naming it: Seed.datasetId, ExecuteTransform.queryInputs
+// and each input's datasetId, DataSlice.logicalHash / physicalHash / offsetInterval,
+// Checkpoint.physicalHash), as are MetadataBlock.systemTime and the event. Scalars cannot be
+// checked (FlatBuffers writers omit a scalar equal to its default). The other events are verified
+// as tables and not interpreted: their content does not affect any hash odf-hash checks, so their
+// own required fields are not looked for.
 //
 // Linked objects (ODF RFC-017): from a SetDataSchema's ODF schema (`schema`, RFC-016) the
 // columns whose extra attribute "opendatafabric.org/type" has kind ObjectLink (through
@@ -157,6 +157,10 @@ struct MetadataBlock {
   std::optional<DataSchemaInfo> data_schema;
   // SetVocab only: its offsetColumn, when given (absent: the default name, "offset").
   std::optional<std::string> vocab_offset_column;
+  // SetVocab only: its systemTimeColumn, when given (absent: "system_time").
+  std::optional<std::string> vocab_system_time_column;
+  // SetVocab only: its eventTimeColumn, when given (absent: "event_time").
+  std::optional<std::string> vocab_event_time_column;
   // AddData only, when its extra attributes hold the summary.
   std::optional<LinkedObjectsSummary> linked_objects;
 

@@ -167,6 +167,8 @@ nb::dict dataset_dict(const odf_hash::odf::DatasetComparison& c) {
         s.comparison ? nb::object(comparison_dict(*s.comparison)) : nb::none(), s.error));
   }
   d["slices"] = slices;
+  d["system_time_column"] = c.system_time_column;
+  d["event_time_column"] = c.event_time_column;
   return d;
 }
 

@@ -222,3 +222,21 @@ def test_dask_compares_each_common_range_in_one_task(root, tmp_path):
         (0, 149, "equivalent"), (150, 159, "only-in-original"), (160, 199, "different"),
         (200, 219, "only-in-reproduced")]
     assert [r.offset for r in d.slices[2].comparison.differing_rows] == [170]
+
+
+def test_only_the_time_columns_differ(root, tmp_path):
+    """A reproduction run at another time: its records differ in system_time alone; the
+    slice is "different" (arrow0) and says that nothing else differs, here and on Dask."""
+    pytest.importorskip("dask")
+    import odf_hash.dask
+
+    w = writer(root)
+    w.write_dataset(tmp_path / "a", [w.stamped(0, 40), w.stamped(40, 10)])
+    w.write_dataset(tmp_path / "b", [w.stamped(0, 40, hours=2), w.stamped(40, 10, hours=2,
+                                                                            change=45)])
+    d = odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert not d and (d.system_time_column, d.event_time_column) == ("system_time", "event_time")
+    assert [(s.verdict, s.only_time_columns_differ) for s in d.slices] == [
+        ("different", True), ("different", False)]
+    assert d.slices[0].comparison.differing_columns == ["system_time"]
+    assert odf_hash.dask.compare_datasets(tmp_path / "a", tmp_path / "b") == d

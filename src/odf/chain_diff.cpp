@@ -272,6 +272,10 @@ std::vector<ChainDifference> diff_blocks(const MetadataBlock& original,
     case EventKind::kAddPushSource: diff_source(original.source, reproduced.source, d); break;
     case EventKind::kSetVocab:
       d.check("offsetColumn", original.vocab_offset_column, reproduced.vocab_offset_column);
+      d.check("systemTimeColumn", original.vocab_system_time_column,
+              reproduced.vocab_system_time_column);
+      d.check("eventTimeColumn", original.vocab_event_time_column,
+              reproduced.vocab_event_time_column);
       break;
     default: break;
   }

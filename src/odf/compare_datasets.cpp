@@ -107,6 +107,11 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
     }
   }
   out.chain_differences = chain_differences(*a, *b);
+  for (const auto& block : a->blocks) {
+    if (block.block.event != EventKind::kSetVocab) continue;
+    out.system_time_column = block.block.vocab_system_time_column.value_or("system_time");
+    out.event_time_column = block.block.vocab_event_time_column.value_or("event_time");
+  }
   std::vector<SliceFile> fa, fb;
   for (auto [side, files] : {std::pair{&*a, &fa}, std::pair{&*b, &fb}}) {
     for (const auto& [interval, slice] : side->slices) {
@@ -138,6 +143,17 @@ RowWindow run_row_window(const std::vector<SliceFile>& files, const OffsetInterv
     w.limit = interval.end - interval.start + 1;
   }
   return w;
+}
+
+bool differs_only_in(const FileComparison& c, const std::vector<std::string>& columns) {
+  const auto listed = [&](const std::string& x) {
+    return std::find(columns.begin(), columns.end(), x) != columns.end();
+  };
+  return c.verdict == CompareVerdict::kDifferent && c.schema_differences.empty() &&
+         !c.differing_columns.empty() &&
+         std::all_of(c.differing_columns.begin(), c.differing_columns.end(), listed) &&
+         c.original.logical && c.reproduced.logical &&
+         c.original.logical->num_rows == c.reproduced.logical->num_rows;
 }
 
 Result<DatasetComparison> pair_dataset_slices(const std::string& original,

@@ -370,13 +370,15 @@ Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
     case fb::MetadataEvent::SetVocab: {
       // Read as vector_bytes reads (a version 2 block may be misaligned): the verifier
       // checked the string's bounds.
-      const auto* name = b.event_as_SetVocab()->offset_column();
-      if (name != nullptr) {
+      const auto text = [](const flatbuffers::String* name) -> std::optional<std::string> {
+        if (name == nullptr) return std::nullopt;
         const auto* p = reinterpret_cast<const uint8_t*>(name);
         const auto n = flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p);
-        out.vocab_offset_column =
-            std::string(reinterpret_cast<const char*>(p + sizeof(flatbuffers::uoffset_t)), n);
-      }
+        return std::string(reinterpret_cast<const char*>(p + sizeof(flatbuffers::uoffset_t)), n);
+      };
+      out.vocab_offset_column = text(b.event_as_SetVocab()->offset_column());
+      out.vocab_system_time_column = text(b.event_as_SetVocab()->system_time_column());
+      out.vocab_event_time_column = text(b.event_as_SetVocab()->event_time_column());
       return Status::ok();
     }
     case fb::MetadataEvent::ExecuteTransform: {

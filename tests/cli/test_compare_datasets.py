@@ -324,3 +324,49 @@ def test_overlapping_slices_of_a_malformed_chain(run, tmp_path):
                             (100, 149, "only-in-reproduced")]
     assert "overlaps the one before it, [0, 99]" in doc["slices"][1]["error"]
     assert windows(doc["slices"][0]["reproduced_files"]) == [(0, 99, 0, 99)]
+
+
+def set_vocab(system_time_column):
+    """A SetVocab event (union tag 6) naming the system time column (its field 2)."""
+    def fn(b):
+        name = b.CreateString(system_time_column)
+        b.StartObject(4)
+        b.PrependUOffsetTRelativeSlot(2, name, 0)
+        return b.EndObject()
+    return (6, fn)
+
+
+def stamped(start, n, column="system_time", hours=0, change=None):
+    t = table(start, n, change)
+    times = [dt.datetime(2026, 1, 1, hours, tzinfo=dt.timezone.utc)] * n
+    return t.append_column(column, pa.array(times, pa.timestamp("us", tz="UTC")))
+
+
+def test_only_the_time_columns_differ(run, tmp_path):
+    """A faithful reproduction run at another time: its records differ in the system time
+    column alone (ODF stamps each record with the time it was added). The slice stays
+    "different" (arrow0 says so) and the report says that nothing else differs."""
+    write_dataset(tmp_path / "a", [stamped(0, 40), stamped(40, 10)])
+    write_dataset(tmp_path / "b", [stamped(0, 40, hours=5), stamped(40, 10)])
+    r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
+    assert r.rc == 1, r
+    doc = json.loads(r.out)
+    assert doc["system_time_column"] == "system_time"
+    assert [(s["verdict"], s["only_time_columns_differ"]) for s in doc["slices"]] == [
+        ("different", True), ("identical", False)]
+    text = run("compare", tmp_path / "a", tmp_path / "b").out
+    assert "only the time columns differ (system_time)" in text
+    # Another column differing too: no such note.
+    write_dataset(tmp_path / "c", [stamped(0, 40, hours=5, change=7), stamped(40, 10)])
+    doc = json.loads(run("compare", "--json", tmp_path / "a", tmp_path / "c").out)
+    assert doc["slices"][0]["verdict"] == "different"
+    assert doc["slices"][0]["only_time_columns_differ"] is False
+    text = run("compare", tmp_path / "a", tmp_path / "c").out
+    assert "only the time columns differ" not in text
+    # The column a SetVocab names.
+    write_dataset(tmp_path / "d", [stamped(0, 40, column="sys")], extra_event=set_vocab("sys"))
+    write_dataset(tmp_path / "e", [stamped(0, 40, column="sys", hours=3)],
+                  extra_event=set_vocab("sys"))
+    doc = json.loads(run("compare", "--json", tmp_path / "d", tmp_path / "e").out)
+    assert doc["system_time_column"] == "sys"
+    assert doc["slices"][0]["only_time_columns_differ"] is True

@@ -113,6 +113,14 @@ def test_root_datasets_re_ingested(run, workspaces):
     # which kamu sets at ingest: exit 1).
     rc, doc = compare(run, folder(ws1, "src"), folder(ws2, "src"))
     assert rc == 1 and doc["chain_differences"] == [] and doc["chain_divergence"] is None
+    # ... and in the time columns alone (the CSV has no event time: kamu stamps both with the
+    # ingest time), the same CSV rows otherwise, which the report says.
+    assert (doc["system_time_column"], doc["event_time_column"]) == ("system_time", "event_time")
+    (s,) = doc["slices"]
+    assert s["only_time_columns_differ"] is True
+    assert sorted(s["comparison"]["differing_columns"]) == ["event_time", "system_time"]
+    assert "only the time columns differ (event_time, system_time)" in run(
+        "compare", folder(ws1, "src"), folder(ws2, "src")).out
     # Another merge strategy: the SetPollingSource differs there.
     rc, doc = compare(run, folder(ws1, "src"), folder(ws4, "src"))
     fields = {(d["field"], d["original"], d["reproduced"]) for d in doc["chain_differences"]}

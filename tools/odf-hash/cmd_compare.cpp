@@ -253,6 +253,7 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
     }
     return j;
   };
+  const std::vector<std::string> time{d.system_time_column, d.event_time_column};
   if (args.json) {
     nlohmann::json slices = nlohmann::json::array();
     for (const auto& s : d.slices) {
@@ -277,11 +278,14 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
         js["comparison"] = std::move(c);
       }
       if (!s.error.empty()) js["error"] = s.error;
+      js["only_time_columns_differ"] = s.comparison && odf::differs_only_in(*s.comparison, time);
       slices.push_back(std::move(js));
     }
     nlohmann::json j{{"original", {{"path", d.original}, {"blocks", d.original_blocks}}},
                      {"reproduced", {{"path", d.reproduced}, {"blocks", d.reproduced_blocks}}},
                      {"slices", slices},
+                     {"system_time_column", d.system_time_column},
+                     {"event_time_column", d.event_time_column},
                      {"verdict", d.same_records ? "same-records" : "different"}};
     j["chain_divergence"] = d.divergence
                                 ? nlohmann::json{{"sequence_number", d.divergence->sequence_number},
@@ -359,6 +363,18 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
       if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
       if (s.comparison && s.comparison->verdict == odf::CompareVerdict::kDifferent) {
         print_verdict(*s.comparison, RunFiles{&s.original_files, &s.reproduced_files});
+        if (odf::differs_only_in(*s.comparison, time)) {
+          std::string which;
+          for (const auto& c : s.comparison->differing_columns) {
+            which += (which.empty() ? "" : ", ") + escape_text(c);
+          }
+          std::printf(
+              "  only the time columns differ (%s): ODF stamps each record with the time it "
+              "was added (and a source without an event time uses that time), so a run at "
+              "another time differs there; every other column holds the same values, row by "
+              "row\n",
+              which.c_str());
+        }
       }
     }
     if (only_a > 0 || only_b > 0) {

@@ -321,6 +321,12 @@ class SliceComparison:
     #: why the run was not compared: a file could not be read, a file's schema is not the
     #: run's first's; or a malformed chain's slice (overlapping the one before it), alone
     error: str = ""
+    #: ``"different"`` in the dataset's time columns only
+    #: (:attr:`DatasetComparison.system_time_column`, :attr:`~DatasetComparison.event_time_column`):
+    #: the same schema and row count, every other column the same values row by row; what a
+    #: faithful reproduction run at another time gives, since ODF stamps each record with the
+    #: time it was added (and a source without an event time uses that time too)
+    only_time_columns_differ: bool = False
 
     @property
     def verdict(self) -> str:
@@ -374,6 +380,10 @@ class DatasetComparison:
     #: blocks are paired): transform and inputs, schema, ExecuteTransform's inputs and offsets,
     #: sources; they do not change :attr:`same_records`
     chain_differences: List[ChainDifference] = dataclasses.field(default_factory=list)
+    #: the column where ODF stamps each record with the time it was added, and the event
+    #: time column (the original's SetVocab, else ODF's default names)
+    system_time_column: str = "system_time"
+    event_time_column: str = "event_time"
 
     def __bool__(self) -> bool:
         return self.same_records
@@ -452,11 +462,22 @@ def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] =
     return _dataset(d)
 
 
+def _differs_only_in(c: Optional[Comparison], columns: Tuple[str, ...]) -> bool:
+    """compare_datasets.h's differs_only_in: "different" in some of ``columns`` only."""
+    return (c is not None and c.verdict == "different" and not c.schema_differences
+            and bool(c.differing_columns) and all(x in columns for x in c.differing_columns)
+            and c.original.get("rows") is not None
+            and c.original.get("rows") == c.reproduced.get("rows"))
+
+
 def _dataset(d: Dict[str, Any]) -> DatasetComparison:
+    time = (d["system_time_column"], d["event_time_column"])
     slices = [SliceComparison(start, end, [SliceFile(*f) for f in fa],
                               [SliceFile(*f) for f in fb],
                               _comparison(c) if c is not None else None, err)
               for start, end, fa, fb, c, err in d["slices"]]
+    slices = [dataclasses.replace(s, only_time_columns_differ=True)
+              if _differs_only_in(s.comparison, time) else s for s in slices]
     return DatasetComparison(d["original"], d["reproduced"], d["original_blocks"],
                              d["reproduced_blocks"],
                              tuple(d["divergence"]) if d["divergence"] is not None else None,
@@ -466,7 +487,7 @@ def _dataset(d: Dict[str, Any]) -> DatasetComparison:
                                               a.decode("utf-8", "replace"),
                                               b.decode("utf-8", "replace"), identity)
                               for seq, seq_b, event, field, a, b, identity
-                              in d["chain_differences"]])
+                              in d["chain_differences"]], *time)
 
 
 def _pair_dataset_slices(original: Any, reproduced: Any, **store: Any) -> DatasetComparison:
@@ -496,7 +517,10 @@ def _compare_slices(paired: DatasetComparison, compare_pair: Any) -> DatasetComp
     same = paired.same_records
     for i, r in zip(todo, results):
         if isinstance(r, Comparison):
-            slices[i] = dataclasses.replace(slices[i], comparison=r)
+            slices[i] = dataclasses.replace(
+                slices[i], comparison=r,
+                only_time_columns_differ=_differs_only_in(
+                    r, (paired.system_time_column, paired.event_time_column)))
             same = same and r.verdict != "different"
         else:
             slices[i] = dataclasses.replace(slices[i], error=str(r))
