@@ -26,8 +26,8 @@
 // Never compared, because they differ between any two runs: systemTime, block hashes (prev
 // block hashes; an input's prev/new block hashes when the inputs' ids differ), the reproduced
 // dataset's own id (Seed), watermarks (they may follow the wall clock), AddData's source state
-// and checkpoints (data is compared through the slices). Not read at all: SetInfo, SetLicense, SetAttachments, the
-// Disable* events (descriptive, no effect on the records).
+// and checkpoints (data is compared through the slices). Not read at all: SetInfo, SetLicense,
+// SetAttachments, the Disable* events (descriptive, no effect on the records).
 //
 // An input's dataset id (SetTransform.inputs[].datasetRef as kamu writes it, and
 // ExecuteTransform.queryInputs[].datasetId) differs between two workspaces unless the inputs
