@@ -17,7 +17,7 @@ constexpr size_t kGroup = 8;
 
 // Pads a message of n < 136 bytes into `block` (FIPS 202: 0x06, zeros, 0x80 in the last byte).
 void pad_into(uint8_t* block, const uint8_t* msg, size_t n) {
-  std::memcpy(block, msg, n);
+  if (n > 0) std::memcpy(block, msg, n);  // msg may be null when n is 0
   std::memset(block + n, 0, kRate - n);
   block[n] = 0x06;
   block[kRate - 1] |= 0x80;
