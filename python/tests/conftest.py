@@ -28,6 +28,21 @@ def root():
 
 
 @pytest.fixture(scope="session")
+def dataset_writer():
+    """The CLI tests' ODF dataset writer (tests/cli/test_compare_datasets.py: write_dataset,
+    table, stamped), for the dataset comparisons of these tests."""
+    pytest.importorskip("flatbuffers")
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests" / "cli"))
+    try:
+        import test_compare_datasets as w
+    finally:
+        sys.path.pop(0)
+    return w
+
+
+@pytest.fixture(scope="session")
 def vectors():
     return load_vectors()
 

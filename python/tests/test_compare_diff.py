@@ -146,18 +146,11 @@ def test_dask_compares_the_slices_on_workers_as_locally(root):
     assert other == odf_hash.compare_datasets(ds / "root", ds / "derivative")
 
 
-def test_dask_locates_rows_in_a_changed_slice(root, tmp_path):
+def test_dask_locates_rows_in_a_changed_slice(dataset_writer, tmp_path):
     pytest.importorskip("dask")
-    pytest.importorskip("flatbuffers")
-    import sys
-
     import odf_hash.dask
 
-    sys.path.insert(0, str(root / "tests" / "cli"))
-    try:
-        import test_compare_datasets as w
-    finally:
-        sys.path.pop(0)
+    w = dataset_writer
     w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 50)])
     w.write_dataset(tmp_path / "b", [w.table(0, 100), w.table(100, 50, change=130)])
     d = odf_hash.dask.compare_datasets(tmp_path / "a", tmp_path / "b")

@@ -25,17 +25,6 @@ def write(path, t, row_group_size=None):
     return str(path)
 
 
-def writer(root):
-    """The CLI tests' dataset writer (tests/cli/test_compare_datasets.py)."""
-    pytest.importorskip("flatbuffers")
-    sys.path.insert(0, str(root / "tests" / "cli"))
-    try:
-        import test_compare_datasets as w
-    finally:
-        sys.path.pop(0)
-    return w
-
-
 def test_lists_of_files_are_compared_as_tables(tmp_path):
     a = [write(tmp_path / "a1.parquet", table(0, 100)), write(tmp_path / "a2.parquet", table(100, 50))]
     b = [write(tmp_path / "b1.parquet", table(0, 120), row_group_size=7),
@@ -76,8 +65,8 @@ def test_a_schema_change_inside_a_list_is_an_error(tmp_path):
         odf_hash.compare([], b)
 
 
-def test_compare_datasets_groups_other_boundaries(root, tmp_path):
-    w = writer(root)
+def test_compare_datasets_groups_other_boundaries(dataset_writer, tmp_path):
+    w = dataset_writer
     w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 50), w.table(150, 10)])
     w.write_dataset(tmp_path / "b", [w.table(0, 120), w.table(120, 30, change=130),
                                      w.table(150, 10)])
@@ -103,11 +92,11 @@ def test_compare_datasets_groups_other_boundaries(root, tmp_path):
     assert same.to_arrow().num_rows == 0
 
 
-def test_dask_compares_each_run_in_one_task(root, tmp_path):
+def test_dask_compares_each_run_in_one_task(dataset_writer, tmp_path):
     pytest.importorskip("dask")
     import odf_hash.dask
 
-    w = writer(root)
+    w = dataset_writer
     w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 50)])
     w.write_dataset(tmp_path / "b", [w.table(0, 120), w.table(120, 30, change=140)])
     w.write_dataset(tmp_path / "c", [w.table(0, 30), w.table(30, 120)])
@@ -173,8 +162,8 @@ def test_windows_of_files(tmp_path):
         odf_hash.compare(a, b, original_window=(0, 1), ignore_order=True)
 
 
-def test_compare_datasets_longer_reproduction_and_gap(root, tmp_path):
-    w = writer(root)
+def test_compare_datasets_longer_reproduction_and_gap(dataset_writer, tmp_path):
+    w = dataset_writer
     # The reproduction ran later: 200 records against 150 (the original in two slices).
     w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 50)])
     w.write_dataset(tmp_path / "b", [w.table(0, 200)])
@@ -208,11 +197,11 @@ def test_compare_datasets_longer_reproduction_and_gap(root, tmp_path):
         "reproduced_file": last.reproduced_files[0].file}]
 
 
-def test_dask_compares_each_common_range_in_one_task(root, tmp_path):
+def test_dask_compares_each_common_range_in_one_task(dataset_writer, tmp_path):
     pytest.importorskip("dask")
     import odf_hash.dask
 
-    w = writer(root)
+    w = dataset_writer
     w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 100)])
     w.write_dataset(tmp_path / "b", [w.table(0, 150), w.table(160, 40, change=170),
                                      w.table(200, 20)])
@@ -224,13 +213,13 @@ def test_dask_compares_each_common_range_in_one_task(root, tmp_path):
     assert [r.offset for r in d.slices[2].comparison.differing_rows] == [170]
 
 
-def test_only_the_time_columns_differ(root, tmp_path):
+def test_only_the_time_columns_differ(dataset_writer, tmp_path):
     """A reproduction run at another time: its records differ in system_time alone; the
     slice is "different" (arrow0) and says that nothing else differs, here and on Dask."""
     pytest.importorskip("dask")
     import odf_hash.dask
 
-    w = writer(root)
+    w = dataset_writer
     w.write_dataset(tmp_path / "a", [w.stamped(0, 40), w.stamped(40, 10)])
     w.write_dataset(tmp_path / "b", [w.stamped(0, 40, hours=2), w.stamped(40, 10, hours=2,
                                                                             change=45)])

@@ -97,15 +97,10 @@ def test_ray_compares_dataset_slices_as_locally(session, root):
             odf_hash.compare_datasets(ds / a, ds / b), (a, b)
 
 
-def test_ray_compares_runs_of_slices_split_differently(session, root, tmp_path):
+def test_ray_compares_runs_of_slices_split_differently(session, dataset_writer, tmp_path):
     """A run of two slices a side, split at other offsets, is one task; a changed value in it
     is found at its offset, as locally."""
-    pytest.importorskip("flatbuffers")
-    sys.path.insert(0, str(root / "tests" / "cli"))
-    try:
-        import test_compare_datasets as w
-    finally:
-        sys.path.pop(0)
+    w = dataset_writer
     w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 50)])
     w.write_dataset(tmp_path / "b", [w.table(0, 120), w.table(120, 30, change=125)])
     d = odf_hash.ray.compare_datasets(tmp_path / "a", tmp_path / "b")
@@ -114,15 +109,10 @@ def test_ray_compares_runs_of_slices_split_differently(session, root, tmp_path):
     assert [r.offset for r in run.comparison.differing_rows] == [125]
 
 
-def test_ray_compares_the_offsets_both_hold(session, root, tmp_path):
+def test_ray_compares_the_offsets_both_hold(session, dataset_writer, tmp_path):
     """Slices that never end together (a gap in the reproduction, a longer reproduction):
     each range both hold is one task over the parts of the files holding it, as locally."""
-    pytest.importorskip("flatbuffers")
-    sys.path.insert(0, str(root / "tests" / "cli"))
-    try:
-        import test_compare_datasets as w
-    finally:
-        sys.path.pop(0)
+    w = dataset_writer
     w.write_dataset(tmp_path / "a", [w.table(0, 100), w.table(100, 100)])
     w.write_dataset(tmp_path / "b", [w.table(0, 150), w.table(160, 60, change=170)])
     d = odf_hash.ray.compare_datasets(tmp_path / "a", tmp_path / "b")
