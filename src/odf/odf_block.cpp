@@ -75,53 +75,51 @@ size_t field_position(const AlignedBytes& buf, size_t table, size_t slot) {
   return offset == 0 ? 0 : table + offset;
 }
 
-// The FlatBuffers verifier calls members of a vector of tables (size(), Get()), which is
-// undefined behaviour on a misaligned vector; with alignment checks off (version 2) nothing
-// stops one from being misaligned. The only vector of tables odf-hash declares is
-// ExecuteTransform.queryInputs: it is located here without trusting the buffer, and a
-// misaligned one is refused before the verifier runs. (flatc never writes one misaligned:
-// only version 2's Timestamp struct is.)
-bool query_inputs_aligned(const AlignedBytes& buf) {
+// The block's event: its union type and the position of its table, located without trusting
+// the buffer (for the checks below, which run before the verifier); nullopt when the root,
+// the event or its type cannot be read (the verifier rejects such a block, or it has none).
+struct EventAt {
+  fb::MetadataEvent type;
+  size_t table;
+};
+std::optional<EventAt> locate_event(const AlignedBytes& buf) {
   uint32_t root = 0, rel = 0;
-  if (!load_u32(buf, 0, &root)) return true;  // the verifier rejects it
+  if (!load_u32(buf, 0, &root)) return std::nullopt;
   const size_t type_at = field_position(buf, root, 3);
   const size_t event_at = field_position(buf, root, 4);
-  if (type_at == 0 || event_at == 0 || type_at >= buf.size()) return true;
-  if (buf.data()[type_at] != static_cast<uint8_t>(fb::MetadataEvent::ExecuteTransform)) {
-    return true;
-  }
-  if (!load_u32(buf, event_at, &rel)) return true;
-  const size_t inputs_at = field_position(buf, event_at + rel, 0);
+  if (type_at == 0 || event_at == 0 || type_at >= buf.size()) return std::nullopt;
+  if (!load_u32(buf, event_at, &rel)) return std::nullopt;
+  return EventAt{static_cast<fb::MetadataEvent>(buf.data()[type_at]), event_at + rel};
+}
+
+// The FlatBuffers verifier calls members of a vector of tables (size(), Get()), which is
+// undefined behaviour on a misaligned vector; with alignment checks off (version 2) nothing
+// stops one from being misaligned. ExecuteTransform.queryInputs is one: it is located here
+// without trusting the buffer, and a misaligned one is refused before the verifier runs.
+// (flatc never writes one misaligned: only version 2's Timestamp struct is.)
+bool query_inputs_aligned(const AlignedBytes& buf) {
+  const std::optional<EventAt> e = locate_event(buf);
+  if (!e || e->type != fb::MetadataEvent::ExecuteTransform) return true;
+  uint32_t rel = 0;
+  const size_t inputs_at = field_position(buf, e->table, 0);
   if (inputs_at == 0 || !load_u32(buf, inputs_at, &rel)) return true;
   return (inputs_at + rel) % alignof(flatbuffers::uoffset_t) == 0;
 }
 
-// Whether the block's event is a SetDataSchema carrying the ODF schema (slot 1), located
-// without trusting the buffer (as query_inputs_aligned does).
+// Whether the block's event is a SetDataSchema carrying the ODF schema (slot 1).
 bool has_odf_data_schema(const AlignedBytes& buf) {
-  uint32_t root = 0, rel = 0;
-  if (!load_u32(buf, 0, &root)) return false;
-  const size_t type_at = field_position(buf, root, 3);
-  const size_t event_at = field_position(buf, root, 4);
-  if (type_at == 0 || event_at == 0 || type_at >= buf.size()) return false;
-  if (buf.data()[type_at] != static_cast<uint8_t>(fb::MetadataEvent::SetDataSchema)) return false;
-  if (!load_u32(buf, event_at, &rel)) return false;
-  return field_position(buf, event_at + rel, 1) != 0;
+  const std::optional<EventAt> e = locate_event(buf);
+  return e && e->type == fb::MetadataEvent::SetDataSchema && field_position(buf, e->table, 1) != 0;
 }
 
 // Version 2 blocks: the events holding vectors of tables that compare reads (SetTransform and
 // the sources) are verified with alignment checks before the block is verified without them
-// (event_contents.h), for the reason query_inputs_aligned gives. Located without trusting the
-// buffer; true when the block has no such event (or is too broken for the verifier anyway).
+// (event_contents.h), for the reason query_inputs_aligned gives. True when the block has no
+// such event (or is too broken for the verifier anyway).
 bool compare_events_aligned(const AlignedBytes& buf) {
-  uint32_t root = 0, rel = 0;
-  if (!load_u32(buf, 0, &root)) return true;
-  const size_t type_at = field_position(buf, root, 3);
-  const size_t event_at = field_position(buf, root, 4);
-  if (type_at == 0 || event_at == 0 || type_at >= buf.size()) return true;
-  if (!load_u32(buf, event_at, &rel) || event_at + rel >= buf.size()) return true;
-  const auto type = static_cast<fb::MetadataEvent>(buf.data()[type_at]);
-  return detail::verify_event_aligned(buf.data(), buf.size(), type, event_at + rel);
+  const std::optional<EventAt> e = locate_event(buf);
+  if (!e || e->table >= buf.size()) return true;
+  return detail::verify_event_aligned(buf.data(), buf.size(), e->type, e->table);
 }
 
 // Version 2 blocks were written by a Rust flatc whose generated code gave the Timestamp
