@@ -94,7 +94,8 @@ enum class ProblemKind {
   kBlockHashMismatch,         // the block's bytes do not hash to its name
   kBlockReencoded,            // ... but they are a valid block fitting the chain: most likely
                               // re-encoded (a kamu node serves blocks in its newest manifest
-                              // version); still a problem: the hash is what ODF trusts
+                              // version; only where no block below comes back as written);
+                              // still a problem: the hash is what ODF trusts
   kBlockMalformed,            // the block does not parse (verifier, kind, version, hashes)
   kSequenceMismatch,          // sequence number is not one less than its successor's
   kChainNotSeeded,            // the chain ends at a block that is not a Seed with sequence 0

@@ -24,19 +24,23 @@ std::string referrer_text(const std::optional<ChainBlock>& child) {
 
 // A block served over HTTP whose bytes do not hash to its name but are a valid block in
 // its place in the chain (the sequence number expected there, a prevBlockHash exactly when
-// not the seed): most likely the same metadata in other bytes. A kamu node does this: GET
+// not the seed): possibly the same metadata in other bytes. A kamu node does this: GET
 // /blocks/{hash} deserializes the block and serializes it again in the newest manifest
 // version (measured with kamu 0.265: version 2 blocks come back as version 3, in other
 // bytes; blocks it wrote itself come back unchanged). Changed content would look the same
 // from here, and the block hash is what ODF trusts: this stays a problem, with its own kind
 // and the likely cause named. Only for stores that cannot list (HTTP): a folder or a bucket
 // holds the bytes as written, so there a mismatch is plain corruption. nullopt otherwise.
+// Whether the whole chain makes re-encoding plausible is decided after the walk
+// (implausible_reencodings).
 std::optional<Problem> reencoded_block(const MetadataBlock& b,
                                        const std::optional<uint64_t>& expected_seq,
                                        const ObjectStore& store) {
   if (store.can_list()) return std::nullopt;
   if (expected_seq && b.sequence_number != *expected_seq) return std::nullopt;
   if ((b.sequence_number == 0) != !b.prev_block_hash) return std::nullopt;
+  // Re-encoding writes the newest version: a block served in an older one was not re-encoded.
+  if (b.version != kMaxBlockVersion) return std::nullopt;
   Problem p;
   p.kind = ProblemKind::kBlockReencoded;
   p.sequence_number = b.sequence_number;
@@ -49,9 +53,42 @@ std::optional<Problem> reencoded_block(const MetadataBlock& b,
   return p;
 }
 
+// A node re-encodes the blocks written in an older manifest version, and a writer never goes
+// back to an older version: so where a node re-encoded, every block below a re-encoded one
+// (older) was re-encoded too. A block-reencoded block with a block below it whose bytes hash
+// to its name cannot be explained so (that older block was served as written, so this newer
+// one would have been too): another valid block was served under its name, a plain hash
+// mismatch. `matched` lists the blocks walked whose bytes hash to their names.
+void implausible_reencodings(std::vector<Problem>& problems, const std::vector<Multihash>& walked,
+                             const std::set<std::string>& matched) {
+  // The walk goes from the head down: a block has a matching block below it when a
+  // matching block comes after it in walk order.
+  std::set<std::string> with_match_below;
+  bool seen = false;
+  for (auto it = walked.rbegin(); it != walked.rend(); ++it) {
+    if (seen) with_match_below.insert(hash_key(*it));
+    if (matched.count(hash_key(*it)) > 0) seen = true;
+  }
+  for (Problem& p : problems) {
+    if (p.kind != ProblemKind::kBlockReencoded || !p.block) continue;
+    if (with_match_below.count(hash_key(*p.block)) == 0) continue;
+    p.kind = ProblemKind::kBlockHashMismatch;
+    p.message =
+        "the block's bytes do not hash to its name; they are another valid block, but not a "
+        "re-encoding of this one: a block below it is served as written (a node re-encodes "
+        "only blocks of an older manifest version, and those are all below the newer ones), "
+        "so another block was served under this name";
+  }
+}
+
 }  // namespace
 
-ChainWalk walk_chain(const DatasetDir& dir, const std::optional<Multihash>& stop_at) {
+namespace {
+
+// walk_chain's walk; `matched` collects the blocks whose bytes hash to their names and
+// `walked` every block read (head first, the stop_at block included).
+ChainWalk walk_blocks(const DatasetDir& dir, const std::optional<Multihash>& stop_at,
+                      std::set<std::string>& matched, std::vector<Multihash>& walked) {
   ChainWalk walk;
   HeadRead head = read_head(dir);
   if (!head.hash) {
@@ -116,6 +153,7 @@ ChainWalk walk_chain(const DatasetDir& dir, const std::optional<Multihash>& stop
     }
     Multihash actual = Multihash::sha3_256(Sha3_256::digest(*bytes));
     auto parsed = parse_block(*bytes);
+    if (actual == current) matched.insert(hash_key(current));
     if (!(actual == current)) {
       std::optional<Problem> reencoded;
       if (parsed.is_ok()) reencoded = reencoded_block(*parsed, expected_seq, dir.store());
@@ -134,6 +172,7 @@ ChainWalk walk_chain(const DatasetDir& dir, const std::optional<Multihash>& stop
       return walk;
     }
     ChainBlock cb{current, file->rel_path, std::move(parsed).value()};
+    walked.push_back(current);
     const MetadataBlock& b = cb.block;
     if (expected_seq && b.sequence_number != *expected_seq) {
       Problem p = problem(
@@ -175,6 +214,16 @@ ChainWalk walk_chain(const DatasetDir& dir, const std::optional<Multihash>& stop
     child = cb;
     walk.blocks.push_back(std::move(cb));
   }
+}
+
+}  // namespace
+
+ChainWalk walk_chain(const DatasetDir& dir, const std::optional<Multihash>& stop_at) {
+  std::set<std::string> matched;
+  std::vector<Multihash> walked;
+  ChainWalk walk = walk_blocks(dir, stop_at, matched, walked);
+  implausible_reencodings(walk.problems, walked, matched);
+  return walk;
 }
 
 std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks, bool chain_complete) {

@@ -151,6 +151,34 @@ def test_http_reports_equal_local_ones(run, tree, http):
             "logical-hash-mismatch"} <= kinds
 
 
+def test_http_another_valid_block_under_the_heads_name_is_a_hash_mismatch(run, tmp_path):
+    """A server answering the head's name with another valid block of the chain (version
+    3, fitting any place since the head's sequence number is not known beforehand): not a re-encoding, since the blocks below it come back as written (a node
+    re-encodes only blocks of an older manifest version, all below the newer ones)."""
+    ds = tmp_path / "root"
+    shutil.copytree(DATASETS / "root", ds)
+    head = (ds / "refs" / "head").read_text().strip()
+    r, local = verify_json(run, ds)
+    assert r.rc == 0, r
+    # The newest block adding a file other than the head: sequence number >= 1, so the
+    # blocks below it come back as written.
+    other = max((f for f in local["datasets"][0]["files"] if f["block"] != head),
+                key=lambda f: f["sequence_number"])
+    assert other["sequence_number"] >= 1
+    parent = other["block"]
+    (ds / "blocks" / head).write_bytes((ds / "blocks" / parent).read_bytes())
+    with http_server(tmp_path) as server:
+        r, report = verify_json(run, *FAST, f"{server.url}/root")
+    assert r.rc == 1, r
+    problems = report["datasets"][0]["problems"]
+    first = problems[0]
+    assert first["kind"] == "block-hash-mismatch", problems
+    assert first["file"] == f"blocks/{head}" and first["expected"] == head
+    assert first["actual"] == parent
+    assert "another block was served under this name" in first["message"]
+    assert all(p["kind"] != "block-reencoded" for p in problems), problems
+
+
 def test_http_valid_examples_text(run, http):
     r = run("verify", f"{http.url}/root", f"{http.url}/derivative")
     assert r.rc == 0, r
