@@ -17,6 +17,7 @@
 #include "chain_walk.h"
 #include "deep_check.h"
 #include "entry.h"
+#include "file_hints.h"
 #include "linked_objects.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
@@ -380,7 +381,11 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
     if (!logical.is_ok()) {
       return fail(ProblemKind::kFileUnreadable, t.logical->to_string(), "",
                   differs + " and it cannot be read for the logical fallback: " +
-                      logical.status().message());
+                      logical.status().message() +
+                      (size < t.size ? "; it is shorter than recorded: cut short (an "
+                                       "interrupted download or copy?); fetch it again from "
+                                       "the dataset's source"
+                                     : ""));
     }
     if (!(logical->multihash() == *t.logical)) {
       return fail(ProblemKind::kLogicalHashMismatch, t.logical->to_string(),
@@ -656,6 +661,7 @@ Result<DatasetReport> merge_checks(const VerifyPlan& plan, std::vector<FileCheck
     if (r.problem) report.problems.push_back(std::move(*r.problem));
     report.files.push_back(std::move(r.check));
   }
+  detail::add_file_hints(plan.tasks, report.problems);
   check_linked_summaries(plan, report);
   for (const auto& p : plan.unexpected) report.problems.push_back(p);
   return report;

@@ -95,7 +95,8 @@ def test_json_report_and_never_modifies(run, tmp_path):
     assert d["valid"] is False and d["kind"] == "root" and d["blocks"] == 5
     missing = {"kind": "file-missing", "block": info[2]["block"], "sequence_number": 2,
                "file": info[2]["data"], "expected": None, "actual": None,
-               "message": "the data file does not exist"}
+               "message": "the data file does not exist; fetch it again from the dataset's "
+                          "source"}
     assert d["problems"] == [missing]
     # The stray file is listed, not a problem.
     stray = {"file": "data/stray.parquet", "kind": "file", "size": 4, "link_target": None,
