@@ -178,6 +178,13 @@ Result<DatasetDir> DatasetDir::open(std::shared_ptr<const ObjectStore> store, bo
     if (!head.is_ok() && head.status().code() != StatusCode::kNotFound) {
       return head.status().with_context("cannot reach the dataset");
     }
+    // Nothing at refs/head: a store that cannot list shows a dataset only through it, so
+    // this is no dataset (a mistyped URL, as a mistyped folder is), not a corrupt one.
+    if (!head.is_ok()) {
+      return Status::not_found("no ODF dataset at " + redact_url(dir.path_) +
+                               ": it has no refs/head (" + head.status().message() +
+                               "); check the location");
+    }
     if (head.is_ok() && head->info.kind == ObjectKind::kFile && head->reader) {
       auto bytes = read_all(*head->reader);
       if (bytes.is_ok()) {

@@ -76,7 +76,10 @@ void add_file_hints(const std::vector<FileTask>& tasks, std::vector<Problem>& pr
         }
         break;
       }
-      case ProblemKind::kFileMissing: p.message += "; " + std::string(kFetchAgain); break;
+      case ProblemKind::kFileMissing:
+        // A copy under another spelling is named already: renaming it is the remedy.
+        if (task->second->misnamed.empty()) p.message += "; " + std::string(kFetchAgain);
+        break;
       default: break;
     }
   }

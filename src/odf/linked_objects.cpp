@@ -1,6 +1,7 @@
 // scan_links (linked_objects.h).
 #include "linked_objects.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <set>
@@ -15,7 +16,7 @@ namespace odf_hash::odf::detail {
 namespace {
 
 // At most this many link-malformed problems per data file; the rest are counted in one more.
-constexpr uint64_t kMaxMalformedPerFile = 10;
+constexpr uint64_t kMaxMalformedPerFile = kMaxLinkProblemsPerFile;
 
 // Data files at most this large are read whole when the store cannot read ranges of them.
 constexpr uint64_t kWholeReadLimit = 256u << 20;
@@ -104,6 +105,14 @@ LinkScan scan_links(const DatasetDir& dir, const std::vector<ChainBlock>& blocks
           ++summary.values;
           LinkRef ref{data_file, columns[column].display(), row};
           auto h = Multihash::parse(value);
+          // A linked object is named by the SHA3-256 multihash of its bytes (RFC-017): any
+          // other code (an arrow0 logical hash, f9680c00120…) names no object.
+          if (h.is_ok() && h->code() != HashCode::kSha3_256) {
+            h = Status::invalid_argument(
+                "a link is the SHA3-256 multihash (f1620…) of the "
+                "object's bytes, this is a " +
+                std::string(hash_code_name(static_cast<uint64_t>(h->code()))) + " multihash");
+          }
           if (!h.is_ok()) {
             if (++malformed <= kMaxMalformedPerFile) {
               problem("row " + std::to_string(row) + " of ObjectLink column \"" + ref.column +
@@ -167,6 +176,44 @@ LinkScan scan_links(const DatasetDir& dir, const std::vector<ChainBlock>& blocks
     if (b.linked_objects && complete) scan.summaries.push_back(std::move(summary));
   }
   return scan;
+}
+
+void cap_linked_object_problems(std::vector<Problem>& problems) {
+  struct Group {
+    uint64_t seen = 0;
+    size_t last_kept = 0;  // index in `kept` of the group's last listed problem
+  };
+  std::map<std::pair<std::string, ProblemKind>, Group> groups;
+  std::vector<Problem> kept;
+  for (Problem& p : problems) {
+    if (!p.link) {
+      kept.push_back(std::move(p));
+      continue;
+    }
+    Group& g = groups[{p.link->data_file, p.kind}];
+    if (++g.seen > kMaxLinkProblemsPerFile) continue;
+    g.last_kept = kept.size();
+    kept.push_back(std::move(p));
+  }
+  // The counting problems, each after its group's last listed one (back to front, so that
+  // the indices stay valid).
+  std::vector<std::pair<size_t, Problem>> more;
+  for (const auto& [key, g] : groups) {
+    if (g.seen <= kMaxLinkProblemsPerFile) continue;
+    Problem p = kept[g.last_kept];
+    p.link.reset();
+    p.file = key.first;
+    p.expected.clear();
+    p.actual.clear();
+    p.message = "and " + std::to_string(g.seen - kMaxLinkProblemsPerFile) +
+                " more linked objects of this data file with the same problem (" +
+                problem_kind_name(key.second) + "), not listed";
+    more.emplace_back(g.last_kept + 1, std::move(p));
+  }
+  std::sort(more.begin(), more.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (auto& [at, p] : more) kept.insert(kept.begin() + static_cast<ptrdiff_t>(at), std::move(p));
+  problems = std::move(kept);
 }
 
 }  // namespace odf_hash::odf::detail

@@ -28,4 +28,14 @@ struct LinkScan {
 LinkScan scan_links(const DatasetDir& dir, const std::vector<ChainBlock>& blocks,
                     const FileTask& common, uint64_t first_id);
 
+// At most this many problems of each kind are listed for the linked objects of one data
+// file, as link-malformed values are: a data file can link hundreds of thousands of objects,
+// and a report listing each missing one would cost more memory than the file.
+inline constexpr uint64_t kMaxLinkProblemsPerFile = 10;
+
+// Keeps the first kMaxLinkProblemsPerFile problems of each kind about linked objects (those
+// with a LinkRef) of each data file, in order, and puts one problem of that kind counting the
+// rest ("and N more ...", no LinkRef) after the last kept one.
+void cap_linked_object_problems(std::vector<Problem>& problems);
+
 }  // namespace odf_hash::odf::detail

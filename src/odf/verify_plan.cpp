@@ -661,6 +661,7 @@ Result<DatasetReport> merge_checks(const VerifyPlan& plan, std::vector<FileCheck
     if (r.problem) report.problems.push_back(std::move(*r.problem));
     report.files.push_back(std::move(r.check));
   }
+  detail::cap_linked_object_problems(report.problems);
   detail::add_file_hints(plan.tasks, report.problems);
   check_linked_summaries(plan, report);
   for (const auto& p : plan.unexpected) report.problems.push_back(p);

@@ -429,8 +429,8 @@ class HttpObjectReader final : public ObjectReader {
   // new spool; then size_ is its length and read()/read_at() serve the spool. A transfer
   // that breaks starts again from the first byte (such a server has no ranges to resume).
   Status spool_stream() {
+    ODF_HASH_ASSIGN_OR_RETURN(const uint64_t limit, spool_limit());
     ODF_HASH_ASSIGN_OR_RETURN(spool_, SpoolFile::create(name_));
-    const uint64_t limit = spool_limit();
     for (;;) {
       size_ = limit;  // take_body's bound while spooling
       spooling_ = true;
@@ -478,7 +478,7 @@ class HttpObjectReader final : public ObjectReader {
   Status spool_whole() {
     std::lock_guard<std::mutex> lock(spool_mu_);
     if (spool_ready_.load(std::memory_order_acquire)) return Status::ok();
-    const uint64_t limit = spool_limit();
+    ODF_HASH_ASSIGN_OR_RETURN(const uint64_t limit, spool_limit());
     if (size_ > limit) {
       return Status::io_error(name_ +
                               ": the server ignores Range requests, which random access needs, "
@@ -758,6 +758,8 @@ Result<std::shared_ptr<ObjectStore>> open_http_store(const std::string& root,
   while (url.size() > scheme_end + 3 && url.back() == '/') url.pop_back();
   // "***@" is what redact_url leaves of user information (a task's dataset): no user.
   if (url.compare(scheme_end + 3, 4, "***@") == 0) url.erase(scheme_end + 3, 4);
+  // A spool limit that does not parse is refused before anything is requested.
+  ODF_HASH_RETURN_IF_ERROR(spool_limit().status());
   ODF_HASH_RETURN_IF_ERROR(load_curl().status());  // every libcurl call below needs it
   return std::shared_ptr<ObjectStore>(std::make_shared<HttpStore>(std::move(url), options));
 }

@@ -330,6 +330,44 @@ def test_malformed_link_values(run, tmp_path):
     assert d["linked_objects"] == {"checked": 1, "matched": 1}
 
 
+def test_arrow0_link_is_malformed(run, tmp_path):
+    """A link is the SHA3-256 multihash of the object's bytes: an arrow0 logical hash
+    (f9680c00120…) names no object."""
+    import linked_dataset
+    ds = tmp_path / "ds"
+    arrow0 = "f9680c00120" + "ab" * 32
+    linked_dataset.write(ds, [(sha3_name(A), arrow0)], [A])
+    r, d = verify_json(run, ds)
+    assert r.rc == 1
+    (p,) = d["problems"]
+    assert (p["kind"], p["link"]["column"]) == ("link-malformed", "maybe"), p
+    assert "this is a arrow0-sha3-256 multihash" in p["message"]
+
+
+def test_problems_per_data_file_are_capped(run, tmp_path):
+    """A data file linking many missing objects lists the first 10 (in row order) and counts
+    the rest in one more problem, in text and --json alike (issue 33 item 5)."""
+    import hashlib
+    import linked_dataset
+    ds = tmp_path / "ds"
+    missing = ["f1620" + hashlib.sha3_256(str(i).encode()).hexdigest() for i in range(2500)]
+    data_file = linked_dataset.write(ds, [(m, None) for m in missing] + [(sha3_name(A), None)],
+                                     [A])
+    r, d = verify_json(run, ds)
+    assert r.rc == 1
+    problems = d["problems"]
+    assert len(problems) == 11, [p["kind"] for p in problems]
+    assert [p["link"]["row"] for p in problems[:10]] == list(range(10))
+    assert all(p["kind"] == "linked-object-missing" for p in problems)
+    assert "link" not in problems[10] and problems[10]["file"] == data_file
+    assert problems[10]["message"] == ("and 2490 more linked objects of this data file with the "
+                                       "same problem (linked-object-missing), not listed")
+    assert d["linked_objects"] == {"checked": 2501, "matched": 1}
+    r = run("verify", ds)
+    assert r.rc == 1 and "INVALID (11 problems)" in r.out, r.out[-400:]
+    assert "and 2490 more linked objects" in r.out
+
+
 def test_a_rewritten_data_file_still_has_its_links_read(run, tampered):
     """A data file rewritten with one link changed: its physical hash fails, and the link
     it now holds is read all the same (here: to an object that does not exist)."""

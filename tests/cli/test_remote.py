@@ -240,11 +240,34 @@ def test_http_logical_slice_compare_read_ranges(run, http, tmp_path):
         assert fixtures.counts[f"/{name}"] >= 2
 
 
+@pytest.mark.parametrize("value", ["1e9", "10k", "-1", "abc", "0x100", " 100",
+                                   "18446744073709551616"])
+def test_http_spool_limit_that_does_not_parse_is_refused(run, tree, value):
+    """$ODF_HASH_HTTP_SPOOL_LIMIT: a value that is not whole bytes with an optional K/M/G/T
+    suffix is an error naming the variable (exit 2) before anything is requested, never the
+    default limit without a word."""
+    root, _ = tree
+    with http_server(root) as server:
+        env = dict(os.environ, ODF_HASH_HTTP_SPOOL_LIMIT=value)
+        for args in (["verify", f"{server.url}/root"],
+                     ["physical", f"{server.url}/big/data/obj{BIG_SIZES[0]}"]):
+            r = run(*args, env=env)
+            assert r.rc == 2, r
+            assert "ODF_HASH_HTTP_SPOOL_LIMIT" in r.err and "suffix K, M, G or T" in r.err, r
+        assert sum(server.counts.values()) == 0, server.counts
+        env["ODF_HASH_HTTP_SPOOL_LIMIT"] = "8G"
+        assert run("verify", f"{server.url}/root", env=env).rc == 0
+
+
 def test_http_dataset_not_there(run, http):
-    r = run("verify", "--json", f"{http.url}/no-such-dataset")
-    assert r.rc == 1, r
-    problems = json.loads(r.out)["datasets"][0]["problems"]
-    assert [p["kind"] for p in problems] == ["head-missing"]
+    """A URL with no refs/head is no dataset (a mistyped URL): exit 2, as a mistyped folder
+    is, not a corrupt dataset (exit 1)."""
+    for args in (["verify"], ["verify", "--json"]):
+        r = run(*args, f"{http.url}/no-such-dataset")
+        assert r.rc == 2, r
+        assert f"no ODF dataset at {http.url}/no-such-dataset: it has no refs/head" in r.err, r
+    r = run("verify", "no-such-folder")
+    assert r.rc == 2, r
 
 
 def closed_port():
@@ -302,7 +325,8 @@ def test_url_credentials_never_shown(run, tree, http):
                   f"{base}/nothing"],
                  ["verify", *FAST, f"{base}/cut/root", f"{base}/403/root"]):
         r = run(*args)
-        assert r.rc in (0, 1), r
+        # 2 where a URL holds no dataset (no refs/head: /404/root, /nothing); named in stderr.
+        assert r.rc in (0, 1, 2), r
         assert_no_secret(r)
         assert shown in r.out, r
     data = sorted(p.name for p in (root / "root" / "data").iterdir())

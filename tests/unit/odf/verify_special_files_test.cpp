@@ -289,8 +289,9 @@ TEST_F(SpecialFiles, StoreThatCannotListSkipsTheUnexpectedCheck) {
   EXPECT_TRUE(r->chain_complete);
   EXPECT_EQ(r->files.size(), 5u);
   EXPECT_EQ(describe_all(*r),
-            std::vector<std::string>{"file-missing | " + block_of(2) + " | " + data_rel(2) +
-                                     " |  |  | the data file does not exist"});
+            std::vector<std::string>{
+                "file-missing | " + block_of(2) + " | " + data_rel(2) +
+                " |  |  | the data file does not exist; fetch it again from the dataset's source"});
 }
 
 }  // namespace

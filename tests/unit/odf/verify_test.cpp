@@ -62,7 +62,10 @@ TEST_F(BrokenDataset, TruncatedCheckpoint) {
             std::vector<std::string>{
                 "size-mismatch | seq 4 | " + blocks_[4].hash + " | checkpoints/" +
                 blocks_[4].checkpoint + " | " + std::to_string(blocks_[4].checkpoint_size) +
-                " bytes | 20 bytes | the checkpoint file's size differs from the recorded size"});
+                " bytes | 20 bytes | the checkpoint file's size differs from the recorded size; it "
+                "is shorter than "
+                "recorded: cut short (an interrupted download or copy?); fetch it again from the "
+                "dataset's source"});
 }
 
 TEST_F(BrokenDataset, DeletedDataFile) {
@@ -71,7 +74,9 @@ TEST_F(BrokenDataset, DeletedDataFile) {
   DatasetReport r = verify();
   EXPECT_EQ(describe_all(r),
             std::vector<std::string>{"file-missing | seq 2 | " + blocks_[2].hash + " | data/" +
-                                     blocks_[2].data + " |  |  | the data file does not exist"});
+                                     blocks_[2].data +
+                                     " |  |  | the data file does not exist; fetch it again "
+                                     "from the dataset's source"});
 }
 
 TEST_F(BrokenDataset, DeletedBlock) {
