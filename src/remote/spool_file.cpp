@@ -5,42 +5,15 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstdlib>
 #include <cstring>
-#include <string_view>
+
+#include "odf_hash/format_bytes.h"
 
 namespace odf_hash::remote {
 
-Result<uint64_t> parse_spool_limit(std::string_view s) {
-  auto refuse = [&] {
-    return Status::invalid_argument(
-        "ODF_HASH_HTTP_SPOOL_LIMIT=\"" + std::string(s.substr(0, 40)) +
-        (s.size() > 40 ? "...\"" : "\"") +
-        " is not a size: give whole bytes, optionally with a suffix K, M, G or T (1024-based), "
-        "e.g. 8G or 500000000");
-  };
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p == s.data()) return refuse();
-  std::string_view suffix(p, s.data() + s.size() - p);
-  unsigned shift = 0;
-  if (!suffix.empty()) {
-    static constexpr std::string_view kUnits = "KMGT";
-    const size_t unit = kUnits.find(suffix[0]);
-    if (unit == std::string_view::npos || (suffix.size() != 1 && suffix.substr(1) != "iB")) {
-      return refuse();
-    }
-    shift = 10 * static_cast<unsigned>(unit + 1);
-  }
-  if (shift > 0 && v > (UINT64_MAX >> shift)) return refuse();
-  return v << shift;
-}
-
 Result<uint64_t> spool_limit() {
-  const char* text = std::getenv("ODF_HASH_HTTP_SPOOL_LIMIT");
-  if (text == nullptr || *text == '\0') return kDefaultSpoolLimit;
-  return parse_spool_limit(text);
+  return byte_size_from_env("ODF_HASH_HTTP_SPOOL_LIMIT", kDefaultSpoolLimit);
 }
 
 Result<std::unique_ptr<SpoolFile>> SpoolFile::create(const std::string& name) {

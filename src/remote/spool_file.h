@@ -9,22 +9,16 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <string_view>
 
 #include "odf_hash/status.h"
 
 namespace odf_hash::remote {
 
-// The most bytes one object may spool: $ODF_HASH_HTTP_SPOOL_LIMIT when set (not empty),
-// else kDefaultSpoolLimit. The value is a whole number of bytes, optionally followed by one
-// of the binary suffixes K, M, G, T (also KiB, MiB, GiB, TiB: 1024-based), nothing else
-// (no sign, space, exponent, hex or fraction); anything else, or more than 2^64 - 1 bytes,
-// is a kInvalidArgument error naming the variable and the form it takes: a limit that did
-// not parse is never replaced by the default without a word.
+// The most bytes one object may spool: $ODF_HASH_HTTP_SPOOL_LIMIT when set (not empty; a
+// size as parse_byte_size of format_bytes.h takes it: "8G"), else kDefaultSpoolLimit. A value
+// that does not parse is an error naming the variable, never the default without a word.
 constexpr uint64_t kDefaultSpoolLimit = uint64_t{4} << 30;
 Result<uint64_t> spool_limit();
-// The parsing of spool_limit, for a value given elsewhere.
-Result<uint64_t> parse_spool_limit(std::string_view text);
 
 // Thread safety: append() and clear() by one thread, with no read_at() running; read_at()
 // from any number of threads at once once the writing is done.

@@ -3,12 +3,18 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <optional>
 #include <string>
+
+#include "odf_hash/format_bytes.h"
 
 namespace odf_hash::io_internal {
 namespace {
 
 std::atomic<uint64_t> g_open_input_bytes{0};
+
+constexpr const char* kMaxBufferVariable = "ODF_HASH_MAX_READER_BUFFER";
 
 class BoundedPool final : public arrow::MemoryPool {
  public:
@@ -39,15 +45,34 @@ class BoundedPool final : public arrow::MemoryPool {
 
  private:
   static arrow::Status check(int64_t size) {
+    // ODF_HASH_MAX_READER_BUFFER, read once: the bound a user who trusts the file sets.
+    static const std::optional<Result<uint64_t>> configured =
+        []() -> std::optional<Result<uint64_t>> {
+      const char* text = std::getenv(kMaxBufferVariable);
+      if (text == nullptr || *text == '\0') return std::nullopt;
+      return byte_size_from_env(kMaxBufferVariable, 0);
+    }();
+    if (configured && !configured->is_ok()) {
+      return arrow::Status::Invalid(configured->status().message());
+    }
+    if (configured) {
+      if (static_cast<uint64_t>(size) <= **configured) return arrow::Status::OK();
+      return arrow::Status::OutOfMemory("a buffer of ", size, " bytes was asked for, more than ",
+                                        kMaxBufferVariable, "=", **configured, " allows");
+    }
     const uint64_t open = g_open_input_bytes.load(std::memory_order_relaxed);
     const uint64_t justified = static_cast<uint64_t>(kBufferSlack) +
                                std::min<uint64_t>(open, uint64_t{1} << 40) * kBufferPerInputByte;
     const int64_t limit = static_cast<int64_t>(
         std::min<uint64_t>(justified, static_cast<uint64_t>(kMaxReaderBuffer)));
     if (size <= limit) return arrow::Status::OK();
-    return arrow::Status::OutOfMemory("a buffer of ", size, " bytes was asked for, more than the ",
-                                      limit, " bytes the input can justify (corrupt sizes in ",
-                                      "the file?)");
+    const uint64_t mib = (static_cast<uint64_t>(size) + (1u << 20) - 1) >> 20;
+    return arrow::Status::OutOfMemory(
+        "a buffer of ", size, " bytes was asked for, more than the ", limit,
+        " bytes the input can justify (64 MiB plus 64 bytes per byte of the files being read, "
+        "at most 4 GiB: corrupt sizes in the file?); if the file is trusted (e.g. a long value "
+        "that compressed well), allow larger buffers with ",
+        kMaxBufferVariable, "=", mib, "M");
   }
   arrow::MemoryPool* inner_;
 };
