@@ -66,13 +66,19 @@ class BoundedPool final : public arrow::MemoryPool {
     const int64_t limit = static_cast<int64_t>(
         std::min<uint64_t>(justified, static_cast<uint64_t>(kMaxReaderBuffer)));
     if (size <= limit) return arrow::Status::OK();
-    const uint64_t mib = (static_cast<uint64_t>(size) + (1u << 20) - 1) >> 20;
+    std::string advice;
+    if (size <= kMaxReaderBuffer) {  // beyond 4 GiB, corrupt sizes are all but certain
+      const uint64_t mib = (static_cast<uint64_t>(size) + (1u << 20) - 1) >> 20;
+      advice = std::string(
+                   "; if the file is trusted (e.g. a long value that compressed "
+                   "well), ") +
+               kMaxBufferVariable + "=" + std::to_string(mib) +
+               "M allows it (the bound is 64 MiB plus 64 bytes per byte of the files being "
+               "read, at most 4 GiB)";
+    }
     return arrow::Status::OutOfMemory(
         "a buffer of ", size, " bytes was asked for, more than the ", limit,
-        " bytes the input can justify (64 MiB plus 64 bytes per byte of the files being read, "
-        "at most 4 GiB: corrupt sizes in the file?); if the file is trusted (e.g. a long value "
-        "that compressed well), allow larger buffers with ",
-        kMaxBufferVariable, "=", mib, "M");
+        " bytes the input can justify (corrupt sizes in the file?)", advice);
   }
   arrow::MemoryPool* inner_;
 };
