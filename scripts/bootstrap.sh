@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 PKGS=(build-essential cmake ninja-build pkg-config openssl libssl-dev
       libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
       libflatbuffers-dev flatbuffers-compiler clang libclang-rt-14-dev clang-format
-      libcurl4-openssl-dev zstd)
+      libcurl4-openssl-dev zstd time)
 PYARROW_VERSION="26.0.1"
 PYTEST_VERSION="8.4.2"
 

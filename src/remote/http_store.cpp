@@ -122,8 +122,21 @@ class HttpObjectReader final : public ObjectReader {
         stop();
         return Status::ok();
       }
+    } else if (max_size <= kReadWholeLimit && max_size > kMaxBuffered) {
+      // Read it whole now to learn its size (a shorter body is then a size mismatch, not a
+      // cut transfer), into temporary storage: memory stays within kMaxBuffered per object
+      // (a kamu node sends every data file this way).
+      bool larger = false;
+      ODF_HASH_RETURN_IF_ERROR(spool_stream(max_size + 1, &larger));
+      if (larger) {
+        info->size = max_size + 1;
+        info->size_at_least = true;
+        return Status::ok();
+      }
+      info->size = size_;
     } else if (max_size <= kReadWholeLimit) {
-      // Read it whole now (at most max_size + 1 bytes) to learn its size.
+      // Read it whole now (at most max_size + 1 bytes, at most kMaxBuffered) to learn its
+      // size.
       size_ = max_size + 1;
       read_whole_ = true;
       if (received_ > size_) overflow_ = true;  // bytes that came with the headers
@@ -157,7 +170,8 @@ class HttpObjectReader final : public ObjectReader {
     } else {
       // Neither the server nor the caller knows the size, which random access (Parquet)
       // needs: the body is read whole into temporary storage now.
-      ODF_HASH_RETURN_IF_ERROR(spool_stream());
+      ODF_HASH_ASSIGN_OR_RETURN(const uint64_t limit, spool_limit());
+      ODF_HASH_RETURN_IF_ERROR(spool_stream(limit));
       info->size = size_;
     }
     *readable = true;
@@ -426,10 +440,11 @@ class HttpObjectReader final : public ObjectReader {
   }
 
   // Reads the current transfer's whole body (from its first byte, the headers read) into a
-  // new spool; then size_ is its length and read()/read_at() serve the spool. A transfer
-  // that breaks starts again from the first byte (such a server has no ranges to resume).
-  Status spool_stream() {
-    ODF_HASH_ASSIGN_OR_RETURN(const uint64_t limit, spool_limit());
+  // new spool of at most `limit` bytes; then size_ is its length and read()/read_at() serve
+  // the spool. A transfer that breaks starts again from the first byte (such a server has
+  // no ranges to resume). A body going on past `limit` is an error naming the spool limit,
+  // or with `larger` set, *larger = true and nothing to read.
+  Status spool_stream(uint64_t limit, bool* larger = nullptr) {
     ODF_HASH_ASSIGN_OR_RETURN(spool_, SpoolFile::create(name_));
     for (;;) {
       size_ = limit;  // take_body's bound while spooling
@@ -449,6 +464,12 @@ class HttpObjectReader final : public ObjectReader {
       if (!spool_fault_.is_ok()) {
         stop();
         return spool_fault_;
+      }
+      if (overflow_ && larger != nullptr) {
+        stop();
+        spool_.reset();
+        *larger = true;
+        return Status::ok();
       }
       if (overflow_) {
         stop();
