@@ -92,8 +92,8 @@ struct SideCheck {
   std::optional<DatasetKind> kind;  // from the Seed, when reached
   bool chain_complete = false;      // the walk reached the seed
   // verify's problems (verify.h; problem_kind_name gives the kinds `verify --json` names):
-  // the chain's first, as plan_verify lists them, then those of the files checked, in the
-  // order of `tasks`.
+  // the chain's and the layout's first, as plan_verify lists them, then those of the files
+  // checked, in the order of `tasks`.
   std::vector<Problem> problems;
   // The checks of the data files the comparison reads, each file once, in offset order (ids
   // 0, 1, ...: their positions; `file` is the SliceFile's key). pair_dataset_slices leaves
@@ -158,10 +158,11 @@ struct DatasetComparison {
 // block, end the walk there and leave the offsets below unreached; an unreadable refs/head
 // is an error) and cuts the offset line into runs both sides hold and one-sided parts
 // (SliceComparison): a DatasetComparison whose slices have no comparison yet and whose
-// sides' tasks are not checked yet (so its verdict is kUnverified). For running the
-// comparisons elsewhere (the Dask and Ray adapters: each run is compare_path_or_url_groups
-// of the two datasets' locations joined with the files' keys, with run_row_window of each
-// side, and the tasks of its files not checked before run beside it, under a TaskPolicy).
+// sides' tasks are not checked yet (so its verdict is kUnverified while any is left). For
+// running the comparisons elsewhere (the Dask and Ray adapters: each run is
+// compare_path_or_url_groups of the two datasets' locations joined with the files' keys,
+// with run_row_window of each side, and the tasks of its files not checked before run beside
+// it, under a TaskPolicy).
 Result<DatasetComparison> pair_dataset_slices(const std::string& original,
                                               const std::string& reproduced,
                                               const StoreOptions& store = {});
