@@ -3,6 +3,10 @@
 // compare.h compares two files (identical / equivalent / different, with where and why),
 // and where the metadata chains themselves diverge.
 //
+// A comparison says nothing about data that was not checked against its own metadata: each
+// side is verified as `verify` verifies it (SideCheck), and a side that fails makes the whole
+// comparison "unverified" (DatasetVerdict): no slice of it reads as the same records.
+//
 // Thread safety: reentrant.
 #pragma once
 
@@ -16,6 +20,8 @@
 #include "odf_hash/odf_block.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
+#include "odf_hash/verify.h"
+#include "odf_hash/verify_plan.h"
 
 namespace odf_hash::odf {
 
@@ -54,7 +60,63 @@ struct SliceComparison {
   // interval that ends before it starts, or overlaps the side's previous one), listed alone:
   // the message.
   std::string error;
+  // A side's chain is broken above the blocks that would hold these offsets
+  // (SideCheck::unreached): whether that side holds them is not known, so the entry is
+  // "unreached", never "only in" the other side. An entry neither side reached has no files.
+  bool original_unreached = false;
+  bool reproduced_unreached = false;
+  // Both sides passed their verification (SideCheck::vouched): the comparison vouches for
+  // `comparison`'s verdict. Otherwise a compared run is "unverified" whatever `comparison`
+  // says (what the bytes read compared as, not vouched for).
+  bool vouched = false;
 };
+
+// An entry's verdict as reports name it: "error" (also a run not compared yet),
+// "unreached", "only-in-original", "only-in-reproduced", "unverified" (compared, not
+// vouched for), else the comparison's ("identical", "equivalent", "different").
+const char* slice_verdict_name(const SliceComparison& s);
+
+// What a dataset comparison verified of one side, the way `verify` verifies a dataset
+// (verify_plan.h), so that it vouches for nothing that was not checked against the side's own
+// metadata:
+//  - the chain, by plan_verify: refs/head, every block's bytes against its name, the links
+//    and sequence numbers down to a Seed, the offsets, the link columns of linked objects;
+//  - every data file the comparison reads, by check_file against what this side's chain
+//    records: size, physical hash, and for a derivative dataset the logical fallback
+//    (reproduced data may be encoded otherwise), as verify accepts it. The checks run on a
+//    thread beside the comparison reading the same files.
+// Files the comparison does not read are not checked (files_unchecked): the data of offsets
+// only this side holds, checkpoints, linked objects.
+struct SideCheck {
+  std::optional<Multihash> head;    // refs/head, when it holds a multihash
+  std::optional<DatasetKind> kind;  // from the Seed, when reached
+  bool chain_complete = false;      // the walk reached the seed
+  // verify's problems (verify.h; problem_kind_name gives the kinds `verify --json` names):
+  // the chain's and the layout's first, as plan_verify lists them, then those of the files
+  // checked, in the order of `tasks`.
+  std::vector<Problem> problems;
+  // The checks of the data files the comparison reads, each file once, in offset order (ids
+  // 0, 1, ...: their positions; `file` is the SliceFile's key). pair_dataset_slices leaves
+  // them to run (an engine runs a run's tasks beside its comparison: check_file of
+  // verify_plan.h), compare_datasets runs them.
+  std::vector<FileTask> tasks;
+  std::vector<FileCheck> files;  // one per task checked, in task order
+  uint64_t files_unchecked = 0;  // files the chain references that the comparison never reads
+  // When the chain is broken (not complete): the offsets the blocks below the break hold,
+  // which could not be read: from 0 to just before the first offset read, or to UINT64_MAX
+  // when no block read tells. nullopt otherwise.
+  std::optional<OffsetInterval> unreached;
+
+  // No problem, and every task checked.
+  bool vouched() const noexcept { return problems.empty() && files.size() == tasks.size(); }
+};
+
+enum class DatasetVerdict {
+  kSameRecords,  // both sides vouched for; every offset on both, every run identical/equivalent
+  kDifferent,    // both sides vouched for; offsets one side only, a run different or an error
+  kUnverified,   // a side failed its own verification: nothing is vouched for
+};
+const char* dataset_verdict_name(DatasetVerdict v);  // "same-records", "different", "unverified"
 
 // The first block (from the seed) whose event differs between the chains.
 struct ChainDivergence {
@@ -83,18 +145,24 @@ struct DatasetComparison {
   // differs there (differs_only_in).
   std::string system_time_column = "system_time";
   std::string event_time_column = "event_time";
-  // Every offset on both sides, every run identical or equivalent (false when any entry is
-  // one-sided or an error).
+  // Each side verified as `verify` verifies it (SideCheck).
+  SideCheck original_check;
+  SideCheck reproduced_check;
+  DatasetVerdict verdict = DatasetVerdict::kUnverified;
+  // verdict == kSameRecords: both sides vouched for, every offset on both sides, every run
+  // identical or equivalent (false when any entry is one-sided, unreached or an error).
   bool same_records = false;
 };
 
-// Walks both chains (problems found on the way, such as a missing block, end the walk there;
-// an unreadable refs/head is an error) and cuts the offset line into runs both sides hold
-// and one-sided parts (SliceComparison): a DatasetComparison whose slices have no
-// comparison yet and whose same_records only says whether every offset is on both sides.
-// For running the comparisons elsewhere (the Dask and Ray adapters: each run is
+// Walks and checks both chains (plan_verify: problems found on the way, such as a missing
+// block, end the walk there and leave the offsets below unreached; an unreadable refs/head
+// is an error) and cuts the offset line into runs both sides hold and one-sided parts
+// (SliceComparison): a DatasetComparison whose slices have no comparison yet and whose
+// sides' tasks are not checked yet (so its verdict is kUnverified while any is left). For
+// running the comparisons elsewhere (the Dask and Ray adapters: each run is
 // compare_path_or_url_groups of the two datasets' locations joined with the files' keys,
-// with run_row_window of each side).
+// with run_row_window of each side, and the tasks of its files not checked before run beside
+// it, under a TaskPolicy).
 Result<DatasetComparison> pair_dataset_slices(const std::string& original,
                                               const std::string& reproduced,
                                               const StoreOptions& store = {});
@@ -111,7 +179,9 @@ RowWindow run_row_window(const std::vector<SliceFile>& files, const OffsetInterv
 // this is what a faithful reproduction run at another time gives.
 bool differs_only_in(const FileComparison& c, const std::vector<std::string>& columns);
 
-// pair_dataset_slices, then every run compared (compare_object_groups).
+// pair_dataset_slices, then every run compared (compare_object_groups) while its files are
+// checked on a thread beside (check_file of the side's tasks); the verdict is kUnverified when
+// a side has a problem. kCancelled once *store.cancel is set.
 Result<DatasetComparison> compare_datasets(const std::string& original,
                                            const std::string& reproduced,
                                            const LogicalHashOptions& logical = {},

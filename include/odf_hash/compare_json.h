@@ -19,6 +19,7 @@
 
 #include "odf_hash/chain_diff.h"
 #include "odf_hash/compare.h"
+#include "odf_hash/compare_datasets.h"
 #include "odf_hash/unordered.h"
 
 namespace odf_hash::odf {
@@ -37,5 +38,15 @@ std::string unordered_comparison_json(const UnorderedComparison& c, int indent =
 // `compare --json` on two datasets: [{"sequence_number", "reproduced_sequence_number",
 // "event", "field", "original", "reproduced", "identity_only"}], values whole.
 std::string chain_differences_json(const std::vector<ChainDifference>& d, int indent = -1);
+
+// What a dataset comparison verified of one side (compare_datasets.h's SideCheck), the
+// "verification" of "original" and "reproduced" in `compare --json` on two datasets:
+//   {"vouched", "head" (or null), "kind" ("root" / "derivative" / null), "chain_complete",
+//    "problems": [as in verify_json.h: the chain's, then the files'],
+//    "files": [as in verify_json.h: the data files read, each checked once],
+//    "files_read" (the data files the comparison reads), "files_unchecked" (the files the
+//    chain references that it never reads), "unreached" (null, or {"start", "end"}: the
+//    offsets below a broken chain)}
+std::string side_check_json(const SideCheck& c, int indent = -1);
 
 }  // namespace odf_hash::odf

@@ -16,9 +16,11 @@
 #include "interruptible.h"
 #include "odf_hash/compare.h"
 #include "odf_hash/compare_datasets.h"
+#include "odf_hash/compare_json.h"
 #include "odf_hash/record_digest.h"
 #include "odf_hash/row_window.h"
 #include "odf_hash/unordered.h"
+#include "odf_hash/verify_plan_json.h"
 #include "os_string.h"
 
 namespace odf_hash_py {
@@ -161,14 +163,20 @@ nb::dict dataset_dict(const odf_hash::odf::DatasetComparison& c) {
   d["chain_differences"] = chain;
   nb::list slices;
   for (const auto& s : c.slices) {
-    slices.append(nb::make_tuple(
-        s.interval.start, s.interval.end, slice_files(s.original_files),
-        slice_files(s.reproduced_files),
-        s.comparison ? nb::object(comparison_dict(*s.comparison)) : nb::none(), s.error));
+    slices.append(
+        nb::make_tuple(s.interval.start, s.interval.end, slice_files(s.original_files),
+                       slice_files(s.reproduced_files),
+                       s.comparison ? nb::object(comparison_dict(*s.comparison)) : nb::none(),
+                       s.error, s.original_unreached, s.reproduced_unreached, s.vouched));
   }
   d["slices"] = slices;
   d["system_time_column"] = c.system_time_column;
   d["event_time_column"] = c.event_time_column;
+  d["verdict"] = odf_hash::odf::dataset_verdict_name(c.verdict);
+  // Each side's verification as its JSON (compare_json.h): the problems and file checks in
+  // verify's form, which the package reads as it reads verify's reports.
+  d["original_check"] = odf_hash::odf::side_check_json(c.original_check);
+  d["reproduced_check"] = odf_hash::odf::side_check_json(c.reproduced_check);
   return d;
 }
 
@@ -193,7 +201,23 @@ nb::dict pair_dataset_slices(const OsString& a_arg, const OsString& b_arg,
   auto r = run_interruptible(cancel, [&] {
     return odf_hash::odf::pair_dataset_slices(a_arg.value, b_arg.value, store_for(store, cancel));
   });
-  return dataset_dict(value_or_raise(std::move(r)));
+  odf_hash::odf::DatasetComparison c = value_or_raise(std::move(r));
+  nb::dict d = dataset_dict(c);
+  // The checks of the files the runs read (SideCheck::tasks), as task JSON, for the workers.
+  for (auto [key, side] : {std::pair{"original_tasks", &c.original_check},
+                           std::pair{"reproduced_tasks", &c.reproduced_check}}) {
+    nb::list tasks;
+    for (const auto& t : side->tasks) tasks.append(odf_hash::odf::file_task_json(t));
+    d[key] = tasks;
+  }
+  return d;
+}
+
+// task_fingerprint of a task given as its JSON (verify_plan.h): what the result of its check
+// must carry.
+std::string task_fingerprint(const std::string& task_json) {
+  return odf_hash::odf::task_fingerprint(
+      value_or_raise(odf_hash::odf::parse_file_task_json(task_json)));
 }
 
 nb::dict unordered_side(const odf_hash::UnorderedSide& s) {
@@ -265,6 +289,7 @@ void bind_compare(nb::module_& m) {
   m.def("compare_datasets", &compare_datasets, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
         "store"_a);
   m.def("pair_dataset_slices", &pair_dataset_slices, "original"_a, "reproduced"_a, "store"_a);
+  m.def("task_fingerprint", &task_fingerprint, "task_json"_a);
   m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a, "examples"_a,
         "store"_a);
   m.def("unordered_file", &unordered_file, "path"_a, "store"_a);

@@ -86,7 +86,8 @@ def test_compare_datasets_groups_other_boundaries(dataset_writer, tmp_path):
             run.reproduced_files[row.reproduced_file].start) == (149, 120)
     t = d.to_arrow()
     assert t.to_pylist() == [{
-        "start": 0, "end": 149, "column": "v", "row": 130, "offset": 130, "original": "1300",
+        "start": 0, "end": 149, "verdict": "different", "column": "v", "row": 130, "offset": 130,
+        "original": "1300",
         "reproduced": "-1", "original_file": run.original_files[1].file,
         "reproduced_file": run.reproduced_files[1].file}]
     assert same.to_arrow().num_rows == 0
@@ -178,12 +179,18 @@ def test_compare_datasets_longer_reproduction_and_gap(dataset_writer, tmp_path):
     (g,) = tail.reproduced_files
     assert (g.file, g.window, g.rows) == (f.file, (150, 199), (150, 199))
     assert (d.only_in_original, d.only_in_reproduced) == (0, 50)
-    # A gap in the reproduction (150-159) and offset 170 changed after it.
+    # A gap in the reproduction (150-159, which verify calls an offset-mismatch) and offset
+    # 170 changed after it: the offsets both hold compared, nothing vouched for.
     w.write_dataset(tmp_path / "c", [w.table(0, 100), w.table(100, 100)])
     w.write_dataset(tmp_path / "e", [w.table(0, 150), w.table(160, 40, change=170)])
     d = odf_hash.compare_datasets(tmp_path / "c", tmp_path / "e")
+    assert d.verdict == "unverified" and not d
+    assert [p.to_dict() for p in d.reproduced_check.problems] == [
+        p.to_dict() for p in odf_hash.verify(tmp_path / "e").problems]
     assert [(s.start, s.end, s.verdict) for s in d.slices] == [
-        (0, 149, "equivalent"), (150, 159, "only-in-original"), (160, 199, "different")]
+        (0, 149, "unverified"), (150, 159, "only-in-original"), (160, 199, "unverified")]
+    assert [s.comparison.verdict for s in (d.slices[0], d.slices[2])] == [
+        "equivalent", "different"]
     last = d.slices[2]
     (o,) = last.original_files
     assert (o.window, o.rows) == ((160, 199), (60, 99))
@@ -192,7 +199,8 @@ def test_compare_datasets_longer_reproduction_and_gap(dataset_writer, tmp_path):
     assert last.original_files[row.original_file].start == 100
     assert (d.only_in_original, d.only_in_reproduced) == (10, 0)
     assert d.to_arrow().to_pylist() == [{
-        "start": 160, "end": 199, "column": "v", "row": 10, "offset": 170, "original": "1700",
+        "start": 160, "end": 199, "verdict": "unverified", "column": "v", "row": 10,
+        "offset": 170, "original": "1700",
         "reproduced": "-1", "original_file": o.file,
         "reproduced_file": last.reproduced_files[0].file}]
 
@@ -207,8 +215,10 @@ def test_dask_compares_each_common_range_in_one_task(dataset_writer, tmp_path):
                                      w.table(200, 20)])
     d = odf_hash.dask.compare_datasets(tmp_path / "a", tmp_path / "b")
     assert d == odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
+    # The gap makes the reproduction fail verify (offset-mismatch): nothing is vouched for.
+    assert d.verdict == "unverified" and not d.reproduced_check.vouched
     assert [(s.start, s.end, s.verdict) for s in d.slices] == [
-        (0, 149, "equivalent"), (150, 159, "only-in-original"), (160, 199, "different"),
+        (0, 149, "unverified"), (150, 159, "only-in-original"), (160, 199, "unverified"),
         (200, 219, "only-in-reproduced")]
     assert [r.offset for r in d.slices[2].comparison.differing_rows] == [170]
 

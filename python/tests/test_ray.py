@@ -117,8 +117,29 @@ def test_ray_compares_the_offsets_both_hold(session, dataset_writer, tmp_path):
     w.write_dataset(tmp_path / "b", [w.table(0, 150), w.table(160, 60, change=170)])
     d = odf_hash.ray.compare_datasets(tmp_path / "a", tmp_path / "b")
     assert d == odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
-    assert [(s.start, s.end, s.verdict) for s in d.slices] == [
+    # The gap makes the reproduction fail verify (offset-mismatch): nothing is vouched for.
+    assert d.verdict == "unverified"
+    assert [(s.start, s.end, s.verdict if s.comparison is None else s.comparison.verdict)
+            for s in d.slices] == [
         (0, 149, "equivalent"), (150, 159, "only-in-original"), (160, 199, "different"),
         (200, 219, "only-in-reproduced")]
     assert [r.offset for r in d.slices[2].comparison.differing_rows] == [170]
     assert d.slices[3].reproduced_files[0].window == (200, 219)
+
+
+def test_ray_compare_checks_the_files_it_reads(session, root, tmp_path):
+    """The same data file tampered on both sides: the chains are intact and the bytes compare
+    identical, so only the tasks' checks of the files they read can tell. The comparison is
+    "unverified" with verify's problem on each side, as locally."""
+    for name in ("a", "b"):
+        shutil.copytree(root / "examples" / "datasets" / "root", tmp_path / name)
+        victim = sorted((tmp_path / name / "data").iterdir())[0]
+        raw = bytearray(victim.read_bytes())
+        raw[len(raw) // 2] ^= 1
+        victim.write_bytes(bytes(raw))
+    d = odf_hash.ray.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert d == odf_hash.compare_datasets(tmp_path / "a", tmp_path / "b")
+    assert d.verdict == "unverified" and not d
+    for side, name in ((d.original_check, "a"), (d.reproduced_check, "b")):
+        assert side.problems == odf_hash.verify(tmp_path / name).problems
+        assert [p.kind.value for p in side.problems] == ["physical-hash-mismatch"]

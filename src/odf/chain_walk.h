@@ -5,6 +5,7 @@
 
 #include "odf_hash/dataset.h"
 #include "odf_hash/verify.h"
+#include "odf_hash/verify_plan.h"
 
 namespace odf_hash::odf::detail {
 
@@ -27,5 +28,9 @@ ChainWalk walk_chain(const DatasetDir& dir, const std::optional<Multihash>& stop
 // prevOffset. When the chain is incomplete the slices before the oldest block read are
 // unknown, so that block's prevOffset is taken as given. Problems are returned head first.
 std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks, bool chain_complete);
+
+// plan_verify(dir, options) over a chain already walked (walk_chain(dir, options.since)), for
+// a caller that needs the blocks too (compare_datasets.h reads the chain once).
+VerifyPlan plan_walked(const DatasetDir& dir, ChainWalk walk, const VerifyOptions& options);
 
 }  // namespace odf_hash::odf::detail

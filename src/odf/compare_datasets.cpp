@@ -1,14 +1,20 @@
-// compare_datasets (compare_datasets.h): chain walks, the offset line cut into runs both
-// sides hold and one-sided parts (slice_runs.h), each run through compare_object_groups.
+// compare_datasets (compare_datasets.h): chain walks, each side verified as verify does
+// (compare_vouch.h), the offset line cut into runs both sides hold and one-sided parts
+// (slice_runs.h), each run through compare_object_groups with its files checked beside.
 #include "odf_hash/compare_datasets.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <system_error>
+#include <thread>
 #include <tuple>
 
 #include "chain_walk.h"
+#include "compare_vouch.h"
+#include "odf_hash/cancel.h"
 #include "odf_hash/dataset.h"
 #include "odf_hash/deferred_object.h"
 #include "slice_runs.h"
@@ -21,14 +27,21 @@ struct Side {
   DatasetDir dir;
   std::vector<ChainBlock> blocks;                             // seed first
   std::map<std::pair<uint64_t, uint64_t>, DataSlice> slices;  // by interval
+  std::optional<OffsetInterval> unreached;                    // SideCheck::unreached
+  VerifyPlan plan;  // the chain's verification (plan_verify), over the same walk
 };
 
 Result<Side> read_side(const std::string& location, const StoreOptions& store) {
   ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(location, store));
   ODF_HASH_RETURN_IF_ERROR(dir.read_head().status());
   detail::ChainWalk walk = detail::walk_chain(dir);
-  Side side{std::move(dir), std::move(walk.blocks), {}};
-  std::reverse(side.blocks.begin(), side.blocks.end());
+  std::vector<ChainBlock> blocks(walk.blocks.rbegin(), walk.blocks.rend());
+  const bool complete = walk.complete;
+  VerifyOptions verify;
+  verify.store = store;
+  VerifyPlan plan = detail::plan_walked(dir, std::move(walk), verify);
+  Side side{std::move(dir), std::move(blocks), {}, {}, std::move(plan)};
+  side.unreached = detail::unreached_offsets(side.blocks, complete);
   for (const auto& b : side.blocks) {
     if (b.block.new_data) {
       const OffsetInterval& i = b.block.new_data->offset_interval;
@@ -121,13 +134,32 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
     }
   }
   out.slices = detail::slice_runs(std::move(fa), std::move(fb));
-  out.same_records = true;
-  for (const auto& s : out.slices) {
-    if (s.original_files.empty() || s.reproduced_files.empty() || !s.error.empty()) {
-      out.same_records = false;
-    }
-  }
+  out.original_check = detail::side_check(std::move(a->plan), out.slices, /*original=*/true);
+  out.reproduced_check = detail::side_check(std::move(b->plan), out.slices, /*original=*/false);
+  out.original_check.unreached = a->unreached;
+  out.reproduced_check.unreached = b->unreached;
+  detail::mark_unreached(out);
+  detail::decide_verdict(out);
   return out;
+}
+
+// `checks` on a thread of its own while `work` runs on this one (one after the other when
+// the system refuses a thread).
+template <typename Work>
+auto beside(const std::function<void()>& checks, Work work) {
+  std::optional<std::thread> thread;
+  try {
+    thread.emplace(checks);
+  } catch (const std::system_error&) {
+    checks();
+  }
+  struct Join {
+    std::optional<std::thread>& thread;
+    ~Join() {
+      if (thread && thread->joinable()) thread->join();
+    }
+  } join{thread};
+  return work();
 }
 
 }  // namespace
@@ -170,17 +202,31 @@ Result<DatasetComparison> compare_datasets(const std::string& original,
                                            const CompareOptions& options) {
   std::optional<Side> a, b;
   ODF_HASH_ASSIGN_OR_RETURN(DatasetComparison out, pair(original, reproduced, store, a, b));
+  // Each file is checked once, beside the first run reading it (what the run reads is
+  // checked while it is read, whatever the comparison finds).
+  detail::DueTasks due_a(out.original_check), due_b(out.reproduced_check);
+  std::vector<std::optional<FileCheckResult>> ra(out.original_check.tasks.size()),
+      rb(out.reproduced_check.tasks.size());
   for (SliceComparison& s : out.slices) {
-    if (s.original_files.empty() || s.reproduced_files.empty() || !s.error.empty()) continue;
-    Result<FileComparison> c = compare_run(*a, *b, s, logical, options);
+    if (!detail::compared_run(s)) continue;
+    const std::vector<uint64_t> ta = due_a.take(s.original_files);
+    const std::vector<uint64_t> tb = due_b.take(s.reproduced_files);
+    Result<FileComparison> c = beside(
+        [&] {
+          for (uint64_t t : ta) ra[t] = check_file(a->dir.store(), out.original_check.tasks[t]);
+          for (uint64_t t : tb) rb[t] = check_file(b->dir.store(), out.reproduced_check.tasks[t]);
+        },
+        [&] { return compare_run(*a, *b, s, logical, options); });
     if (c.is_ok()) {
       s.comparison = std::move(c).value();
-      if (s.comparison->verdict == CompareVerdict::kDifferent) out.same_records = false;
     } else {
       s.error = c.status().message();
-      out.same_records = false;
     }
   }
+  if (cancel_requested(store.cancel)) return cancelled_status(out.original);
+  detail::record_checks(out.original_check, std::move(ra));
+  detail::record_checks(out.reproduced_check, std::move(rb));
+  detail::decide_verdict(out);
   return out;
 }
 

@@ -43,6 +43,18 @@ nlohmann::json problem_to_json(const Problem& p) {
   return jp;
 }
 
+nlohmann::json file_check_to_json(const FileCheck& f) {
+  nlohmann::json jf{{"role", file_role_name(f.role)},
+                    {"file", f.file},
+                    {"block", f.block.to_string()},
+                    {"sequence_number", f.sequence_number},
+                    {"outcome", file_outcome_name(f.outcome)}};
+  if (f.actual_physical) jf["actual_physical"] = f.actual_physical->to_string();
+  if (f.logical) jf["logical"] = f.logical->to_string();
+  if (f.size) jf["size"] = *f.size;
+  return jf;
+}
+
 nlohmann::json unreferenced_to_json(const DatasetReport& r) {
   nlohmann::json entries = nlohmann::json::array();
   for (const auto& e : r.unreferenced) {

@@ -1,5 +1,6 @@
-// Internal: one Problem as a JSON object (verify_json.h gives the fields), written by the
-// report and the plan writers and read back by the plan and result parsers.
+// Internal: one Problem (and one file check) as a JSON object (verify_json.h gives the
+// fields), written by the report and the plan writers and read back by the plan and result
+// parsers.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,10 @@
 namespace odf_hash::odf::detail {
 
 nlohmann::json problem_to_json(const Problem& p);
+
+// One file check of a report: {"role", "file", "block", "sequence_number", "outcome",
+// "actual_physical"?, "logical"?, "size"?} (verify_json.h).
+nlohmann::json file_check_to_json(const FileCheck& f);
 
 // The unreferenced section: {"count", "bytes", "strict", "entries": [{"file", "kind", "size",
 // "link_target" (null unless a link), "broken_link", "canonical_name" (or null)}]}.

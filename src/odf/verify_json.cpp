@@ -21,17 +21,7 @@ std::string verify_report_json(const DatasetReport& r, int indent) {
   j["logical_fallbacks"] = r.logical_fallbacks();
   j["linked_objects"] = {{"checked", r.linked_objects()}, {"matched", r.linked_objects_matched()}};
   j["files"] = nlohmann::json::array();
-  for (const auto& f : r.files) {
-    nlohmann::json jf{{"role", file_role_name(f.role)},
-                      {"file", f.file},
-                      {"block", f.block.to_string()},
-                      {"sequence_number", f.sequence_number},
-                      {"outcome", file_outcome_name(f.outcome)}};
-    if (f.actual_physical) jf["actual_physical"] = f.actual_physical->to_string();
-    if (f.logical) jf["logical"] = f.logical->to_string();
-    if (f.size) jf["size"] = *f.size;
-    j["files"].push_back(std::move(jf));
-  }
+  for (const auto& f : r.files) j["files"].push_back(detail::file_check_to_json(f));
   j["problems"] = nlohmann::json::array();
   for (const auto& p : r.problems) j["problems"].push_back(detail::problem_to_json(p));
   j["unreferenced"] = detail::unreferenced_to_json(r);

@@ -152,11 +152,15 @@ Result<VerifyPlan> plan_verify(const std::string& url_or_path, const VerifyOptio
 }
 
 Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& options) {
+  return detail::plan_walked(dir, detail::walk_chain(dir, options.since), options);
+}
+
+VerifyPlan detail::plan_walked(const DatasetDir& dir, ChainWalk walk,
+                               const VerifyOptions& options) {
   VerifyPlan plan;
   DatasetReport& report = plan.report;
   report.path = dir.path();
   report.unexpected_checked = dir.listed();
-  detail::ChainWalk walk = detail::walk_chain(dir, options.since);
   report.head = walk.head;
   report.blocks = walk.blocks.size() + (walk.stopped_at ? 1 : 0);
   report.chain_complete = walk.complete;

@@ -54,11 +54,13 @@ def _block(system_time, prev, seq, tag, event_fn):
     return corpus.manifest(bytes(b.Output()))
 
 
-def _add_data(slice_, extra):
+def _add_data(slice_, extra, prev_offset=None):
     def fn(b):
         s = gen.fb_data_slice(b, slice_)
         e = corpus.fb_extra(b, extra) if extra is not None else None
         b.StartObject(7)
+        if prev_offset is not None:
+            b.PrependUint64Slot(1, prev_offset, None)  # optional scalar: always written
         b.PrependUOffsetTRelativeSlot(2, s, 0)
         if e is not None:
             b.PrependUOffsetTRelativeSlot(6, e, 0)

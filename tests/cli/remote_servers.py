@@ -23,6 +23,8 @@
     chunked-all   as chunked, for every object (refs/head and blocks too)
     chunked-ranges  a whole object chunked, without Content-Length, but "Accept-Ranges:
                   bytes" and ranges served (206 with Content-Range)
+  A server also lies on request: `server.lies[path] = other` serves the bytes of the
+  file `other` under `path` (a block file answering another valid block under its name).
 - moto_s3: moto's S3 server (moto[server]) in this process, and a boto3 client for it.
 """
 import contextlib
@@ -97,6 +99,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         target = (server.root / rel).resolve()
         if server.root not in target.parents and target != server.root:
             return self._send_status(404)
+        target = server.lies.get(rel, target)
         folders = pathlib.PurePosixPath(rel).parts[:-1]
         faulty = fault != "ok" and "data" in folders
         if fault in CHUNKED:
@@ -208,6 +211,7 @@ class DatasetHttpServer(http.server.ThreadingHTTPServer):
         self.lock = threading.Lock()
         self.counts = {}
         self.range_requests = 0  # Range requests to chunked objects (ignored)
+        self.lies = {}  # path under the root -> the file served in its place
         self.stopping = threading.Event()
 
     @property

@@ -25,22 +25,24 @@ gen = ld.gen
 
 def write_dataset(path, tables, extra_event=None):
     """Seed, optionally one SetInfo, then one AddData per table (its offset interval from the
-    table's `offset` column: contiguous, or with a gap where the tables have one)."""
+    table's `offset` column: contiguous, or with a gap where the tables have one; prevOffset
+    the previous table's last offset, so that a contiguous dataset verifies, and one with a
+    gap or a later start does not)."""
     for sub in ("blocks", "data", "refs"):
         (path / sub).mkdir(parents=True, exist_ok=True)
     events = [(gen.EV_SEED, lambda b: gen.fb_seed(b, {"dataset_id": gen.dataset_id("cmp"),
                                                       "dataset_kind": gen.DATASET_KIND_ROOT}))]
     if extra_event is not None:
         events.append(extra_event)
-    start = 0
+    prev_offset = None
     for t in tables:
         start = t.column("offset")[0].as_py()
         data = gen.parquet_bytes(t)
         (path / "data" / ld.name(data)).write_bytes(data)
         s = {"logical_hash": ld.PLACEHOLDER_LOGICAL, "physical_hash": gen.sha3_multihash(data),
              "offset_interval": (start, start + t.num_rows - 1), "size": len(data)}
-        events.append((gen.EV_ADD_DATA, ld._add_data(s, None)))
-        start += t.num_rows
+        events.append((gen.EV_ADD_DATA, ld._add_data(s, None, prev_offset)))
+        prev_offset = start + t.num_rows - 1
     prev = None
     for seq, (tag, fn) in enumerate(events):
         block = ld._block(ld.T0 + dt.timedelta(minutes=seq), prev, seq, tag, fn)
@@ -149,6 +151,34 @@ def entries(doc):
             for s in doc["slices"]]
 
 
+def compared(doc):
+    """The entries with what their runs compared as (the comparison's own verdict), for a
+    comparison that vouches for nothing (its entries say "unverified")."""
+    return [(s["offset_interval"]["start"], s["offset_interval"]["end"],
+             s["comparison"]["verdict"] if "comparison" in s else s["verdict"])
+            for s in doc["slices"]]
+
+
+def verify_problems(run, path):
+    """`odf-hash verify --json`'s problems of a dataset: what compare must report of it."""
+    (report,) = json.loads(run("verify", "--json", path).out)["datasets"]
+    return report["problems"]
+
+
+def expect_unverified(run, doc, side, path):
+    """`side` of the comparison failed its own verification with verify's problems, the other
+    passed: nothing is vouched for."""
+    assert doc["verdict"] == "unverified"
+    expected = verify_problems(run, path)
+    assert expected, "the construction must make verify fail"
+    assert doc[side]["verification"]["problems"] == expected
+    assert doc[side]["verification"]["vouched"] is False
+    other = "reproduced" if side == "original" else "original"
+    assert doc[other]["verification"]["vouched"] is True
+    assert all(not s["vouched"] for s in doc["slices"])
+    assert not any(s["verdict"] in ("identical", "equivalent") for s in doc["slices"])
+
+
 def windows(side):
     """(first offset, last offset, first row, last row) of each file's part, None if whole."""
     return [None if f["window"] is None else
@@ -224,14 +254,21 @@ def test_changed_value_inside_a_window(run, tmp_path):
 
 
 def test_gap_on_either_side(run, tmp_path):
-    # The reproduction lacks offsets 150-159; its [160, 199] has offset 170 changed.
+    # The reproduction lacks offsets 150-159 (a chain verify calls invalid: offset-mismatch);
+    # its [160, 199] has offset 170 changed. The offsets both hold are still compared, and
+    # nothing is vouched for (exit 3).
     write_dataset(tmp_path / "a", [table(0, 100), table(100, 100)])
     write_dataset(tmp_path / "b", [table(0, 150), table(160, 40, change=170)])
     r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
-    assert r.rc == 1, r
+    assert r.rc == 3, r
     doc = json.loads(r.out)
-    assert entries(doc) == [(0, 149, "equivalent"), (150, 159, "only-in-original"),
-                            (160, 199, "different")]
+    expect_unverified(run, doc, "reproduced", tmp_path / "b")
+    assert [p["kind"] for p in doc["reproduced"]["verification"]["problems"]] == [
+        "offset-mismatch"]
+    assert entries(doc) == [(0, 149, "unverified"), (150, 159, "only-in-original"),
+                            (160, 199, "unverified")]
+    assert compared(doc) == [(0, 149, "equivalent"), (150, 159, "only-in-original"),
+                             (160, 199, "different")]
     first, gap, last = doc["slices"]
     assert windows(first["original_files"]) == [None, (100, 149, 0, 49)]
     assert windows(first["reproduced_files"]) == [None]
@@ -249,19 +286,28 @@ def test_gap_on_either_side(run, tmp_path):
     text = run("compare", tmp_path / "a", tmp_path / "b").out
     assert "row 10 (offset 170)" in text
     assert "10 offsets only in the original, 0 only in the reproduction" in text
+    assert "NOT VERIFIED  1 problem" in text and "problem 1: offset-mismatch" in text
+    assert "verdict     unverified: the reproduction failed its own verification" in text
     # The other way round: the original's gap, the reproduction's one slice cut around it.
     r = run("compare", "--json", tmp_path / "b", tmp_path / "a")
+    assert r.rc == 3, r
     doc = json.loads(r.out)
-    assert entries(doc) == [(0, 149, "equivalent"), (150, 159, "only-in-reproduced"),
-                            (160, 199, "different")]
+    expect_unverified(run, doc, "original", tmp_path / "b")
+    assert compared(doc) == [(0, 149, "equivalent"), (150, 159, "only-in-reproduced"),
+                             (160, 199, "different")]
     assert windows(doc["slices"][1]["reproduced_files"]) == [(150, 159, 50, 59)]
 
 
 def test_later_start(run, tmp_path):
+    # A reproduction starting at offset 50 (which verify calls invalid: its first slice must
+    # start at 0): the offsets both hold compared, nothing vouched for.
     write_dataset(tmp_path / "a", [table(0, 200)])
     write_dataset(tmp_path / "b", [table(50, 150)])
-    doc = json.loads(run("compare", "--json", tmp_path / "a", tmp_path / "b").out)
-    assert entries(doc) == [(0, 49, "only-in-original"), (50, 199, "equivalent")]
+    r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
+    assert r.rc == 3, r
+    doc = json.loads(r.out)
+    expect_unverified(run, doc, "reproduced", tmp_path / "b")
+    assert compared(doc) == [(0, 49, "only-in-original"), (50, 199, "equivalent")]
     assert windows(doc["slices"][0]["original_files"]) == [(0, 49, 0, 49)]
     assert windows(doc["slices"][1]["original_files"]) == [(50, 199, 50, 199)]
     assert doc["slices"][1]["comparison"]["original"]["rows"] == 150
@@ -269,7 +315,8 @@ def test_later_start(run, tmp_path):
     # is row 100 of the entry [50, 199].
     write_dataset(tmp_path / "c", [table(0, 100), table(100, 100, change=150)])
     doc = json.loads(run("compare", "--json", tmp_path / "c", tmp_path / "b").out)
-    assert entries(doc) == [(0, 49, "only-in-original"), (50, 199, "different")]
+    assert compared(doc) == [(0, 49, "only-in-original"), (50, 199, "different")]
+    assert entries(doc) == [(0, 49, "only-in-original"), (50, 199, "unverified")]
     common = doc["slices"][1]
     assert windows(common["original_files"]) == [(50, 99, 50, 99), None]
     (d,) = common["comparison"]["differences"]
@@ -318,10 +365,12 @@ def test_overlapping_slices_of_a_malformed_chain(run, tmp_path):
     write_dataset(tmp_path / "a", [table(0, 100), table(50, 100)])
     write_dataset(tmp_path / "b", [table(0, 150)])
     r = run("compare", "--json", tmp_path / "a", tmp_path / "b")
-    assert r.rc == 1, r
+    assert r.rc == 3, r  # verify calls the original invalid (offset-mismatch)
     doc = json.loads(r.out)
-    assert entries(doc) == [(0, 99, "equivalent"), (50, 149, "error"),
+    expect_unverified(run, doc, "original", tmp_path / "a")
+    assert entries(doc) == [(0, 99, "unverified"), (50, 149, "error"),
                             (100, 149, "only-in-reproduced")]
+    assert compared(doc)[0] == (0, 99, "equivalent")
     assert "overlaps the one before it, [0, 99]" in doc["slices"][1]["error"]
     assert windows(doc["slices"][0]["reproduced_files"]) == [(0, 99, 0, 99)]
 

@@ -2,6 +2,8 @@
 // specification describes it: physical hashes first; if they differ, logical hashes.
 // Verdicts: identical (exit 0), equivalent - same records, different encoding (exit 0),
 // different (exit 1, naming the leaf columns whose digests differ and both row counts).
+// Two datasets: each side verified as `verify` does, unverified (exit 3) when one fails
+// (compare_sides.h).
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -13,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "compare_sides.h"
 #include "odf_hash/compare.h"
 #include "odf_hash/compare_datasets.h"
 #include "odf_hash/compare_json.h"
@@ -230,11 +233,7 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
     return "[" + std::to_string(start) + ", " + std::to_string(end) + "]";
   };
   auto verdict_of = [](const odf::SliceComparison& s) -> std::string {
-    if (!s.error.empty()) return "error";  // also a malformed chain's slice, one-sided
-    if (s.original_files.empty()) return "only-in-reproduced";
-    if (s.reproduced_files.empty()) return "only-in-original";
-    if (!s.comparison) return "error";
-    return odf::compare_verdict_name(s.comparison->verdict);
+    return odf::slice_verdict_name(s);
   };
   // A file's part in an entry: null when all of it, else its offsets and rows.
   auto files_json = [](const std::vector<odf::SliceFile>& files) {
@@ -294,12 +293,15 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
                                 : nlohmann::json();
     j["chain_differences"] =
         nlohmann::json::parse(odf::chain_differences_json(d.chain_differences));
+    add_verification_json(d, j);
     print_json(j);
   } else {
     std::printf("original    %s (%llu blocks)\n", escape_text(d.original).c_str(),
                 static_cast<unsigned long long>(d.original_blocks));
+    print_side_check(d.original_check);
     std::printf("reproduced  %s (%llu blocks)\n", escape_text(d.reproduced).c_str(),
                 static_cast<unsigned long long>(d.reproduced_blocks));
+    print_side_check(d.reproduced_check);
     if (d.divergence) {
       std::printf("chains      diverge at block %llu: %s vs %s\n",
                   static_cast<unsigned long long>(d.divergence->sequence_number),
@@ -334,12 +336,13 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
       const bool one_sided = s.original_files.empty() || s.reproduced_files.empty();
       const bool windows = cut(s.original_files) || cut(s.reproduced_files);
       const bool run = s.original_files.size() > 1 || s.reproduced_files.size() > 1 || windows;
-      if (s.error.empty() && one_sided && s.interval.end >= s.interval.start) {
+      const bool unreached = s.original_unreached || s.reproduced_unreached;
+      if (s.error.empty() && one_sided && !unreached && s.interval.end >= s.interval.start) {
         (s.original_files.empty() ? only_b : only_a) += s.interval.end - s.interval.start + 1;
       }
       any_common = any_common || !one_sided;
-      if (!one_sided &&
-          (!s.comparison || s.comparison->verdict == odf::CompareVerdict::kDifferent)) {
+      if (!one_sided && (!s.comparison || !s.vouched ||
+                         s.comparison->verdict == odf::CompareVerdict::kDifferent)) {
         common_same = false;
       }
       std::string counts;
@@ -361,6 +364,8 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
         }
       }
       if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
+      const std::string note = slice_note(d, s);
+      if (!note.empty()) std::printf("%s\n", note.c_str());
       if (s.comparison && s.comparison->verdict == odf::CompareVerdict::kDifferent) {
         print_verdict(*s.comparison, RunFiles{&s.original_files, &s.reproduced_files});
         if (odf::differs_only_in(*s.comparison, time)) {
@@ -382,13 +387,14 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
           "one side    %llu offsets only in the original, %llu only in the reproduction; "
           "the offsets both hold: %s\n",
           static_cast<unsigned long long>(only_a), static_cast<unsigned long long>(only_b),
-          !any_common   ? "none"
-          : common_same ? "the same records"
-                        : "different");
+          !any_common                                     ? "none"
+          : d.verdict == odf::DatasetVerdict::kUnverified ? "not vouched for"
+          : common_same                                   ? "the same records"
+                                                          : "different");
     }
-    std::printf("verdict     %s\n", d.same_records ? "same records in every slice" : "different");
+    print_dataset_verdict(d);
   }
-  return d.same_records ? kExitOk : kExitMismatch;
+  return dataset_exit_code(d);
 }
 
 // --ignore-order: the same multiset of records? (unordered.h; not the ODF hash)
@@ -462,7 +468,8 @@ Command add_compare_command(CLI::App& root) {
       "compare",
       "Compare a reproduced data file with the original: physical hashes, then logical. "
       "Verdict identical / equivalent (exit 0) or different (exit 1), with the differing "
-      "rows and why. Two ODF datasets (folders, or --datasets): slice by slice.");
+      "rows and why. Two ODF datasets (folders, or --datasets): slice by slice, each side "
+      "verified first (exit 3 when one fails: nothing is vouched for).");
   app->add_option("ORIGINAL", args->original, "The original data file (or dataset)")->required();
   app->add_option("REPRODUCED", args->reproduced, "The reproduced data file (or dataset)")
       ->required();
@@ -478,8 +485,13 @@ Command add_compare_command(CLI::App& root) {
                 "one table each; where they never end together, e.g. a reproduction with more "
                 "records, the offsets both hold, as parts of files), each compared record by "
                 "record; the offsets only one side holds are listed; and where the chains' "
-                "events diverge. Exit 0 when every offset is on both sides and identical or "
-                "equivalent");
+                "events diverge. Each side is verified as `verify` verifies it (its chain, "
+                "and every data file read against the hash its own chain records, checked "
+                "while it is read); its problems are reported in verify's terms. Exit 0 when "
+                "both sides verify and every offset is on both sides and identical or "
+                "equivalent, 1 different, 3 unverified: a side failed its own verification "
+                "(or its chain is broken: the offsets below are unreached), so nothing is "
+                "vouched for");
   app->add_flag("--ignore-order", args->ignore_order,
                 "Not the ODF hash: whether the two files hold the same multiset of records in "
                 "any row order (and column order), with the records only one side has (their "

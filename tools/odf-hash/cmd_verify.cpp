@@ -27,6 +27,7 @@
 #include "odf_hash/workspace.h"
 #include "output.h"
 #include "parallel.h"
+#include "problem_text.h"
 #include "progress.h"
 #include "store_flags.h"
 
@@ -63,13 +64,6 @@ struct VerifyArgs {
 
 std::string plural(uint64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
-std::string block_label(const std::optional<Multihash>& block, std::optional<uint64_t> seq) {
-  std::string s;
-  if (seq) s += "block " + std::to_string(*seq);
-  if (block) s += (s.empty() ? "block " : " ") + block->to_string();
-  return s;
 }
 
 std::string files_line(const DatasetReport& r, FileRole role) {
@@ -207,20 +201,7 @@ void print_text(const DatasetReport& r, bool verbose, const std::string& alias =
     }
   }
   size_t i = 0;
-  for (const Problem& p : r.problems) {
-    out += "problem " + std::to_string(++i) + ": " + odf::problem_kind_name(p.kind);
-    std::string label = block_label(p.block, p.sequence_number);
-    if (!label.empty()) out += ": " + label;
-    out += "\n";
-    if (!p.file.empty()) out += "    file      " + escape_text(p.file) + "\n";
-    if (!p.expected.empty()) out += "    expected  " + p.expected + "\n";
-    if (!p.actual.empty()) out += "    actual    " + p.actual + "\n";
-    if (p.link) {
-      out += "    linked    from " + escape_text(p.link->data_file) + " column " +
-             escape_text(p.link->column) + " row " + std::to_string(p.link->row) + "\n";
-    }
-    out += "    " + escape_text(p.message) + "\n";
-  }
+  for (const Problem& p : r.problems) out += problem_text(p, ++i);
   out += "result       " + r.verdict() + "\n";
   if (r.valid() && (r.scope.expected_head || r.scope.since) && r.head) {
     out += "pin          " + format_check_line(*r.head, r.path) + "\n";

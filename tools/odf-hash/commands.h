@@ -1,7 +1,8 @@
 // The odf-hash subcommands. Each add_*_command registers a CLI11 subcommand on the root app
 // and returns how to run it once parsed. Commands print their results on stdout, warnings
 // and errors on stderr, and return the process exit code:
-//   0 ok, 1 mismatch / failed check / invalid dataset, 2 usage or I/O error.
+//   0 ok, 1 mismatch / failed check / invalid dataset, 2 usage or I/O error, and for
+//   `compare` of two datasets 3: a side failed its own verification, nothing is vouched for.
 #pragma once
 
 #include <functional>
@@ -16,6 +17,7 @@ namespace odf_hash::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitMismatch = 1;
 inline constexpr int kExitError = 2;
+inline constexpr int kExitUnverified = 3;
 
 struct Command {
   CLI::App* app = nullptr;

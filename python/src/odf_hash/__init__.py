@@ -55,19 +55,22 @@ from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple
 from . import _odf_hash
 from ._compare import (
     Cause,
-    ChainDifference,
     ColumnDifference,
     Comparison,
-    DatasetComparison,
     RowDifference,
     SchemaDifference,
-    SliceComparison,
-    SliceFile,
     UnorderedComparison,
     UnorderedRecord,
     compare,
-    compare_datasets,
     unordered_digest,
+)
+from ._datasets import (
+    ChainDifference,
+    DatasetComparison,
+    SideCheck,
+    SliceComparison,
+    SliceFile,
+    compare_datasets,
 )
 from ._errors import (
     Error,
@@ -100,6 +103,7 @@ __all__ = [
     "ProblemKind",
     "ReferenceCompatibilityWarning",
     "Report",
+    "SideCheck",
     "Task",
     "Unreferenced",
     "UnsupportedTypeError",

@@ -147,17 +147,6 @@ def logical_hashes(paths: Iterable[odf_hash.PathLike], client: Any = None, *,
     return dict(zip(names, slices))
 
 
-def _compare_one(pair: Any, rows: int, store: Dict[str, Any]) -> Any:
-    """On a worker: one run of slices compared (a Comparison of the two lists of files read as
-    tables, or the rows of them holding the offsets both datasets hold: one file a side when
-    both split their records alike), or the error's message."""
-    try:
-        return odf_hash.compare(pair[0], pair[1], threads=1, rows=rows, original_window=pair[2],
-                                reproduced_window=pair[3], **store)
-    except odf_hash.Error as e:
-        return str(e)
-
-
 def compare_datasets(original: odf_hash.PathLike, reproduced: odf_hash.PathLike,
                      client: Any = None, *, rows: int = 5, retries: int = 2,
                      progress: bool = False, **store: Any) -> "odf_hash.DatasetComparison":
@@ -165,12 +154,16 @@ def compare_datasets(original: odf_hash.PathLike, reproduced: odf_hash.PathLike,
     and the slices grouped into runs on the client (one file a side, or the files of both
     sides covering one offset range when the datasets split their records at other
     boundaries, or the parts of them holding the offsets both hold), each run compared by one
-    task (one worker reads its files, one at a time). The same :class:`odf_hash.DatasetComparison` as on one
-    machine. Every worker must reach both datasets at the locations given."""
-    from odf_hash import _compare
+    task (one worker reads its files, one at a time). The chains are verified on the client
+    and each task checks the files it reads against the hashes their chain records (the
+    verify tasks of those files, on a thread beside the comparison, under an
+    :class:`odf_hash.Allow` of the two datasets only): the same
+    :class:`odf_hash.DatasetComparison` as on one machine, ``"unverified"`` when a side fails.
+    Every worker must reach both datasets at the locations given."""
+    from odf_hash import _datasets
 
-    paired = _compare._pair_dataset_slices(original, reproduced, **store)
-    fn = functools.partial(_compare_one, rows=rows, store=store)
-    return _compare._compare_slices(
-        paired, lambda pairs: _map(fn, pairs, _current_client(client), retries, progress,
-                                   "odf-hash-compare"))
+    paired = _datasets._pair_dataset_slices(original, reproduced, **store)
+    fn = functools.partial(_datasets._compare_run, rows=rows, store=store, allow=paired[2])
+    return _datasets._compare_slices(
+        paired, lambda runs: _map(fn, runs, _current_client(client), retries, progress,
+                                  "odf-hash-compare"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, List, Optional
 
 import ray
 
@@ -98,17 +98,6 @@ def verify(dataset: odf_hash.PathLike, *, integrity_only: bool = False, strict: 
     return odf_hash.merge(plan, [r for batch in results for r in batch])
 
 
-def _compare_one(pair: Any, rows: int, store: Dict[str, Any]) -> Any:
-    """In a task: one run of slices compared (a Comparison of the two lists of files read as
-    tables, or the rows of them holding the offsets both datasets hold: one file a side when
-    both split their records alike), or the error's message."""
-    try:
-        return odf_hash.compare(pair[0], pair[1], threads=1, rows=rows, original_window=pair[2],
-                                reproduced_window=pair[3], **store)
-    except odf_hash.Error as e:
-        return str(e)
-
-
 def compare_datasets(original: odf_hash.PathLike, reproduced: odf_hash.PathLike, *,
                      rows: int = 5, max_retries: int = 3, num_cpus: float = 1,
                      **store: Any) -> "odf_hash.DatasetComparison":
@@ -116,18 +105,21 @@ def compare_datasets(original: odf_hash.PathLike, reproduced: odf_hash.PathLike,
     files of both sides covering one offset range when the datasets split their records at
     other boundaries, or the parts of them holding the offsets both hold) compared by a Ray
     task (the chains are read and the slices grouped
-    here). The same :class:`odf_hash.DatasetComparison`
-    as on one machine. Every worker must reach both datasets at the locations given."""
-    from odf_hash import _compare
+    here, the chains verified), each task checking the files it reads against the hashes
+    their chain records (the verify tasks of those files, beside the comparison, under an
+    :class:`odf_hash.Allow` of the two datasets only). The same
+    :class:`odf_hash.DatasetComparison` as on one machine, ``"unverified"`` when a side
+    fails. Every worker must reach both datasets at the locations given."""
+    from odf_hash import _datasets
 
-    paired = _compare._pair_dataset_slices(original, reproduced, **store)
+    paired = _datasets._pair_dataset_slices(original, reproduced, **store)
 
-    def run(pairs: List[Any]) -> List[Any]:
-        if not pairs:
+    def run(runs: List[Any]) -> List[Any]:
+        if not runs:
             return []
         if not ray.is_initialized():
             ray.init()
-        remote = ray.remote(num_cpus=num_cpus, max_retries=max_retries)(_compare_one)
-        return ray.get([remote.remote(p, rows, store) for p in pairs])
+        remote = ray.remote(num_cpus=num_cpus, max_retries=max_retries)(_datasets._compare_run)
+        return ray.get([remote.remote(r, rows, store, paired[2]) for r in runs])
 
-    return _compare._compare_slices(paired, run)
+    return _datasets._compare_slices(paired, run)
