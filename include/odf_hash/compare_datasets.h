@@ -83,8 +83,9 @@ struct DatasetComparison {
   // differs there (differs_only_in).
   std::string system_time_column = "system_time";
   std::string event_time_column = "event_time";
-  // Every offset on both sides, every run identical or equivalent (false when any entry is
-  // one-sided or an error).
+  // Every offset on both sides, every run verified (reproduction_verified of compare.h:
+  // identical, or equivalent with equal records; false when any entry is one-sided or an
+  // error).
   bool same_records = false;
 };
 

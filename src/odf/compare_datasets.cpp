@@ -175,7 +175,7 @@ Result<DatasetComparison> compare_datasets(const std::string& original,
     Result<FileComparison> c = compare_run(*a, *b, s, logical, options);
     if (c.is_ok()) {
       s.comparison = std::move(c).value();
-      if (s.comparison->verdict == CompareVerdict::kDifferent) out.same_records = false;
+      if (!reproduction_verified(*s.comparison)) out.same_records = false;
     } else {
       s.error = c.status().message();
       out.same_records = false;
