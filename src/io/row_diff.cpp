@@ -197,17 +197,12 @@ Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
   return Status::ok();
 }
 
-// A side whose records are compared whole (locate_record_differences): every top-level field,
-// `fields` in order (the original's, set by its side), each found by name.
-Status open_record_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
-                        const io_internal::ArrowModuleApi& api, std::vector<std::string>& fields,
-                        Side& side, RowWindow window) {
-  ODF_HASH_RETURN_IF_ERROR(open_stream(objects, api.open_record_stream, side, window));
+// A side whose records are compared whole (locate_record_differences), its stream open: the
+// top-level `fields` (the original's, in its order) found by name, each with its encoder.
+Status bind_record_fields(const std::vector<std::string>& fields, Side& side) {
   const ArrowSchema& schema = side.schema.value;
-  if (fields.empty()) {
-    for (int64_t i = 0; i < schema.n_children; ++i) {
-      fields.push_back(schema.children[i]->name != nullptr ? schema.children[i]->name : "");
-    }
+  if (size_t(schema.n_children) != fields.size()) {
+    return Status::invalid_argument(side.name + ": another number of columns");
   }
   for (const auto& f : fields) {
     const int i = find_top(schema, f);
@@ -215,9 +210,6 @@ Status open_record_side(const std::vector<std::shared_ptr<ObjectReader>>& object
     side.leaves.push_back({i});
     ODF_HASH_ASSIGN_OR_RETURN(ColumnValueEncoder e, ColumnValueEncoder::create(schema, {i}));
     side.values.push_back(std::move(e));
-  }
-  if (size_t(schema.n_children) != fields.size()) {
-    return Status::invalid_argument(side.name + ": another number of columns");
   }
   ODF_HASH_ASSIGN_OR_RETURN(RecordDigester records, RecordDigester::create(schema));
   side.records.emplace(std::move(records));
@@ -451,9 +443,15 @@ Result<RowDiff> locate_record_differences(
   ODF_HASH_RETURN_IF_ERROR(check_groups(original, reproduced, "locate_record_differences"));
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
   Side a, b;
+  ODF_HASH_RETURN_IF_ERROR(open_stream(original, api->open_record_stream, a, original_window));
+  ODF_HASH_RETURN_IF_ERROR(open_stream(reproduced, api->open_record_stream, b, reproduced_window));
   std::vector<std::string> fields;
-  ODF_HASH_RETURN_IF_ERROR(open_record_side(original, *api, fields, a, original_window));
-  ODF_HASH_RETURN_IF_ERROR(open_record_side(reproduced, *api, fields, b, reproduced_window));
+  for (int64_t i = 0; i < a.schema.value.n_children; ++i) {
+    const char* name = a.schema.value.children[i]->name;
+    fields.push_back(name != nullptr ? name : "");
+  }
+  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, a));
+  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, b));
   RowDiff out;
   for (const auto& f : fields) {
     out.columns.emplace_back();

@@ -85,9 +85,7 @@ void print_why(const odf::FileComparison& c) {
       break;
     case odf::FileComparison::Records::kDifferent:
       std::printf("records     different%s\n",
-                  c.differing_columns.empty() && !c.schema_differences.empty()
-                      ? " (the schemas differ)"
-                      : "");
+                  c.schema_differences.empty() ? "" : " (the schemas differ: above)");
       return;
     case odf::FileComparison::Records::kUnknown:
       std::printf("records     not compared (--rows 0)\n");
