@@ -49,10 +49,11 @@ Result<UnorderedFileDigest> unordered_digest_objects(
 
 // What compare (compare.h) checks of two tables whose arrow0 digests are equal: one read of
 // a table's records (each batch digested on a second thread while the next is read) giving
-// their order-independent digest (as unordered_digest_objects) and an ordered one, the
-// SHA3-256 of the schema bytes, the record count and the SHA3-256 of the record digests in
-// row order. Two tables hold the same records in the same order exactly when their ordered
-// digests are equal (up to SHA3 collisions), the same multiset when their unordered ones are.
+// their order-independent digest (as unordered_digest_objects) and an ordered one: the
+// SHA3-256 of the schema bytes, the record count and a digest of the record digests in row
+// order (SHA3-256 of the SHA3-256 of each run of 4096 of them). Two tables hold the same
+// records in the same order exactly when their ordered digests are equal (up to SHA3
+// collisions), the same multiset when their unordered ones are.
 struct RecordsDigest {
   UnorderedFileDigest unordered;
   Digest256 ordered{};
