@@ -282,8 +282,9 @@ std::vector<FileComparison::Cause> blind_spots(const FileComparison& c,
                         is_struct ? "values inside the struct differ while arrow0 hashes them "
                                     "alike (a member's null can be hashed as the bytes under "
                                     "it: docs/divergences.md section 1)"
-                                  : "the values differ while arrow0 hashes them alike "
-                                    "(docs/divergences.md)"});
+                                  : "the values differ while arrow0 hashes them alike (a "
+                                    "null inside a value, e.g. a list's item, is hashed as one "
+                                    "0 byte with nothing between items: docs/divergences.md)"});
     }
   }
   if (causes.empty()) {

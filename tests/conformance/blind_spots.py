@@ -79,6 +79,25 @@ SHAPES = {
         "differing": [{"field": "x", "row": 0, "null": "original"},
                       {"field": "x", "row": 1, "null": "reproduced"}],
     },
+    "row_count_lists": {
+        "blind_spot": "row-count",
+        "text": "8 null lists against one empty list (its item count, eight 0 bytes)",
+        "types": {"l": "list<int64>"},
+        "original": {"l": [None] * 8},
+        "reproduced": {"l": [[]]},
+        "records": "different",
+        "differing": [{"field": "l", "row": 0, "null": "original"}],
+    },
+    "list_items": {
+        "blind_spot": "values",
+        "text": "a null item and a 0 item swapped inside a list: the same item count, the same "
+                "bytes",
+        "types": {"l": "list<int64>"},
+        "original": {"l": [[None, 0]]},
+        "reproduced": {"l": [[0, None]]},
+        "records": "different",
+        "differing": [{"field": "l", "row": 0, "null": None}],
+    },
     "member_null_as_zero": {
         "blind_spot": "values",
         "text": "a null member of a valid struct, when the struct has nulls too, is hashed as "
@@ -95,8 +114,9 @@ SHAPES = {
 # polars and DuckDB those their types can hold).
 WRITERS = {
     "pyarrow": list(SHAPES),
-    "polars": ["struct_null", "row_count", "null_shift", "member_null_as_zero"],
-    "duckdb": ["struct_null", "row_count", "row_count_strings", "null_order"],
+    "polars": ["struct_null", "row_count", "null_shift", "list_items", "member_null_as_zero"],
+    "duckdb": ["struct_null", "row_count", "row_count_strings", "row_count_lists", "null_order",
+               "list_items"],
 }
 
 
@@ -117,7 +137,7 @@ RUNS = {
 
 
 def arrow_type(pa, text):
-    return {"int64": pa.int64(), "utf8": pa.string(),
+    return {"int64": pa.int64(), "utf8": pa.string(), "list<int64>": pa.list_(pa.int64()),
             "struct<a: int64>": pa.struct([("a", pa.int64())])}[text]
 
 
@@ -133,16 +153,20 @@ def write_pyarrow(shape, side, path):
 def write_polars(shape, side, path):
     import polars as pl
 
-    types = {"int64": pl.Int64, "utf8": pl.String, "struct<a: int64>": pl.Struct({"a": pl.Int64})}
+    types = {"int64": pl.Int64, "utf8": pl.String, "list<int64>": pl.List(pl.Int64),
+             "struct<a: int64>": pl.Struct({"a": pl.Int64})}
     df = pl.DataFrame({name: pl.Series(name, v, dtype=types[shape["types"][name]])
                        for name, v in shape[side].items()})
     df.write_parquet(path)
 
 
 def duckdb_value(v, type_text):
+    sql_type = {"int64": "BIGINT", "utf8": "VARCHAR", "list<int64>": "BIGINT[]",
+                "struct<a: int64>": "STRUCT(a BIGINT)"}[type_text]
     if v is None:
-        return "NULL::" + {"int64": "BIGINT", "utf8": "VARCHAR",
-                           "struct<a: int64>": "STRUCT(a BIGINT)"}[type_text]
+        return "NULL::" + sql_type
+    if isinstance(v, list):
+        return "[" + ", ".join("NULL" if x is None else str(x) for x in v) + "]::" + sql_type
     if isinstance(v, dict):
         a = v["a"]
         return "{'a': " + ("NULL::BIGINT" if a is None else f"{a}::BIGINT") + "}"
