@@ -73,7 +73,10 @@ def test_a_dataset_of_a_blind_spot_is_not_the_same_records(tmp_path):
     import sys
 
     sys.path.insert(0, str(CONFORMANCE.parent / "cli"))
-    import forged_dataset
+    try:
+        import forged_dataset
+    finally:
+        sys.path.pop(0)
 
     pair = next(p for p in PAIRS if p["name"] == "null_shift_pyarrow")
     logical = forged_dataset.multihash(pair["reference_logical"])
