@@ -5,8 +5,12 @@
 #     `logical` of both files; the goal is at most 1.5x;
 #   - rows shuffled: `compare --ignore-order` against `logical` of both files, and against
 #     DuckDB doing the same job (EXCEPT ALL both ways), with peak RSS (goal: under 256 MiB);
-#   - the order-independent digest of one file (`logical --unordered`) against `logical` of it.
-# Wall time and peak RSS of whole processes (/usr/bin/time), medians of alternating runs.
+#   - the order-independent digest of one file (`logical --unordered`) against `logical` of it;
+#   - the same records re-encoded: `compare` (physical, logical, then both files' records
+#     compared in order, since an equal arrow0 hash does not make equal records) against
+#     `logical` of both files.
+# Wall time, CPU time (user + sys) and peak RSS of whole processes (/usr/bin/time), medians
+# of alternating runs (CPU ratios are the ones to read on a machine other work shares).
 # Knobs: see bench/lib.sh; BENCH_PARQUET_MIB, BENCH_COMPARE_RUNS (default 3, quick 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,24 +27,25 @@ mkdir -p "$DATA"
 file="$DATA/endtoend-${MIB}MiB.parquet"
 changed="$DATA/compare-${MIB}MiB-changed.parquet"
 shuffled="$DATA/compare-${MIB}MiB-shuffled.parquet"
+reencoded="$DATA/compare-${MIB}MiB-reencoded.parquet"
 "$PYTHON" bench/make_tables.py parquet --mib "$MIB" "$file"
-[ -f "$shuffled" ] || "$PYTHON" bench/make_compare_pair.py "$file" "$changed" "$shuffled"
-cat "$file" "$changed" "$shuffled" >/dev/null
+[ -f "$reencoded" ] || "$PYTHON" bench/make_compare_pair.py "$file" "$changed" "$shuffled" "$reencoded"
+cat "$file" "$changed" "$shuffled" "$reencoded" >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# timed NAME CMD...: "wall rss_kb" of CMD appended to $out/NAME.times; exit status 0 or 1
-# (a verdict) is fine, anything else fails the script.
+# timed NAME CMD...: "wall rss_kb cpu" of CMD appended to $out/NAME.times; exit status 0 or
+# 1 (a verdict) is fine, anything else fails the script.
 timed() {
   local name="$1"
   shift
   local rc=0
-  /usr/bin/time -o "$out/time" -f '%e %M' "$@" >"$out/$name.out" || rc=$?
+  /usr/bin/time -o "$out/time" -f '%e %M %U %S' "$@" >"$out/$name.out" || rc=$?
   if [ "$rc" -gt 1 ]; then
     cat "$out/$name.out" >&2
     exit 1
   fi
-  cat "$out/time" >>"$out/$name.times"
+  awk '{ print $1, $2, $3 + $4 }' "$out/time" >>"$out/$name.times"
 }
 for ((i = 0; i < RUNS; i++)); do
   timed logical_changed "$BIN" logical "$file" "$changed"
@@ -50,19 +55,34 @@ for ((i = 0; i < RUNS; i++)); do
   timed duckdb "$PYTHON" bench/duckdb_except.py "$file" "$shuffled"
   timed logical_one "$BIN" logical "$file"
   timed unordered_one "$BIN" logical --unordered "$file"
+  timed logical_reencoded "$BIN" logical "$file" "$reencoded"
+  timed equivalent "$BIN" compare "$file" "$reencoded"
 done
+grep -q "records     equal" "$out/equivalent.out" || { echo "compare.sh: the re-encoded records differ" >&2; cat "$out/equivalent.out" >&2; exit 1; }
 grep -q "1 of .* rows differ" "$out/locate.out" || { echo "compare.sh: the change was not located" >&2; cat "$out/locate.out" >&2; exit 1; }
 grep -q "same records" "$out/unordered.out" || { echo "compare.sh: --ignore-order disagrees" >&2; exit 1; }
 [ "$(cat "$out/duckdb.out")" = "0 0" ] || { echo "compare.sh: DuckDB found differences" >&2; exit 1; }
 
 t() { median $(cut -d' ' -f1 "$out/$1.times"); }
 m() { ratio "$(median $(cut -d' ' -f2 "$out/$1.times"))" 1024; }
+c() { median $(cut -d' ' -f3 "$out/$1.times"); }
 echo "compare on a $(mbps "$(stat -c %s "$file")" 1) MB Parquet file and a copy, median of $RUNS runs:"
-printf '  %-52s %8s %13s %8s\n' "command" "wall s" "peak RSS MiB" "ratio"
-printf '  %-52s %8.2f %13.1f %8s\n' "odf-hash logical ORIGINAL CHANGED" "$(t logical_changed)" "$(m logical_changed)" "1"
-printf '  %-52s %8.2f %13.1f %8.2f\n' "odf-hash compare ORIGINAL CHANGED (locates the row)" "$(t locate)" "$(m locate)" "$(ratio "$(t locate)" "$(t logical_changed)")"
-printf '  %-52s %8.2f %13.1f %8s\n' "odf-hash logical ORIGINAL SHUFFLED" "$(t logical_shuffled)" "$(m logical_shuffled)" "1"
-printf '  %-52s %8.2f %13.1f %8.2f\n' "odf-hash compare --ignore-order ORIGINAL SHUFFLED" "$(t unordered)" "$(m unordered)" "$(ratio "$(t unordered)" "$(t logical_shuffled)")"
-printf '  %-52s %8.2f %13.1f %8.2f\n' "DuckDB EXCEPT ALL both ways (1 thread)" "$(t duckdb)" "$(m duckdb)" "$(ratio "$(t duckdb)" "$(t logical_shuffled)")"
-printf '  %-52s %8.2f %13.1f %8s\n' "odf-hash logical ORIGINAL" "$(t logical_one)" "$(m logical_one)" "1"
-printf '  %-52s %8.2f %13.1f %8.2f\n' "odf-hash logical --unordered ORIGINAL" "$(t unordered_one)" "$(m unordered_one)" "$(ratio "$(t unordered_one)" "$(t logical_one)")"
+printf '  %-52s %8s %8s %13s %8s %9s\n' "command" "wall s" "cpu s" "peak RSS MiB" "ratio" "cpu ratio"
+# row LABEL NAME BASELINE: a line of the table, its ratios to BASELINE's ("" for a baseline).
+row() {
+  local r="1" rc="1"
+  if [ -n "$3" ]; then
+    r=$(printf '%.2f' "$(ratio "$(t "$2")" "$(t "$3")")")
+    rc=$(printf '%.2f' "$(ratio "$(c "$2")" "$(c "$3")")")
+  fi
+  printf '  %-52s %8.2f %8.2f %13.1f %8s %9s\n' "$1" "$(t "$2")" "$(c "$2")" "$(m "$2")" "$r" "$rc"
+}
+row "odf-hash logical ORIGINAL CHANGED" logical_changed ""
+row "odf-hash compare ORIGINAL CHANGED (locates the row)" locate logical_changed
+row "odf-hash logical ORIGINAL SHUFFLED" logical_shuffled ""
+row "odf-hash compare --ignore-order ORIGINAL SHUFFLED" unordered logical_shuffled
+row "DuckDB EXCEPT ALL both ways (1 thread)" duckdb logical_shuffled
+row "odf-hash logical ORIGINAL" logical_one ""
+row "odf-hash logical --unordered ORIGINAL" unordered_one logical_one
+row "odf-hash logical ORIGINAL REENCODED" logical_reencoded ""
+row "odf-hash compare ORIGINAL REENCODED (records checked)" equivalent logical_reencoded

@@ -1,6 +1,8 @@
 """Copies of a Parquet file for bench/compare.sh, written one row group at a time (bounded
 memory): CHANGED (the same rows, one value of the first integer column changed in the middle
-row group) and SHUFFLED (the row groups in reverse order, the rows of each shuffled)."""
+row group), SHUFFLED (the row groups in reverse order, the rows of each shuffled) and
+REENCODED (the same rows in the same order, zstd instead of the default codec and row groups
+of another size: other bytes, the same records)."""
 import sys
 
 import numpy as np
@@ -9,7 +11,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 
-def main(src, changed, shuffled):
+def main(src, changed, shuffled, reencoded):
     f = pq.ParquetFile(src)
     n = f.num_row_groups
     col = next(i for i, fld in enumerate(f.schema_arrow) if pa.types.is_integer(fld.type))
@@ -28,7 +30,10 @@ def main(src, changed, shuffled):
         for g in reversed(range(n)):
             t = f.read_row_group(g)
             w.write_table(t.take(pa.array(rng.permutation(t.num_rows))))
+    with pq.ParquetWriter(reencoded, f.schema_arrow, compression="zstd") as w:
+        for g in range(n):
+            w.write_table(f.read_row_group(g), row_group_size=300_000)
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:5])

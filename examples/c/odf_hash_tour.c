@@ -197,6 +197,11 @@ int main(int argc, char** argv) {
   printf("compare itself: %s\n", odf_hash_comparison_verdict(comparison) == ODF_HASH_IDENTICAL
                                      ? "identical"
                                      : "not identical");
+  printf("compare itself records: %s\n",
+         odf_hash_comparison_records(comparison) == ODF_HASH_RECORDS_EQUAL &&
+                 odf_hash_comparison_verified(comparison) == 1
+             ? "equal, verified"
+             : "not equal");
   printf("compare json has the verdict: %s\n",
          strstr(odf_hash_comparison_json(comparison), "\"verdict\":\"identical\"") != NULL ? "yes"
                                                                                            : "no");

@@ -1,6 +1,12 @@
 // Verification of a reproduced data file, as the ODF specification describes it: the
 // physical hashes are compared first; when they differ (the on-disk format is not
-// deterministic), the logical hashes decide whether the records are the same.
+// deterministic), the logical hashes (arrow0) are compared. Two verdicts are kept apart:
+// - `verdict`: what ODF (and kamu) check: the same bytes, else arrow0 equal or not;
+// - `records`: what the records are, compared on their values alone (record_digest.h):
+//   equal, the same records in another order, or different. arrow0 has blind spots (it does
+//   not hash the row count, and hashes some different values alike: docs/divergences.md),
+//   so when the bytes differ and arrow0 is equal the records are compared too, and a
+//   reproduction is verified (reproduction_verified) only when they are equal.
 //
 // Thread safety: reentrant.
 #pragma once
@@ -22,10 +28,11 @@
 
 namespace odf_hash::odf {
 
+// What ODF checks.
 enum class CompareVerdict {
   kIdentical,   // same bytes (physical hashes equal); the logical hash is not computed
-  kEquivalent,  // different bytes, same logical hash: the same records
-  kDifferent,   // different records
+  kEquivalent,  // different bytes, the same arrow0 hash (the records: FileComparison::records)
+  kDifferent,   // different arrow0 hashes
 };
 
 // "identical", "equivalent" or "different".
@@ -47,27 +54,37 @@ struct FileComparison {
   // side only ("a.b", "c (type l vs i)", "d (only in original)"), in path order. Empty when
   // the records differ only in the schema (names, nesting).
   std::vector<std::string> differing_columns;
-  // kDifferent, when CompareOptions::locate_rows: where the columns whose digests differ
-  // (present on both sides with one type) differ, row by row (row_diff.h), and both row
-  // counts.
+  // When CompareOptions::locate_rows, and both row counts:
+  // - kDifferent: where the columns whose digests differ (present on both sides with one
+  //   type) differ, row by row (locate_row_differences of row_diff.h);
+  // - kEquivalent whose records are not equal: where the records differ, field by field
+  //   (locate_record_differences: `columns` are top-level fields, their values whole).
   std::optional<RowDiff> rows;
 
-  // kDifferent: the schemas' differences, field by field (schema_diff.h).
+  // kDifferent, and kEquivalent whose records are not equal: the schemas' differences, field
+  // by field (schema_diff.h).
   std::vector<SchemaDifference> schema_differences;
 
-  // kDifferent: what the records themselves say. arrow0 (the verdict, what ODF metadata
-  // records) also depends on the column order and on bytes under null struct slots; the
-  // records are compared on their values alone (record_digest.h).
+  // What the records themselves say, compared on their values alone (record_digest.h: fields
+  // by name, nothing under null slots, encodings of one type alike). arrow0 also depends on
+  // the column order and on bytes under null struct slots, and is blind to other differences
+  // (the row count, a null struct against a struct of nulls: docs/divergences.md).
   enum class Records {
-    kUnknown,         // not looked at (CompareOptions::locate_rows off)
-    kEqual,           // the same records, in the same order: only the hash differs
+    kUnknown,         // not looked at (kDifferent with CompareOptions::locate_rows off)
+    kEqual,           // the same records in the same order (kIdentical: the same bytes)
     kSameOtherOrder,  // the same records (the same multiset), in another order
     kDifferent,       // the records differ (or the schemas do)
   };
+  // kIdentical: kEqual. kEquivalent: the records compared (one more read of both tables).
+  // kDifferent: as explained when the rows were located, else kUnknown.
   Records records = Records::kUnknown;
-  // kEqual / kSameOtherOrder: why the arrow0 digests differ nonetheless.
+  // Why the two verdicts disagree:
+  // - kDifferent with records kEqual / kSameOtherOrder: why the arrow0 digests differ
+  //   nonetheless ("column-order", "nullability", "encoding", "null-slots", "row-order");
+  // - kEquivalent with records kDifferent / kSameOtherOrder: the blind spot of arrow0 that
+  //   hides the difference ("row-count", "struct-null", "null-or-value", "row-order",
+  //   "values": a blind spot not named more precisely).
   struct Cause {
-    // "column-order", "nullability", "encoding", "null-slots", "row-order"
     std::string kind;
     std::string column;  // the column concerned ("" for the whole table)
     std::string text;    // one sentence for a report
@@ -78,16 +95,23 @@ struct FileComparison {
 // "unknown", "equal", "same-other-order", "different".
 const char* records_name(FileComparison::Records records);
 
+// Whether the reproduction is verified: the same bytes, or the same arrow0 hash (what ODF
+// checks) and the records compared equal, in order. What `odf-hash compare` exits 0 for.
+bool reproduction_verified(const FileComparison& c);
+
 // What compare does beyond the verdict.
 struct CompareOptions {
   // kDifferent: locate the differing rows and compare the records (a second read of both
-  // files, of the top-level fields holding differing columns only).
+  // files, of the top-level fields holding differing columns only). kEquivalent whose records
+  // differ: locate where (a second read of both files, whole). Off: rows is nullopt.
   bool locate_rows = true;
   RowDiffOptions rows;
 };
 
 // Compares two data files (Parquet or Arrow IPC). The two logical hashes, when needed, run
-// side by side, each with `logical` options. Errors name the path that could not be read.
+// side by side, each with `logical` options; so do the two reads of the records that an
+// equal arrow0 hash is followed by (records_digest_objects of unordered.h). Errors name the
+// path that could not be read.
 Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
                                      const LogicalHashOptions& logical = {},
                                      const CompareOptions& options = {});
@@ -105,11 +129,11 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
 // differently on each side; open_concatenated_record_stream of reader.h). One object on
 // each side: compare_objects. Otherwise there are no bytes to compare (never identical):
 // equivalent when the logical hashes of the two tables are equal (arrow0 does not depend on
-// how records are split into batches or files), else different, with the where and why of
-// compare_objects over the tables: rows are counted from each group's start and
-// DifferingRow::original_file / reproduced_file say which file holds each. Paths join the
-// names with " + ", sizes add up, physical is nullopt. A file whose schema is not its
-// group's first's is an error naming both files and the first difference.
+// how records are split into batches or files; the records are then compared as for two
+// files), else different, with the where and why of compare_objects over the tables: rows are
+// counted from each group's start and DifferingRow::original_file / reproduced_file say which file
+// holds each. Paths join the names with " + ", sizes add up, physical is nullopt. A file whose
+// schema is not its group's first's is an error naming both files and the first difference.
 // `original_window` / `reproduced_window` (row_window.h): only those rows of each table are
 // compared (the offsets both datasets hold, of slices that cover more on one side): when a
 // window leaves rows out, never identical (a file's bytes are hashed whole), and rows are counted

@@ -150,7 +150,8 @@ struct DatasetComparison {
   SideCheck reproduced_check;
   DatasetVerdict verdict = DatasetVerdict::kUnverified;
   // verdict == kSameRecords: both sides vouched for, every offset on both sides, every run
-  // identical or equivalent (false when any entry is one-sided, unreached or an error).
+  // verified (reproduction_verified of compare.h: identical, or equivalent with equal
+  // records; false when any entry is one-sided, unreached or an error).
   bool same_records = false;
 };
 

@@ -3,14 +3,15 @@
 // disagree.
 //
 //   {"original": {"path", "physical", "logical"?, "rows"?}, "reproduced": {...},
-//    "verdict" ("identical" / "equivalent" / "different"),
-//    for "different": "differing_columns": [leaf paths],
-//      "differences"? (rows located): [{"column", "differing_rows", "hidden_segments",
-//        "first_hidden_rows"? [first, end), "rows": [{"row", "offset" (or null),
-//        "original", "reproduced"}]}],
-//      "schema_differences": [{"field", "kind", "original", "reproduced", "encoding_only"}],
-//      "records" ("unknown" / "equal" / "same-other-order" / "different"),
-//      "causes": [{"kind", "column", "text"}]}
+//    "verdict" ("identical" / "equivalent" / "different": what ODF checks, arrow0),
+//    "records" ("unknown" / "equal" / "same-other-order" / "different": the values),
+//    "verified" (reproduction_verified: identical, or equivalent with equal records),
+//    "differing_columns" (for "different" only): [leaf paths],
+//    "differences"? (rows located): [{"column", "differing_rows", "hidden_segments",
+//      "null_on_one_side", "first_hidden_rows"? [first, end), "rows": [{"row", "offset"
+//      (or null), "original", "reproduced"}]}] (for "equivalent": top-level fields),
+//    "schema_differences": [{"field", "kind", "original", "reproduced", "encoding_only"}],
+//    "causes": [{"kind", "column", "text"}]}   (why the two verdicts disagree)
 #pragma once
 
 #include <string>
@@ -31,7 +32,8 @@ std::string file_comparison_json(const FileComparison& c, int indent = -1);
 // The JSON of `compare --ignore-order` (unordered.h), the same way:
 //   {"mode": "ignore-order", "note", "original": {"path", "rows", "unordered", "only_here",
 //    "examples": [{"row", "offset" (or null), "values"}]}, "reproduced": {...},
-//    "same_records", "schema_differences": [as above]}
+//    "same_records", "same_values" (every record's values matched: only the schemas
+//    differ when same_records is false), "schema_differences": [as above]}
 std::string unordered_comparison_json(const UnorderedComparison& c, int indent = -1);
 
 // The chain differences of a dataset comparison (chain_diff.h), the "chain_differences" of

@@ -295,14 +295,24 @@ ODF_HASH_API void odf_hash_report_free(odf_hash_report* report);
 
 /* ---- Comparing a reproduced data file ----------------------------------------------------- */
 
-/* A comparison of two data files (odf_hash compare): verdict, and for different files where
- * (rows) and why (schema, causes), in JSON. */
+/* A comparison of two data files (odf_hash compare): two verdicts, what ODF checks (the
+ * arrow0 hash) and what the records are (compared value by value: arrow0 has blind spots),
+ * and where (rows) and why (schema, causes), in JSON. */
 typedef struct odf_hash_comparison odf_hash_comparison;
 
+/* What ODF checks. */
 enum {
   ODF_HASH_IDENTICAL = 0,  /* same bytes */
   ODF_HASH_EQUIVALENT = 1, /* different bytes, same logical hash (arrow0) */
   ODF_HASH_DIFFERENT = 2   /* different logical hashes */
+};
+
+/* What the records are (include/odf_hash/compare.h, FileComparison::Records). */
+enum {
+  ODF_HASH_RECORDS_UNKNOWN = 0,          /* not compared (different hashes, rows = 0) */
+  ODF_HASH_RECORDS_EQUAL = 1,            /* the same records in the same order */
+  ODF_HASH_RECORDS_SAME_OTHER_ORDER = 2, /* the same records, in another order */
+  ODF_HASH_RECORDS_DIFFERENT = 3         /* different records (or schemas) */
 };
 
 /* Compares `reproduced` with `original` (paths or URLs; Parquet or Arrow IPC): physical
@@ -313,6 +323,12 @@ ODF_HASH_API int odf_hash_compare(const char* original, const char* reproduced, 
                                   uint32_t rows, odf_hash_comparison** out, odf_hash_error* err);
 /* ODF_HASH_IDENTICAL, ODF_HASH_EQUIVALENT or ODF_HASH_DIFFERENT. */
 ODF_HASH_API int odf_hash_comparison_verdict(const odf_hash_comparison* comparison);
+/* ODF_HASH_RECORDS_*: an equivalent pair's records are compared too (an equal arrow0 hash
+ * does not make equal records). */
+ODF_HASH_API int odf_hash_comparison_records(const odf_hash_comparison* comparison);
+/* 1 when the reproduction is verified (identical, or equivalent with equal records: what
+ * `odf-hash compare` exits 0 for), else 0. */
+ODF_HASH_API int odf_hash_comparison_verified(const odf_hash_comparison* comparison);
 /* The comparison as `odf-hash compare --json` prints it (include/odf_hash/compare_json.h
  * lists the keys). Belongs to the comparison. */
 ODF_HASH_API const char* odf_hash_comparison_json(const odf_hash_comparison* comparison);

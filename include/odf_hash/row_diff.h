@@ -55,6 +55,9 @@ struct ColumnRowDifferences {
   uint64_t hidden_segments = 0;
   uint64_t first_hidden_row = 0;
   uint64_t first_hidden_rows = 0;
+  // locate_record_differences: of the differing rows, those null on one side only (a null
+  // struct against a struct, a null against a value).
+  uint64_t null_on_one_side = 0;
 };
 
 struct RowDiffOptions {
@@ -100,5 +103,22 @@ Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectR
                                        const RowDiffOptions& options = {},
                                        RowWindow original_window = {},
                                        RowWindow reproduced_window = {});
+
+// Where two tables' records differ, in order, on their values alone (record_digest.h: nothing
+// under a null slot counts, encodings of one type alike, top-level fields matched by name):
+// for two tables whose arrow0 digests are equal while their records are not (arrow0's blind
+// spots, docs/divergences.md), where the digests locate_row_differences narrows with cannot
+// tell the rows apart. Both tables are read once, in step and whole (groups and windows as
+// above), every row both have compared as a record, and a differing record field by field.
+// `columns` of the result are the top-level fields (in the original's order) whose values
+// differ in some row, each value rendered whole (a struct as {a=..., b=...});
+// `record_fields` are every field, `differing_records` counts the rows both have that hold
+// another record, `same_record_multiset` compares every row. Both sides must have the same
+// top-level field names (else an error naming the first missing one).
+Result<RowDiff> locate_record_differences(
+    const std::vector<std::shared_ptr<ObjectReader>>& original,
+    const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
+    const RowDiffOptions& options = {}, RowWindow original_window = {},
+    RowWindow reproduced_window = {});
 
 }  // namespace odf_hash

@@ -47,6 +47,20 @@ Result<UnorderedFileDigest> unordered_digest_objects(
 // (Paths and URLs: compare.h's unordered_digest_path_or_url and
 // compare_unordered_paths_or_urls.)
 
+// What compare (compare.h) checks of two tables whose arrow0 digests are equal: one read of
+// a table's records (each batch digested on a second thread while the next is read) giving
+// their order-independent digest (as unordered_digest_objects) and an ordered one: the
+// SHA3-256 of the schema bytes, the record count and a digest of the record digests in row
+// order (SHA3-256 of the SHA3-256 of each run of 4096 of them). Two tables hold the same
+// records in the same order exactly when their ordered digests are equal (up to SHA3
+// collisions), the same multiset when their unordered ones are.
+struct RecordsDigest {
+  UnorderedFileDigest unordered;
+  Digest256 ordered{};
+};
+Result<RecordsDigest> records_digest_objects(std::vector<std::shared_ptr<ObjectReader>> objects,
+                                             RowWindow window = {});
+
 struct UnorderedRecordRef {
   uint64_t row = 0;               // index from 0 in its file
   std::optional<int64_t> offset;  // the ODF `offset` column's value, when there is one
@@ -66,7 +80,13 @@ struct UnorderedComparison {
   UnorderedSide original;
   UnorderedSide reproduced;
   bool same_records = false;  // the same multiset of records (and the same schema)
-  // The schemas' differences (column order does not count here: fields are taken by name).
+  // The same multiset of record values, whatever the schemas say: every record of each side
+  // matched by one of the other (only_here 0 on both sides, the same row counts). With
+  // !same_records, the schemas differ and the values do not: e.g. a timestamp column whose
+  // time zone alone differs (schema_differences says which).
+  bool same_values = false;
+  // The schemas' differences (the order of top-level columns does not count here: they are
+  // taken by name; that of struct members does).
   std::vector<SchemaDifference> schema_differences;
 };
 

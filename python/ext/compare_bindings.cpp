@@ -54,7 +54,8 @@ nb::dict comparison_dict(const odf_hash::odf::FileComparison& c) {
   for (const auto& name : c.differing_columns) cols.append(name);
   d["differing_columns"] = cols;
   // [(column, differing_rows, hidden_segments,
-  //   [(row, offset, original, reproduced, original_file, reproduced_file)])]
+  //   [(row, offset, original, reproduced, original_file, reproduced_file)],
+  //   null_on_one_side)]
   nb::list diffs;
   if (c.rows) {
     for (const auto& col : c.rows->columns) {
@@ -64,7 +65,8 @@ nb::dict comparison_dict(const odf_hash::odf::FileComparison& c) {
                                     row.original, row.reproduced, row.original_file,
                                     row.reproduced_file));
       }
-      diffs.append(nb::make_tuple(col.column, col.differing_rows, col.hidden_segments, shown));
+      diffs.append(nb::make_tuple(col.column, col.differing_rows, col.hidden_segments, shown,
+                                  col.null_on_one_side));
     }
   }
   d["differences"] = diffs;
@@ -76,6 +78,7 @@ nb::dict comparison_dict(const odf_hash::odf::FileComparison& c) {
   }
   d["schema_differences"] = schema;
   d["records"] = odf_hash::odf::records_name(c.records);
+  d["verified"] = odf_hash::odf::reproduction_verified(c);
   nb::list causes;
   for (const auto& k : c.causes) causes.append(nb::make_tuple(k.kind, k.column, k.text));
   d["causes"] = causes;
@@ -246,6 +249,7 @@ nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t 
   auto c = value_or_raise(std::move(r));
   nb::dict d;
   d["same_records"] = c.same_records;
+  d["same_values"] = c.same_values;
   d["original"] = unordered_side(c.original);
   d["reproduced"] = unordered_side(c.reproduced);
   nb::list schema;

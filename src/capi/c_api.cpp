@@ -37,6 +37,8 @@ struct odf_hash_logical_result {
 
 struct odf_hash_comparison {
   int verdict;
+  int records;
+  bool verified;
   std::string json;
 };
 
@@ -467,13 +469,27 @@ int odf_hash_compare(const char* original, const char* reproduced, uint32_t thre
                         : r->verdict == odf_hash::odf::CompareVerdict::kEquivalent
                             ? ODF_HASH_EQUIVALENT
                             : ODF_HASH_DIFFERENT;
-    *out = new odf_hash_comparison{verdict, odf_hash::odf::file_comparison_json(*r)};
+    using Records = odf_hash::odf::FileComparison::Records;
+    const int records = r->records == Records::kEqual            ? ODF_HASH_RECORDS_EQUAL
+                        : r->records == Records::kSameOtherOrder ? ODF_HASH_RECORDS_SAME_OTHER_ORDER
+                        : r->records == Records::kDifferent      ? ODF_HASH_RECORDS_DIFFERENT
+                                                                 : ODF_HASH_RECORDS_UNKNOWN;
+    *out = new odf_hash_comparison{verdict, records, odf_hash::odf::reproduction_verified(*r),
+                                   odf_hash::odf::file_comparison_json(*r)};
     return ok(err);
   });
 }
 
 int odf_hash_comparison_verdict(const odf_hash_comparison* comparison) {
   return comparison == nullptr ? ODF_HASH_DIFFERENT : comparison->verdict;
+}
+
+int odf_hash_comparison_records(const odf_hash_comparison* comparison) {
+  return comparison == nullptr ? ODF_HASH_RECORDS_UNKNOWN : comparison->records;
+}
+
+int odf_hash_comparison_verified(const odf_hash_comparison* comparison) {
+  return comparison != nullptr && comparison->verified ? 1 : 0;
 }
 
 const char* odf_hash_comparison_json(const odf_hash_comparison* comparison) {

@@ -127,6 +127,20 @@ struct Side {
   }
 };
 
+// Opens a side's stream over `objects` (each file opened by `open`) and reads its schema.
+Status open_stream(const std::vector<std::shared_ptr<ObjectReader>>& objects,
+                   io_internal::StreamOpener open, Side& side, RowWindow window) {
+  side.name = objects.at(0)->name();
+  ODF_HASH_RETURN_IF_ERROR(io_internal::concatenate_streams(
+      objects, std::move(open), &side.stream.value,
+      [&side](size_t) { side.file_start.push_back(side.base); }, window));
+  if (side.stream.value.get_schema(&side.stream.value, &side.schema.value) != 0) {
+    return Status::io_error(side.name + ": reading the stream's schema failed");
+  }
+  side.offset_child = find_top(side.schema.value, "offset");
+  return Status::ok();
+}
+
 Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
                  const io_internal::ArrowModuleApi& api, const std::vector<std::string>& columns,
                  std::vector<std::string>& fields, Side& side, RowWindow window) {
@@ -159,14 +173,8 @@ Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
     if (st.code() == StatusCode::kUnsupported) st = api.open_record_stream(o, out);
     return st;
   };
-  ODF_HASH_RETURN_IF_ERROR(io_internal::concatenate_streams(
-      objects, open, &side.stream.value, [&side](size_t) { side.file_start.push_back(side.base); },
-      window));
-  if (side.stream.value.get_schema(&side.stream.value, &side.schema.value) != 0) {
-    return Status::io_error(side.name + ": reading the stream's schema failed");
-  }
+  ODF_HASH_RETURN_IF_ERROR(open_stream(objects, open, side, window));
   for (const auto& c : columns) side.leaves.push_back(find_leaf(side.schema.value, c));
-  side.offset_child = find_top(side.schema.value, "offset");
   ODF_HASH_ASSIGN_OR_RETURN(RecordDigester records,
                             RecordDigester::create(side.schema.value, fields));
   side.records.emplace(std::move(records));
@@ -186,6 +194,25 @@ Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
     }
     side.digest_index.push_back(size_t(it - d.columns.begin()));
   }
+  return Status::ok();
+}
+
+// A side whose records are compared whole (locate_record_differences), its stream open: the
+// top-level `fields` (the original's, in its order) found by name, each with its encoder.
+Status bind_record_fields(const std::vector<std::string>& fields, Side& side) {
+  const ArrowSchema& schema = side.schema.value;
+  if (size_t(schema.n_children) != fields.size()) {
+    return Status::invalid_argument(side.name + ": another number of columns");
+  }
+  for (const auto& f : fields) {
+    const int i = find_top(schema, f);
+    if (i < 0) return Status::invalid_argument(side.name + ": no column \"" + f + "\"");
+    side.leaves.push_back({i});
+    ODF_HASH_ASSIGN_OR_RETURN(ColumnValueEncoder e, ColumnValueEncoder::create(schema, {i}));
+    side.values.push_back(std::move(e));
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(RecordDigester records, RecordDigester::create(schema));
+  side.records.emplace(std::move(records));
   return Status::ok();
 }
 
@@ -214,6 +241,35 @@ class Locator {
   Status compare(int64_t start, int64_t n, const std::vector<size_t>& which) {
     ODF_HASH_ASSIGN_OR_RETURN(std::vector<size_t> differ, differing(start, n, which));
     return differ.empty() ? Status::ok() : narrow(start, n, differ);
+  }
+
+  // Compares the next n rows of both sides' batches as records, and the fields of those that
+  // differ (the columns are top-level fields: locate_record_differences).
+  Status compare_records(int64_t n) {
+    ODF_HASH_RETURN_IF_ERROR(a_.digest_records(0, n));
+    ODF_HASH_RETURN_IF_ERROR(b_.digest_records(0, n));
+    bool checked = false;
+    std::vector<uint8_t> va, vb;
+    for (int64_t r = 0; r < n; ++r) {
+      if (a_.digests[size_t(r)] == b_.digests[size_t(r)]) continue;
+      ++out_.differing_records;
+      for (size_t c = 0; c < out_.columns.size(); ++c) {
+        if (!checked) {
+          ODF_HASH_RETURN_IF_ERROR(a_.values[c].check(a_.batch.value, a_.pos, n));
+          ODF_HASH_RETURN_IF_ERROR(b_.values[c].check(b_.batch.value, b_.pos, n));
+        }
+        if (!a_.values[c].encode_row(a_.batch.value, a_.pos + r, va) ||
+            !b_.values[c].encode_row(b_.batch.value, b_.pos + r, vb)) {
+          return Status::invalid_argument("column \"" + out_.columns[c].column +
+                                          "\": a string or binary view points outside its data");
+        }
+        if (va == vb) continue;
+        if ((va.at(0) == 0) != (vb.at(0) == 0)) ++out_.columns[c].null_on_one_side;
+        ODF_HASH_RETURN_IF_ERROR(record(c, r));
+      }
+      checked = true;
+    }
+    return Status::ok();
   }
 
  private:
@@ -305,6 +361,45 @@ class Locator {
   RowDiff& out_;
 };
 
+Status check_groups(const std::vector<std::shared_ptr<ObjectReader>>& original,
+                    const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
+                    const std::string& what) {
+  for (const auto* group : {&original, &reproduced}) {
+    if (group->empty()) return Status::invalid_argument(what + ": no object");
+    for (const auto& o : *group) {
+      if (o == nullptr) return Status::invalid_argument(what + ": null object");
+    }
+  }
+  return Status::ok();
+}
+
+// Reads both sides in step, `compare(n)` called on the next n rows both batches have; then
+// the longer side's remaining rows counted (with them the multisets cannot be the same), and
+// the row counts and multiset set in `out`.
+template <typename Compare>
+Status read_in_step(Side& a, Side& b, RowDiff& out, Compare&& compare) {
+  while (true) {
+    ODF_HASH_RETURN_IF_ERROR(a.advance());
+    ODF_HASH_RETURN_IF_ERROR(b.advance());
+    if (a.done || b.done) break;
+    const int64_t n = std::min(a.remaining(), b.remaining());
+    ODF_HASH_RETURN_IF_ERROR(compare(n));
+    a.pos += n;
+    b.pos += n;
+  }
+  for (Side* s : {&a, &b}) {
+    while (!s->done) {
+      s->pos = s->batch.value.release ? s->batch.value.length : 0;
+      ODF_HASH_RETURN_IF_ERROR(s->advance());
+    }
+  }
+  out.same_record_multiset = a.base == b.base && a.multiset.sum() == b.multiset.sum() &&
+                             a.records->schema_bytes() == b.records->schema_bytes();
+  out.original_rows = a.base;
+  out.reproduced_rows = b.base;
+  return Status::ok();
+}
+
 }  // namespace
 
 Result<RowDiff> locate_row_differences(std::shared_ptr<ObjectReader> original,
@@ -320,12 +415,7 @@ Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectR
                                        const std::vector<std::string>& columns,
                                        const RowDiffOptions& options, RowWindow original_window,
                                        RowWindow reproduced_window) {
-  for (const auto* group : {&original, &reproduced}) {
-    if (group->empty()) return Status::invalid_argument("locate_row_differences: no object");
-    for (const auto& o : *group) {
-      if (o == nullptr) return Status::invalid_argument("locate_row_differences: null object");
-    }
-  }
+  ODF_HASH_RETURN_IF_ERROR(check_groups(original, reproduced, "locate_row_differences"));
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
   RowDiff out;
   for (const auto& c : columns) {
@@ -341,26 +431,38 @@ Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectR
   std::vector<size_t> all(columns.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   Locator locator(*api, a, b, options, out);
-  while (true) {
-    ODF_HASH_RETURN_IF_ERROR(a.advance());
-    ODF_HASH_RETURN_IF_ERROR(b.advance());
-    if (a.done || b.done) break;
-    const int64_t n = std::min(a.remaining(), b.remaining());
-    ODF_HASH_RETURN_IF_ERROR(locator.compare(0, n, all));
-    a.pos += n;
-    b.pos += n;
+  ODF_HASH_RETURN_IF_ERROR(
+      read_in_step(a, b, out, [&](int64_t n) { return locator.compare(0, n, all); }));
+  return out;
+}
+
+Result<RowDiff> locate_record_differences(
+    const std::vector<std::shared_ptr<ObjectReader>>& original,
+    const std::vector<std::shared_ptr<ObjectReader>>& reproduced, const RowDiffOptions& options,
+    RowWindow original_window, RowWindow reproduced_window) {
+  ODF_HASH_RETURN_IF_ERROR(check_groups(original, reproduced, "locate_record_differences"));
+  ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
+  Side a, b;
+  ODF_HASH_RETURN_IF_ERROR(open_stream(original, api->open_record_stream, a, original_window));
+  ODF_HASH_RETURN_IF_ERROR(open_stream(reproduced, api->open_record_stream, b, reproduced_window));
+  std::vector<std::string> fields;
+  for (int64_t i = 0; i < a.schema.value.n_children; ++i) {
+    const char* name = a.schema.value.children[i]->name;
+    fields.push_back(name != nullptr ? name : "");
   }
-  // The longer side's remaining rows, counted (with them the multisets cannot be the same).
-  for (Side* s : {&a, &b}) {
-    while (!s->done) {
-      s->pos = s->batch.value.release ? s->batch.value.length : 0;
-      ODF_HASH_RETURN_IF_ERROR(s->advance());
-    }
+  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, a));
+  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, b));
+  RowDiff out;
+  for (const auto& f : fields) {
+    out.columns.emplace_back();
+    out.columns.back().column = f;
   }
-  out.same_record_multiset = a.base == b.base && a.multiset.sum() == b.multiset.sum() &&
-                             a.records->schema_bytes() == b.records->schema_bytes();
-  out.original_rows = a.base;
-  out.reproduced_rows = b.base;
+  out.record_fields = fields;
+  Locator locator(*api, a, b, options, out);
+  ODF_HASH_RETURN_IF_ERROR(
+      read_in_step(a, b, out, [&](int64_t n) { return locator.compare_records(n); }));
+  // Only the fields that differ somewhere.
+  std::erase_if(out.columns, [](const ColumnRowDifferences& c) { return c.differing_rows == 0; });
   return out;
 }
 

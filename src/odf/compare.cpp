@@ -1,5 +1,6 @@
 #include "odf_hash/compare.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -209,6 +210,11 @@ const char* records_name(FileComparison::Records records) {
   return "unknown";
 }
 
+bool reproduction_verified(const FileComparison& c) {
+  return c.verdict == CompareVerdict::kIdentical ||
+         (c.verdict == CompareVerdict::kEquivalent && c.records == FileComparison::Records::kEqual);
+}
+
 const char* compare_verdict_name(CompareVerdict verdict) {
   switch (verdict) {
     case CompareVerdict::kIdentical: return "identical";
@@ -220,25 +226,117 @@ const char* compare_verdict_name(CompareVerdict verdict) {
 
 namespace {
 
-// The records of two groups of objects (one object each for compare_objects), compared once
-// their bytes were found to differ: the logical hashes, then where and why.
-Result<FileComparison> compare_records(FileComparison out,
-                                       const std::vector<std::shared_ptr<ObjectReader>>& original,
-                                       const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
-                                       const LogicalHashOptions& logical,
-                                       const CompareOptions& options, RowWindow wa = {},
-                                       RowWindow wb = {}) {
-  Result<LogicalDigest> lb = Status::internal("not run");
+using Group = std::vector<std::shared_ptr<ObjectReader>>;
+
+// Runs `a` here and `b` on a thread of its own, side by side (one after the other when no
+// thread can be had).
+template <typename A, typename B>
+void side_by_side(A&& a, B&& b) {
   std::optional<std::thread> other;
   try {
-    other.emplace([&] { lb = logical_hash_objects(reproduced, logical, wb); });
-  } catch (const std::system_error&) {  // no thread to be had: one file after the other
-    lb = logical_hash_objects(reproduced, logical, wb);
+    other.emplace(b);
+  } catch (const std::system_error&) {
+    b();
   }
-  Result<LogicalDigest> la = logical_hash_objects(original, logical, wa);
+  a();
   if (other) other->join();
+}
+
+// Why arrow0 is equal although the records are not: its blind spots (docs/divergences.md).
+std::vector<FileComparison::Cause> blind_spots(const FileComparison& c,
+                                               const std::vector<std::string>& structs) {
+  std::vector<FileComparison::Cause> causes;
+  const uint64_t na = c.original.logical->num_rows, nb = c.reproduced.logical->num_rows;
+  if (na != nb) {
+    causes.push_back({"row-count", "",
+                      "the tables hold " + std::to_string(na) + " and " + std::to_string(nb) +
+                          " rows: arrow0 does not hash the number of rows (a column's values "
+                          "are hashed one after the other, a null as one 0 byte, so that 8 "
+                          "nulls of an int64 column hash as one 0 does)"});
+  }
+  if (c.records == FileComparison::Records::kSameOtherOrder) {
+    causes.push_back({"row-order", "",
+                      "the same records in another order, which arrow0 hashes alike here (a "
+                      "null is hashed as one 0 byte, with nothing between values: null then 0 "
+                      "hashes as 0 then null)"});
+  }
+  static const std::vector<ColumnRowDifferences> kNone;
+  for (const auto& col : c.rows ? c.rows->columns : kNone) {
+    const bool is_struct = std::find(structs.begin(), structs.end(), col.column) != structs.end();
+    const std::string n = col.null_on_one_side == 1
+                              ? "1 row holds"
+                              : std::to_string(col.null_on_one_side) + " rows hold";
+    if (is_struct && col.null_on_one_side > 0) {
+      causes.push_back({"struct-null", col.column,
+                        n + " a null struct on one side and a struct on the other: "
+                            "arrow0 hashes a struct's nulls only through its members' (combined "
+                            "nullability, docs/divergences.md section 1), so a null struct and "
+                            "a struct of null members hash alike"});
+    } else if (!is_struct && col.null_on_one_side > 0 && na == nb) {
+      causes.push_back({"null-or-value", col.column,
+                        n + " a null on one side and a value on the other: arrow0 "
+                            "hashes a null as one 0 byte and the values with nothing between "
+                            "them, so nulls and zero bytes can move between rows"});
+    } else if (na == nb || is_struct) {
+      causes.push_back({"values", col.column,
+                        is_struct ? "values inside the struct differ while arrow0 hashes them "
+                                    "alike (a member's null can be hashed as the bytes under "
+                                    "it: docs/divergences.md section 1)"
+                                  : "the values differ while arrow0 hashes them alike (a "
+                                    "null inside a value, e.g. a list's item, is hashed as one "
+                                    "0 byte with nothing between items: docs/divergences.md)"});
+    }
+  }
+  if (causes.empty()) {
+    causes.push_back(
+        {"values", "", "the records differ while arrow0 hashes them alike (docs/divergences.md)"});
+  }
+  return causes;
+}
+
+// kEquivalent: the records compared too, since arrow0 is blind to some differences. Both
+// tables' ordered record digests side by side; where they differ, the records located
+// (options.locate_rows) and the blind spot named.
+Status check_records(FileComparison& out, const Group& original, const Group& reproduced,
+                     const CompareOptions& options, RowWindow wa, RowWindow wb) {
+  Result<RecordsDigest> ra = Status::internal("not run"), rb = Status::internal("not run");
+  side_by_side([&] { ra = records_digest_objects(original, wa); },
+               [&] { rb = records_digest_objects(reproduced, wb); });
+  ODF_HASH_RETURN_IF_ERROR(ra.status());
+  ODF_HASH_RETURN_IF_ERROR(rb.status());
+  if (ra->ordered == rb->ordered) {
+    out.records = FileComparison::Records::kEqual;
+    return Status::ok();
+  }
+  out.records = ra->unordered.digest == rb->unordered.digest
+                    ? FileComparison::Records::kSameOtherOrder
+                    : FileComparison::Records::kDifferent;
+  std::vector<std::string> top, structs;
+  ODF_HASH_RETURN_IF_ERROR(
+      schema_differences(original[0], reproduced[0], out.schema_differences, top, structs));
+  if (options.locate_rows) {
+    ODF_HASH_ASSIGN_OR_RETURN(
+        out.rows, locate_record_differences(original, reproduced, options.rows, wa, wb));
+  }
+  out.causes = blind_spots(out, structs);
+  return Status::ok();
+}
+
+// The records of two groups of objects (one object each for compare_objects), compared once
+// their bytes were found to differ: the logical hashes, then the records (equal arrow0
+// hashes) or where and why (different ones).
+Result<FileComparison> compare_records(FileComparison out, const Group& original,
+                                       const Group& reproduced, const LogicalHashOptions& logical,
+                                       const CompareOptions& options, RowWindow wa = {},
+                                       RowWindow wb = {}) {
+  Result<LogicalDigest> la = Status::internal("not run"), lb = Status::internal("not run");
+  side_by_side([&] { la = logical_hash_objects(original, logical, wa); },
+               [&] { lb = logical_hash_objects(reproduced, logical, wb); });
   ODF_HASH_ASSIGN_OR_RETURN(out, decide(std::move(out), std::move(la), std::move(lb)));
-  if (out.verdict != CompareVerdict::kDifferent) return out;
+  if (out.verdict == CompareVerdict::kEquivalent) {
+    ODF_HASH_RETURN_IF_ERROR(check_records(out, original, reproduced, options, wa, wb));
+    return out;
+  }
   std::vector<std::string> top, structs;
   ODF_HASH_RETURN_IF_ERROR(
       schema_differences(original[0], reproduced[0], out.schema_differences, top, structs));
@@ -294,7 +392,10 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
   ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pb, physical_hash_object(*reproduced));
   FileComparison out{ComparedFile{original->name(), pa.hash, pa.size, std::nullopt},
                      ComparedFile{reproduced->name(), pb.hash, pb.size, std::nullopt}};
-  if (out.original.physical == out.reproduced.physical) return out;
+  if (out.original.physical == out.reproduced.physical) {
+    out.records = FileComparison::Records::kEqual;  // the same bytes
+    return out;
+  }
 
   return compare_records(std::move(out), {std::move(original)}, {std::move(reproduced)}, logical,
                          options);

@@ -32,7 +32,8 @@ nlohmann::json rows_json(const RowDiff& d) {
     nlohmann::json jc{{"column", c.column},
                       {"differing_rows", c.differing_rows},
                       {"rows", rows},
-                      {"hidden_segments", c.hidden_segments}};
+                      {"hidden_segments", c.hidden_segments},
+                      {"null_on_one_side", c.null_on_one_side}};
     if (c.hidden_segments > 0) {
       jc["first_hidden_rows"] = {c.first_hidden_row, c.first_hidden_row + c.first_hidden_rows};
     }
@@ -83,11 +84,10 @@ std::string file_comparison_json(const FileComparison& c, int indent) {
   nlohmann::json j{{"original", side_json(c.original)},
                    {"reproduced", side_json(c.reproduced)},
                    {"verdict", compare_verdict_name(c.verdict)}};
-  if (c.verdict == CompareVerdict::kDifferent) {
-    j["differing_columns"] = c.differing_columns;
-    if (c.rows) j["differences"] = rows_json(*c.rows);
-    why_json(c, j);
-  }
+  j["verified"] = reproduction_verified(c);
+  if (c.verdict == CompareVerdict::kDifferent) j["differing_columns"] = c.differing_columns;
+  if (c.rows) j["differences"] = rows_json(*c.rows);
+  why_json(c, j);
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -97,6 +97,7 @@ std::string unordered_comparison_json(const UnorderedComparison& c, int indent) 
                    {"original", unordered_side_json(c.original)},
                    {"reproduced", unordered_side_json(c.reproduced)},
                    {"same_records", c.same_records},
+                   {"same_values", c.same_values},
                    {"schema_differences", schema_json(c.schema_differences)}};
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -135,7 +135,7 @@ void decide_verdict(DatasetComparison& c) {
   for (SliceComparison& s : c.slices) {
     s.vouched = vouched;
     const bool equal = compared_run(s) && !s.original_unreached && !s.reproduced_unreached &&
-                       s.comparison && s.comparison->verdict != CompareVerdict::kDifferent;
+                       s.comparison && reproduction_verified(*s.comparison);
     same = same && equal;
   }
   c.verdict = !vouched ? DatasetVerdict::kUnverified

@@ -90,6 +90,7 @@ def main() -> int:
     expect("file logical rows", str(vector["rows"]))
     # The same bytes on both sides: identical, whatever the library computes.
     expect("compare itself", "identical")
+    expect("compare itself records", "equal, verified")
     expect("compare json has the verdict", "yes")
     expect("one batch", LOGICAL_PREFIX + units["rec_mixed"])
     expect("one batch rows", "3")

@@ -168,7 +168,8 @@ def test_compare_identical(run):
     assert r.rc == 0, r
     assert r.out == (f"original    {f}\n  physical  {f.name}\n"
                      f"reproduced  {f}\n  physical  {f.name}\n"
-                     "verdict     identical (same bytes)\n")
+                     "verdict     identical (same bytes)\n"
+                     "records     equal (the same bytes)\n")
 
 
 def reference_facts():
@@ -188,6 +189,7 @@ def test_compare_equivalent_and_different(run, tmp_path):
     assert r.rc == 0, r
     j = json.loads(r.out)
     assert j["verdict"] == "equivalent"
+    assert j["records"] == "equal" and j["verified"] is True  # the same rows, re-encoded
     assert j["reproduced"]["logical"] == facts[reencoded.name]["logical"]
     r = run("compare", original, changed)
     assert r.rc == 1, r

@@ -1,9 +1,10 @@
 // odf-hash compare ORIGINAL REPRODUCED: verification of a reproduced data file as the ODF
 // specification describes it: physical hashes first; if they differ, logical hashes.
-// Verdicts: identical (exit 0), equivalent - same records, different encoding (exit 0),
-// different (exit 1, naming the leaf columns whose digests differ and both row counts).
-// Two datasets: each side verified as `verify` does, unverified (exit 3) when one fails
-// (compare_sides.h).
+// Two verdicts (compare.h): what ODF checks (identical, equivalent: the same arrow0 hash,
+// different) and what the records are (equal, the same in another order, different).
+// Exit 0 only for identical files, or equivalent ones whose records were compared equal;
+// 1 otherwise, naming what differs. Two datasets: each side verified as `verify` does,
+// unverified (exit 3) when one fails (compare_sides.h).
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -57,15 +58,26 @@ std::string schema_difference_text(const SchemaDifference& d) {
   return "";
 }
 
-void print_why(const odf::FileComparison& c) {
-  if (!c.schema_differences.empty()) {
-    std::printf("schema      %zu difference%s\n", c.schema_differences.size(),
-                c.schema_differences.size() == 1 ? "" : "s");
-    for (const auto& d : c.schema_differences) {
-      const std::string what = schema_difference_text(d);
-      std::printf("  %s: %s\n", escape_text(d.field).c_str(), escape_text(what).c_str());
-    }
+void print_schema(const odf::FileComparison& c) {
+  if (c.schema_differences.empty()) return;
+  std::printf("schema      %zu difference%s\n", c.schema_differences.size(),
+              c.schema_differences.size() == 1 ? "" : "s");
+  for (const auto& d : c.schema_differences) {
+    const std::string what = schema_difference_text(d);
+    std::printf("  %s: %s\n", escape_text(d.field).c_str(), escape_text(what).c_str());
   }
+}
+
+void print_causes(const odf::FileComparison& c) {
+  for (const auto& k : c.causes) {
+    std::printf("  %s%s\n", k.column.empty() ? "" : (escape_text(k.column) + ": ").c_str(),
+                escape_text(k.text).c_str());
+  }
+}
+
+// The records line of a "different" arrow0 verdict, and why arrow0 differs when they do not.
+void print_why(const odf::FileComparison& c) {
+  print_schema(c);
   switch (c.records) {
     case odf::FileComparison::Records::kEqual:
       std::printf("records     the records are equal; only the arrow0 hash differs:\n");
@@ -73,12 +85,15 @@ void print_why(const odf::FileComparison& c) {
     case odf::FileComparison::Records::kSameOtherOrder:
       std::printf("records     the records are the same, in another order:\n");
       break;
-    default: return;
+    case odf::FileComparison::Records::kDifferent:
+      std::printf("records     different%s\n",
+                  c.schema_differences.empty() ? "" : " (the schemas differ: above)");
+      return;
+    case odf::FileComparison::Records::kUnknown:
+      std::printf("records     not compared (--rows 0)\n");
+      return;
   }
-  for (const auto& k : c.causes) {
-    std::printf("  %s%s\n", k.column.empty() ? "" : (escape_text(k.column) + ": ").c_str(),
-                escape_text(k.text).c_str());
-  }
+  print_causes(c);
 }
 
 // A run of slices of two datasets (compare_datasets): which file of each side holds a row.
@@ -154,16 +169,50 @@ nlohmann::json comparison_json(const odf::FileComparison& c) {
   return nlohmann::json::parse(odf::file_comparison_json(c));
 }
 
-// The verdict line and, for different files, where and why.
+// An equivalent pair's records: equal, or the blind spot of arrow0 that hides how they differ
+// (where, and why arrow0 cannot see it).
+void print_equivalent_records(const odf::FileComparison& c, const RunFiles& run) {
+  switch (c.records) {
+    case odf::FileComparison::Records::kEqual:
+      std::printf("records     equal (compared value by value, in order)\n");
+      return;
+    case odf::FileComparison::Records::kSameOtherOrder:
+      std::printf(
+          "records     the same records in ANOTHER ORDER: arrow0 (what ODF and kamu check) "
+          "accepts this reproduction, but its rows are in another order\n");
+      break;
+    default:
+      std::printf(
+          "records     DIFFERENT: arrow0 (what ODF and kamu check) accepts this reproduction, "
+          "but the records differ (a blind spot of arrow0)\n");
+      break;
+  }
+  const uint64_t na = c.original.logical->num_rows, nb = c.reproduced.logical->num_rows;
+  std::printf("rows        original %llu, reproduced %llu\n", static_cast<unsigned long long>(na),
+              static_cast<unsigned long long>(nb));
+  if (c.rows) {
+    std::string list;
+    for (const auto& col : c.rows->columns) list += (list.empty() ? "" : ", ") + col.column;
+    if (!list.empty()) std::printf("columns     %s\n", escape_text(list).c_str());
+    print_rows(*c.rows, run);
+  }
+  print_schema(c);
+  std::printf("why arrow0 is equal:\n");
+  print_causes(c);
+}
+
+// The verdict line, the records line and, when either differs, where and why.
 void print_verdict(const odf::FileComparison& c, const RunFiles& run = {}) {
   switch (c.verdict) {
     case odf::CompareVerdict::kIdentical:
       std::printf("verdict     identical (same bytes)\n");
+      std::printf("records     equal (the same bytes)\n");
       break;
     case odf::CompareVerdict::kEquivalent:
       std::printf(c.original.physical
-                      ? "verdict     equivalent (same records, different encoding)\n"
-                      : "verdict     equivalent (same records)\n");
+                      ? "verdict     equivalent (different bytes, the same arrow0 hash)\n"
+                      : "verdict     equivalent (the same arrow0 hash)\n");
+      print_equivalent_records(c, run);
       break;
     case odf::CompareVerdict::kDifferent: {
       std::printf("verdict     different\n");
@@ -341,8 +390,8 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
         (s.original_files.empty() ? only_b : only_a) += s.interval.end - s.interval.start + 1;
       }
       any_common = any_common || !one_sided;
-      if (!one_sided && (!s.comparison || !s.vouched ||
-                         s.comparison->verdict == odf::CompareVerdict::kDifferent)) {
+      if (!one_sided &&
+          (!s.comparison || !s.vouched || !odf::reproduction_verified(*s.comparison))) {
         common_same = false;
       }
       std::string counts;
@@ -366,7 +415,7 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
       if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
       const std::string note = slice_note(d, s);
       if (!note.empty()) std::printf("%s\n", note.c_str());
-      if (s.comparison && s.comparison->verdict == odf::CompareVerdict::kDifferent) {
+      if (s.comparison && !odf::reproduction_verified(*s.comparison)) {
         print_verdict(*s.comparison, RunFiles{&s.original_files, &s.reproduced_files});
         if (odf::differs_only_in(*s.comparison, time)) {
           std::string which;
@@ -414,14 +463,28 @@ int run_unordered(const CompareArgs& args) {
     print_unordered_side("original", c.original);
     print_unordered_side("reproduced", c.reproduced);
     std::printf("verdict     %s (row order ignored; not the ODF hash)\n",
-                c.same_records ? "same records" : "different records");
+                c.same_records  ? "same records"
+                : c.same_values ? "different schemas, the same values in every record"
+                                : "different records");
     for (const auto& d : c.schema_differences) {
       std::printf("schema      %s: %s\n", escape_text(d.field).c_str(),
                   escape_text(schema_difference_text(d)).c_str());
     }
-    if (!c.same_records) {
+    if (!c.same_records && !c.same_values) {
+      if (c.original.digest.rows != c.reproduced.digest.rows) {
+        std::printf("rows        original %llu, reproduced %llu\n",
+                    static_cast<unsigned long long>(c.original.digest.rows),
+                    static_cast<unsigned long long>(c.reproduced.digest.rows));
+      }
       print_only("only in original", c.original);
       print_only("only in reproduced", c.reproduced);
+      if (c.original.only_here == 0 && c.reproduced.only_here == 0) {
+        // The sums differ and every record was matched: two records' digests share their
+        // first 11 bytes (unordered.h), which the partitions compare.
+        std::printf(
+            "records     the digests' sums differ, but no record was found on one side "
+            "alone (two records share the first 88 bits of their digests)\n");
+      }
     }
   }
   return c.same_records ? kExitOk : kExitMismatch;
@@ -457,7 +520,7 @@ int run_compare(const CompareArgs& args) {
     print_side("reproduced", c.reproduced);
     print_verdict(c);
   }
-  return c.verdict == odf::CompareVerdict::kDifferent ? kExitMismatch : kExitOk;
+  return odf::reproduction_verified(c) ? kExitOk : kExitMismatch;
 }
 
 }  // namespace
@@ -466,17 +529,22 @@ Command add_compare_command(CLI::App& root) {
   auto args = std::make_shared<CompareArgs>();
   CLI::App* app = root.add_subcommand(
       "compare",
-      "Compare a reproduced data file with the original: physical hashes, then logical. "
-      "Verdict identical / equivalent (exit 0) or different (exit 1), with the differing "
-      "rows and why. Two ODF datasets (folders, or --datasets): slice by slice, each side "
-      "verified first (exit 3 when one fails: nothing is vouched for).");
+      "Compare a reproduced data file with the original: physical hashes, then logical "
+      "(arrow0). Two verdicts: what ODF checks (identical / equivalent: the same arrow0 hash / "
+      "different) and what the records are, compared value by value (equal / the same in "
+      "another order / different: arrow0 has blind spots, e.g. it does not hash the row "
+      "count). Exit 0 only for identical files or equivalent ones whose records are equal; "
+      "1 otherwise, with the differing rows and why. Two ODF datasets (folders, or "
+      "--datasets): slice by slice, each side verified first (exit 3 when one fails: nothing "
+      "is vouched for).");
   app->add_option("ORIGINAL", args->original, "The original data file (or dataset)")->required();
   app->add_option("REPRODUCED", args->reproduced, "The reproduced data file (or dataset)")
       ->required();
   app->add_flag("--json", args->json, "Machine-readable output");
   app->add_option("--rows", args->show_rows,
-                  "For different files: differing rows shown per column (default 5; 0: do not "
-                  "look for them, which saves a second read of the differing columns)")
+                  "For different files, or equivalent ones whose records differ: differing rows "
+                  "shown per column (default 5; 0: do not look for them, which saves a second "
+                  "read of the differing columns)")
       ->check(CLI::NonNegativeNumber);
   app->add_flag("--datasets", args->datasets,
                 "ORIGINAL and REPRODUCED are ODF datasets (implied for two folders; needed for "
@@ -489,13 +557,14 @@ Command add_compare_command(CLI::App& root) {
                 "and every data file read against the hash its own chain records, checked "
                 "while it is read); its problems are reported in verify's terms. Exit 0 when "
                 "both sides verify and every offset is on both sides and identical or "
-                "equivalent, 1 different, 3 unverified: a side failed its own verification "
-                "(or its chain is broken: the offsets below are unreached), so nothing is "
-                "vouched for");
+                "equivalent with equal records, 1 different, 3 unverified: a side failed its "
+                "own verification (or its chain is broken: the offsets below are unreached), "
+                "so nothing is vouched for");
   app->add_flag("--ignore-order", args->ignore_order,
                 "Not the ODF hash: whether the two files hold the same multiset of records in "
                 "any row order (and column order), with the records only one side has (their "
-                "rows; --rows examples per side). Exit 0 same records, 1 different");
+                "rows; --rows examples per side), or the schemas' differences when every "
+                "record's values match. Exit 0 same records, 1 different");
   add_store_flags(app, args->store);
   app->footer(store_help_footer());
   return Command{app, [args] { return run_compare(*args); }};

@@ -11,8 +11,10 @@
   are warned about (:class:`ReferenceCompatibilityWarning`); a timestamp's time zone is part
   of its hash, and DuckDB gives ``TIMESTAMPTZ`` in the session's ``TimeZone``.
 - :func:`logical_file`, :func:`physical`, :func:`slice`, :func:`compare` -- data files
-  (Parquet, Arrow IPC) as the main ODF implementation reads them; :func:`compare` also says
-  where (rows, values) and why (schema, column order, null slots, row order) files differ,
+  (Parquet, Arrow IPC) as the main ODF implementation reads them; :func:`compare` gives two
+  verdicts, arrow0's (what ODF checks) and the records' (compared value by value, since
+  arrow0 has blind spots), and says where (rows, values) and why (schema, column order, null
+  slots, row order, arrow0's blind spots) files differ,
   and with ``ignore_order=True`` whether they hold the same records in any order
   (:func:`unordered_digest`: an order-independent digest, not the ODF hash).
 - :func:`verify` -- an ODF dataset folder: metadata chain, data files, checkpoints;

@@ -37,6 +37,9 @@ class ColumnDifference:
     rows: List[RowDifference]  #: the first ones (``rows=`` of :func:`compare` of them)
     #: segments whose digest differs while none of their rows does (bytes under null slots)
     hidden_segments: int = 0
+    #: an ``"equivalent"`` pair's records (``column`` a top-level field): of the differing
+    #: rows, those null on one side only (a null struct against a struct of nulls...)
+    null_on_one_side: int = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,9 +59,12 @@ class SchemaDifference:
 
 @dataclasses.dataclass(frozen=True)
 class Cause:
-    """Why arrow0 differs although the records do not."""
+    """Why the two verdicts disagree: why arrow0 differs although the records do not
+    (``"different"``: ``"column-order"``, ``"nullability"``, ``"encoding"``, ``"null-slots"``,
+    ``"row-order"``), or the blind spot of arrow0 that hides how the records differ
+    (``"equivalent"``: ``"row-count"``, ``"struct-null"``, ``"null-or-value"``,
+    ``"row-order"``, ``"values"``)."""
 
-    #: ``"column-order"``, ``"nullability"``, ``"encoding"``, ``"null-slots"``, ``"row-order"``
     kind: str
     column: str  #: the column concerned, ``""`` for the whole table
     text: str  #: one sentence
@@ -66,32 +72,44 @@ class Cause:
 
 @dataclasses.dataclass(frozen=True)
 class Comparison:
-    """The verdict on a reproduced data file (see :func:`compare`), with where and why the
-    files differ as data."""
+    """The two verdicts on a reproduced data file (see :func:`compare`): what ODF checks
+    (:attr:`verdict`, the arrow0 hash) and what the records are (:attr:`records`, compared
+    value by value), with where and why they differ, as data. Truthy when
+    :attr:`verified`."""
 
-    verdict: str  #: ``"identical"``, ``"equivalent"`` or ``"different"``
+    #: what ODF checks: ``"identical"`` (same bytes), ``"equivalent"`` (the same arrow0 hash)
+    #: or ``"different"``
+    verdict: str
     #: path, physical, size, logical (or None), rows (or None); for a list of files: their
     #: paths joined by ``" + "``, physical None, their total size
     original: Dict[str, Any]
     reproduced: Dict[str, Any]
     differing_columns: List[str]  #: for ``"different"``: the leaf columns that differ
-    #: for ``"different"``: per differing column, where (``rows=0``: not looked for)
+    #: per differing column, where (``rows=0``: not looked for): for ``"different"``, the leaf
+    #: columns whose digests differ; for ``"equivalent"`` whose records differ, the top-level
+    #: fields whose values differ (a struct whole)
     differences: List[ColumnDifference] = dataclasses.field(default_factory=list)
     schema_differences: List[SchemaDifference] = dataclasses.field(default_factory=list)
-    #: for ``"different"``: ``"equal"`` (the records are equal, only arrow0 differs),
-    #: ``"same-other-order"``, ``"different"``, or ``"unknown"`` (rows not compared);
-    #: ``""`` for the other verdicts
+    #: what the records are, compared value by value: ``"equal"`` (in order; also for
+    #: ``"identical"``), ``"same-other-order"``, ``"different"``, or ``"unknown"``
+    #: (``"different"`` with ``rows=0``). An ``"equivalent"`` pair's records are always
+    #: compared: arrow0 has blind spots (it does not hash the row count...), so an equal hash
+    #: does not make equal records
     records: str = ""
-    causes: List[Cause] = dataclasses.field(default_factory=list)  #: why, for equal records
+    #: why the two verdicts disagree (:class:`Cause`)
+    causes: List[Cause] = dataclasses.field(default_factory=list)
+    #: the reproduction is verified: ``"identical"``, or ``"equivalent"`` with ``"equal"``
+    #: records (what ``odf-hash compare`` exits 0 for)
+    verified: bool = False
 
     @property
     def same_records(self) -> bool:
-        """True for ``identical`` and ``equivalent``: the reproduction is verified (arrow0's
-        verdict, what ODF metadata records; see :attr:`records` for what the values say)."""
-        return self.verdict != "different"
+        """:attr:`verified`: the same bytes, or the same arrow0 hash (what ODF checks) and
+        the records compared equal, in order."""
+        return self.verified
 
     def __bool__(self) -> bool:
-        return self.same_records
+        return self.verified
 
     @property
     def differing_rows(self) -> List[RowDifference]:
@@ -128,12 +146,17 @@ class UnorderedComparison:
     """Whether two files hold the same multiset of records, in any row and column order.
     NOT the ODF hash: ODF metadata records arrow0, which depends on the order."""
 
+    #: the same multiset of records, and the same schema (the order of top-level columns
+    #: aside)
     same_records: bool
     original: Dict[str, Any]  #: path, rows, unordered (the digest), only_here (count)
     reproduced: Dict[str, Any]
     only_in_original: List[UnorderedRecord]  #: the first (by row) of the records it alone has
     only_in_reproduced: List[UnorderedRecord]
     schema_differences: List[SchemaDifference]
+    #: every record's values matched by one of the other side: when :attr:`same_records` is
+    #: False, only the schemas differ (:attr:`schema_differences`, e.g. a time zone)
+    same_values: bool = False
 
     def __bool__(self) -> bool:
         return self.same_records
@@ -175,10 +198,16 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
             reproduced_window: Optional[Tuple[int, Optional[int]]] = None, **store: Any
             ) -> Union[Comparison, UnorderedComparison]:
     """Verifies a reproduced data file as the ODF specification describes it: physical hashes
-    first (``identical``: same bytes); when they differ, logical hashes (``equivalent``: same
-    records, different encoding; ``different``: different records, with the leaf columns that
-    differ). The comparison is truthy when the records are the same. Either file may be a
-    URL (the store options as keyword arguments, see the module's documentation).
+    first (``identical``: same bytes); when they differ, logical hashes (``equivalent``: the
+    same arrow0 hash; ``different``: different hashes, with the leaf columns that differ).
+    That is what ODF checks (:attr:`Comparison.verdict`); what the records are is a second
+    verdict (:attr:`Comparison.records`): an ``equivalent`` pair's records are compared value
+    by value too (one more read of both files), because arrow0 has blind spots (it does not
+    hash the row count; a null struct and a struct of nulls hash alike: docs/divergences.md),
+    and where they differ the result says where and which blind spot hid it. The comparison
+    is truthy (:attr:`Comparison.verified`) only for the same bytes, or the same arrow0 hash
+    and equal records. Either file may be a URL (the store options as keyword arguments, see
+    the module's documentation).
 
     Either side may also be a list (or tuple) of files read as one table, their records one
     file after the other: the consecutive slices of an ODF dataset whose records were split
@@ -205,6 +234,11 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     slots; ``"same-other-order"`` for the same records in another order).
     :meth:`Comparison.to_arrow` gives the rows as a table. ``rows=0`` skips looking for rows
     (a second read of the differing columns).
+
+    For ``equivalent`` whose records are not ``"equal"``, :attr:`Comparison.differences`
+    lists the top-level fields whose values differ (a struct whole, ``{a=null}`` against
+    ``null``) and :attr:`Comparison.causes` the blind spot (``"row-count"``,
+    ``"struct-null"``, ``"null-or-value"``, ``"row-order"``, ``"values"``).
 
     ``ignore_order=True`` asks another question, and answers it with an
     :class:`UnorderedComparison`: do the files hold the same multiset of records, in any row
@@ -233,7 +267,7 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
         oa, ea = _side(d["original"])
         ob, eb = _side(d["reproduced"])
         return UnorderedComparison(d["same_records"], oa, ob, ea, eb,
-                                   _schema(d["schema_differences"]))
+                                   _schema(d["schema_differences"]), d["same_values"])
     return _comparison(_odf_hash.compare_files(a, b, _threads(threads), n, opts))
 
 
@@ -270,14 +304,13 @@ def _paths(x: Any, what: str) -> List[str]:
 
 def _comparison(d: Dict[str, Any]) -> Comparison:
     differences = [
-        ColumnDifference(col, count, [RowDifference(col, *r) for r in shown], hidden)
-        for col, count, hidden, shown in d["differences"]
+        ColumnDifference(col, count, [RowDifference(col, *r) for r in shown], hidden, nulls)
+        for col, count, hidden, shown, nulls in d["differences"]
     ]
-    records = d["records"] if d["verdict"] == "different" else ""
     return Comparison(d["verdict"], d["original"], d["reproduced"],
                       list(d["differing_columns"]), differences,
-                      _schema(d["schema_differences"]), records,
-                      [Cause(*c) for c in d["causes"]])
+                      _schema(d["schema_differences"]), d["records"],
+                      [Cause(*c) for c in d["causes"]], d["verified"])
 
 
 def unordered_digest(source: Any, **store: Any) -> str:

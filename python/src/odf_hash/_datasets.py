@@ -154,7 +154,8 @@ class ChainDifference:
 class DatasetComparison:
     """An original ODF dataset against a reproduced one (see :func:`compare_datasets`);
     truthy when both sides passed their verification and every offset is on both sides and
-    identical or equivalent (:attr:`verdict` ``"same-records"``)."""
+    every run verified (:attr:`Comparison.verified`: identical, or equivalent with equal
+    records; :attr:`verdict` ``"same-records"``)."""
 
     original: str
     reproduced: str
@@ -440,7 +441,7 @@ def _decided(d: DatasetComparison) -> DatasetComparison:
     slices = [dataclasses.replace(s, vouched=vouched) for s in d.slices]
     same = all(s.original_files and s.reproduced_files and not s.error
                and not s.original_unreached and not s.reproduced_unreached
-               and s.comparison is not None and s.comparison.verdict != "different"
+               and s.comparison is not None and s.comparison.verified
                for s in slices)
     verdict = "unverified" if not vouched else "same-records" if same else "different"
     return dataclasses.replace(d, slices=slices, verdict=verdict,
