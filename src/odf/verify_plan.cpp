@@ -161,6 +161,7 @@ Result<VerifyPlan> plan_verify(const DatasetDir& dir, const VerifyOptions& optio
   report.chain_complete = walk.complete;
   if (!walk.blocks.empty() && walk.blocks.back().block.dataset_kind) {
     report.kind = walk.blocks.back().block.dataset_kind;
+    report.dataset_id = walk.blocks.back().block.dataset_id;
   } else if (walk.stopped_at) {
     report.kind = detail::infer_kind(walk);
     report.scope.kind_inferred = true;
