@@ -169,12 +169,9 @@ std::string scope_text(const DatasetReport& r) {
   return out;
 }
 
-void print_text(const DatasetReport& r, bool verbose, const std::string& alias,
-                const std::optional<odf::Pin>& pin) {
+// What was checked: head, blocks, modes, unreferenced entries, files, fallbacks.
+std::string checked_text(const DatasetReport& r, bool verbose) {
   std::string out;
-  out += "== " + (alias.empty() ? "" : escape_text(alias) + ": ") + escape_text(r.path);
-  if (r.kind) out += std::string(" (") + odf::dataset_kind_name(*r.kind) + " dataset)";
-  out += "\n";
   out += "head         " + (r.head ? r.head->to_string() : std::string("(none)")) + "\n";
   out += "blocks       " + std::to_string(r.blocks) +
          (r.chain_complete ? " (chain complete: head to seed)"
@@ -204,6 +201,20 @@ void print_text(const DatasetReport& r, bool verbose, const std::string& alias,
              block_label(f.block, f.sequence_number) + ")\n";
     }
   }
+  return out;
+}
+
+void print_text(const DatasetReport& r, bool verbose, const std::string& alias,
+                const std::optional<odf::Pin>& pin) {
+  // An entry of a workspace that is no dataset (workspace.h): nothing was checked.
+  const bool no_dataset =
+      r.problems.size() == 1 && r.problems[0].kind == odf::ProblemKind::kNotADataset;
+  std::string out;
+  out += "== " + (alias.empty() ? "" : escape_text(alias) + ": ") + escape_text(r.path);
+  if (r.kind) out += std::string(" (") + odf::dataset_kind_name(*r.kind) + " dataset)";
+  if (no_dataset) out += " (not a dataset)";
+  out += "\n";
+  if (!no_dataset) out += checked_text(r, verbose);
   size_t i = 0;
   for (const Problem& p : r.problems) {
     out += "problem " + std::to_string(++i) + ": " + odf::problem_kind_name(p.kind);
