@@ -16,26 +16,13 @@
 #include <utility>
 
 #include "exclusive_temp.h"
+#include "fd.h"
 
 namespace odf_hash {
 
 namespace {
 
-// Closes its descriptor (and so releases a flock taken on it).
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
+using io_internal::Fd;
 
 std::string why(int e) {
   return std::strerror(e);
