@@ -513,8 +513,8 @@ Command add_verify_command(CLI::App& root) {
                 "are unexpected-file problems (by default they are listed as unreferenced, "
                 "and the dataset can be valid)");
   app->add_option("--dataset", args->aliases,
-                  "In a kamu workspace, verify only the dataset of this alias (or dataset id); "
-                  "repeatable")
+                  "In a kamu workspace, verify only the dataset of this id or alias (an alias "
+                  "that names several datasets is refused: give the id); repeatable")
       ->allow_extra_args(false);
   app->add_flag("--json", args->json, "Machine-readable report on stdout");
   app->add_flag("--integrity-only", args->integrity_only,
@@ -557,9 +557,11 @@ Command add_verify_command(CLI::App& root) {
               "the chunk\nbeing hashed and the next one) or 1 MiB (HTTP), so --jobs N bounds "
               "them to N x 8 MiB;\nthe logical fallback of a derivative file reads through "
               "the Parquet reader's bounded\npool (64 MiB + 64 bytes per byte being read).\n"
-              "\nExit status: 0 every dataset valid, 1 some invalid, 2 some could not be "
-              "verified\n(unreachable, access denied to the dataset itself, bad URL, a folder "
-              "that is not a\ndataset, a --dataset alias the workspace does not have).");
+              "\nExit status: 0 every dataset valid, 1 some invalid (an entry of a workspace "
+              "that is not\na dataset too), 2 some could not be verified (unreachable, access "
+              "denied to the\ndataset itself, bad URL, a folder that is not a dataset, a "
+              "--dataset name the\nworkspace does not have or that names several datasets), "
+              "or a usage error (an\nempty value, a pin file that cannot be read or written).");
   return Command{app, [args] { return run_verify(*args); }};
 }
 
