@@ -13,7 +13,7 @@
 JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 FUZZ_SECONDS ?= 30
-# make test fuzzes every untrusted surface this long per fuzzer (five fuzzers: under two
+# make test fuzzes every untrusted surface this long per fuzzer (seven fuzzers: under three
 # minutes, plus the clang build).
 FUZZ_TEST_SECONDS ?= 20
 FUZZERS := $(patsubst tests/fuzz/%_fuzz.cpp,%_fuzzer,$(wildcard tests/fuzz/*_fuzz.cpp))

@@ -146,6 +146,9 @@ struct MetadataBlock {
 
   // Seed only.
   std::optional<DatasetKind> dataset_kind;
+  // Seed only: the dataset's id, "did:odf:" + its bytes in multibase16 ("did:odf:fed01…"), as
+  // QueryInput::dataset_id.
+  std::optional<std::string> dataset_id;
 
   // AddData and ExecuteTransform only.
   std::optional<Multihash> prev_checkpoint;

@@ -127,6 +127,12 @@ enum class ProblemKind {
   kRowCountMismatch,        // rows in the file differ from its offset interval's length
   kOffsetColumnMismatch,    // the offset column is missing, has nulls, or is not start..end
   kLogicalHashMisrecorded,  // the records' logical hash is not the recorded logicalHash
+  // The Seed names another dataset id than VerifyOptions::expect_dataset_id (a pin's): another
+  // dataset was put in the place of the one pinned.
+  kDatasetIdMismatch,
+  // An entry of a kamu workspace's folder of datasets that is not a dataset (a file, a folder
+  // without refs/ nor blocks/, a link leaving the workspace): workspace.h.
+  kNotADataset,
 };
 
 // Stable kebab-case name, e.g. "physical-hash-mismatch" (used in --json output).
@@ -202,6 +208,9 @@ struct VerifyScope {
   std::optional<Multihash> expected_head;
   bool expected_head_found = false;
   std::optional<uint64_t> expected_head_sequence;  // its sequence number, when found
+  // VerifyOptions::expect_dataset_id (a pin's), when given; whether the Seed was read and
+  // named it is in DatasetReport::dataset_id and the problems (dataset-id-mismatch).
+  std::optional<std::string> expected_dataset_id;
   // VerifyOptions::since, and whether the walk met it (then only the blocks above it, and
   // their files, were checked; since_sequence is its sequence number).
   std::optional<Multihash> since;
@@ -228,7 +237,9 @@ struct DatasetReport {
   std::string path;
   std::optional<Multihash> head;
   std::optional<DatasetKind> kind;  // from the Seed block, when reached
-  uint64_t blocks = 0;              // blocks read along the chain
+  // The dataset's id from the Seed block ("did:odf:fed01…"), when reached.
+  std::optional<std::string> dataset_id;
+  uint64_t blocks = 0;  // blocks read along the chain
   // True when the walk reached the seed. Unreferenced hash-named files are only reported
   // for a complete chain (otherwise every file below the break would look unreferenced).
   bool chain_complete = false;
@@ -285,6 +296,10 @@ struct VerifyOptions {
   // Trust anchor: refs/head must be this block or a descendant of it (the block is on the
   // chain walked from refs/head), else a history-rewritten or head-not-found problem.
   std::optional<Multihash> expect_head;
+  // The id of the dataset expected here ("did:odf:fed01…", as a pin file records it beside
+  // the head): a Seed naming another id is a dataset-id-mismatch problem. Checked when the
+  // walk reads the Seed; otherwise (--since, a broken chain) the scope says it was not.
+  std::optional<std::string> expect_dataset_id;
   // Incremental: walk the chain only down to this block (a head verified before), check
   // the blocks above it and their files, and the link to it; nothing below it is read. Not
   // met before the seed: a history-rewritten problem, and everything walked is checked.

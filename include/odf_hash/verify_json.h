@@ -2,7 +2,8 @@
 // for each dataset, also returned by the C ABI (odf_hash_report_json) and the Python
 // package (Report.to_dict). One writer, so the three never disagree.
 //
-//   {"path", "kind" ("root" / "derivative" / null), "head" (multihash text or null),
+//   {"path", "kind" ("root" / "derivative" / null), "dataset_id" (the Seed's
+//    "did:odf:fed01…", or null when the Seed was not read), "head" (multihash text or null),
 //    "blocks", "chain_complete", "unexpected_checked", "valid", "verdict"
 //    (DatasetReport::verdict), "logical_fallbacks",
 //    "linked_objects": {"checked", "matched"},
@@ -17,9 +18,10 @@
 //                                  "size", "link_target" (null unless a link),
 //                                  "broken_link", "canonical_name" (or null)}]},
 //    "scope": {"complete" (no --since, no --sample), "expected_head", "expected_head_found",
-//              "expected_head_sequence", "since", "since_found", "since_sequence",
-//              "kind_inferred", "deep", "sample" (null, or {"spec", "seed", "files_checked",
-//              "files_total", "bytes_checked", "bytes_total"}), "skipped": [sentence, ...]}}
+//              "expected_head_sequence", "expected_dataset_id" (a pin's, or null), "since",
+//              "since_found", "since_sequence", "kind_inferred", "deep", "sample" (null, or
+//              {"spec", "seed", "files_checked", "files_total", "bytes_checked", "bytes_total"}),
+//              "skipped": [sentence, ...]}}
 //   (VerifyScope, verify.h; hashes as multihash text, absent values null)
 //   (absent values are null; a linked object's entry names its first reference's block)
 //  "unreferenced" lists what the chain does not reference (verify.h, step 5); with "strict"

@@ -17,7 +17,8 @@
 //   result: {"version", "task", "task_digest" (task_fingerprint), "role", "file", "block",
 //            "sequence_number", "outcome", "actual_physical" (or null), "logical" (or
 //            null), "size" (a linked object's, or null), "problem" (or null)}
-//   plan:   {"version", "path", "head" (or null), "kind" (or null), "blocks",
+//   plan:   {"version", "path", "head" (or null), "kind" (or null), "dataset_id" (or null;
+//            may be absent), "blocks",
 //            "chain_complete", "unexpected_checked", "problems": [...], "tasks": [...],
 //            "unexpected": [...], "linked_summaries": [{"block", "sequence_number",
 //            "data_file", "num_objects_naive", "size_naive", "values", "objects":

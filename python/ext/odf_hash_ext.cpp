@@ -31,6 +31,7 @@
 #include "odf_hash/sha3.h"
 #include "odf_hash/slice.h"
 #include "odf_hash/verify.h"
+#include "odf_hash/verify_args.h"
 #include "odf_hash/verify_json.h"
 #include "odf_hash/verify_pins.h"
 #include "odf_hash/verify_plan.h"
@@ -279,46 +280,59 @@ ReportTuple report_tuple(const odf_hash::odf::DatasetReport& report) {
   return {odf_hash::odf::verify_report_json(report), std::move(problems)};
 }
 
-// The verify modes (verify.h), as the Python layer checked them: (expect_head, since, deep,
-// sample_fraction, sample_count, seed, sample_spec); hashes are parsed here.
-using ModesTuple =
-    std::tuple<std::optional<std::string>, std::optional<std::string>, bool, std::optional<double>,
-               std::optional<uint64_t>, uint64_t, std::string>;
+// The verify modes as the Python keywords gave them, as text (verify_args.h parses and checks
+// them, as for the command's flags): (expect_head, since, sample, seed, deep); None: not
+// given. The pin files come apart: they are paths.
+using ModesTuple = std::tuple<std::optional<std::string>, std::optional<std::string>,
+                              std::optional<std::string>, std::optional<std::string>, bool>;
 
-void apply_modes(const ModesTuple& modes, odf_hash::odf::VerifyOptions& options) {
-  auto hash = [](const std::optional<std::string>& text, const char* what) {
-    std::optional<odf_hash::Multihash> out;
-    if (!text) return out;
-    auto h = odf_hash::Multihash::parse(*text);
-    if (!h.is_ok()) {
-      h = odf_hash::Status::invalid_argument(std::string(what) + ": \"" +
-                                             odf_hash::escape_untrusted(*text, 100) +
-                                             "\" is not a multihash: " + h.status().message());
-    }
-    out = value_or_raise(std::move(h));
-    return out;
-  };
-  options.expect_head = hash(std::get<0>(modes), "expect_head");
-  options.since = hash(std::get<1>(modes), "since");
-  options.deep = std::get<2>(modes);
-  options.sample_fraction = std::get<3>(modes);
-  options.sample_count = std::get<4>(modes);
-  options.sample_seed = std::get<5>(modes);
-  options.sample_spec = std::get<6>(modes);
+odf_hash::odf::VerifyModeArgs mode_args(const ModesTuple& modes,
+                                        const std::optional<OsString>& pins = std::nullopt,
+                                        const std::optional<OsString>& write_pins = std::nullopt) {
+  odf_hash::odf::VerifyModeArgs a;
+  std::tie(a.expect_head, a.since, a.sample, a.seed, std::ignore) = modes;
+  if (pins) a.pins = pins->value;
+  if (write_pins) a.write_pins = write_pins->value;
+  return a;
 }
 
-ReportTuple verify(const OsString& path_arg, unsigned jobs, bool integrity_only, bool strict,
-                   const StoreTuple& store, const ModesTuple& modes) {
-  const std::string& path = path_arg.value;
+odf_hash::odf::VerifyOptions verify_options(bool integrity_only, bool strict,
+                                            const StoreTuple& store, const ModesTuple& modes,
+                                            const odf_hash::CancelFlag& cancel) {
   odf_hash::odf::VerifyOptions options;
-  options.jobs = jobs;
   options.integrity_only = integrity_only;
   options.strict = strict;
-  odf_hash::CancelFlag cancel{false};
   options.store = store_for(store, cancel);
-  apply_modes(modes, options);
-  auto r = run_interruptible(cancel, [&] { return odf_hash::odf::verify_dataset(path, options); });
-  return report_tuple(value_or_raise(std::move(r)));
+  options.deep = std::get<4>(modes);
+  return options;
+}
+
+// verify_with_pins (verify_pins.h): the pin file's pin of the dataset, and its new pin
+// written to `write_pins` when the pass may be pinned.
+ReportTuple verify(const OsString& path_arg, unsigned jobs, bool integrity_only, bool strict,
+                   const StoreTuple& store, const ModesTuple& modes,
+                   const std::optional<OsString>& pins, const std::optional<OsString>& write_pins) {
+  const std::string& path = path_arg.value;
+  odf_hash::CancelFlag cancel{false};
+  odf_hash::odf::VerifyOptions options =
+      verify_options(integrity_only, strict, store, modes, cancel);
+  options.jobs = jobs;
+  auto r = run_interruptible(cancel, [&]() -> odf_hash::Result<odf_hash::odf::PinnedReport> {
+    ODF_HASH_ASSIGN_OR_RETURN(
+        odf_hash::odf::VerifyModes m,
+        odf_hash::odf::parse_verify_modes(mode_args(modes, pins, write_pins),
+                                          odf_hash::odf::ArgSpelling::kKeywords));
+    m.apply(options);
+    ODF_HASH_ASSIGN_OR_RETURN(
+        odf_hash::odf::PinnedReport pinned,
+        odf_hash::odf::verify_with_pins(path, options, m.pins ? &*m.pins : nullptr,
+                                        m.write_pins.has_value()));
+    if (m.write_pins && pinned.pin) {
+      ODF_HASH_RETURN_IF_ERROR(odf_hash::odf::write_pins(*m.write_pins, {*pinned.pin}));
+    }
+    return pinned;
+  });
+  return report_tuple(value_or_raise(std::move(r)).report);
 }
 
 // Plan / check / merge (verify_plan.h), each side as its versioned JSON text: the Python
@@ -327,13 +341,16 @@ ReportTuple verify(const OsString& path_arg, unsigned jobs, bool integrity_only,
 std::string plan_verify(const OsString& path_arg, bool integrity_only, bool strict,
                         const StoreTuple& store, const ModesTuple& modes) {
   const std::string& path = path_arg.value;
-  odf_hash::odf::VerifyOptions options;
-  options.integrity_only = integrity_only;
-  options.strict = strict;
   odf_hash::CancelFlag cancel{false};
-  options.store = store_for(store, cancel);
-  apply_modes(modes, options);
-  auto r = run_interruptible(cancel, [&] { return odf_hash::odf::plan_verify(path, options); });
+  odf_hash::odf::VerifyOptions options =
+      verify_options(integrity_only, strict, store, modes, cancel);
+  auto r = run_interruptible(cancel, [&]() -> odf_hash::Result<odf_hash::odf::VerifyPlan> {
+    ODF_HASH_ASSIGN_OR_RETURN(
+        odf_hash::odf::VerifyModes m,
+        odf_hash::odf::parse_verify_modes(mode_args(modes), odf_hash::odf::ArgSpelling::kKeywords));
+    m.apply(options);
+    return odf_hash::odf::plan_verify(path, options);
+  });
   return odf_hash::odf::verify_plan_json(value_or_raise(std::move(r)));
 }
 
@@ -381,23 +398,33 @@ ReportTuple merge_checks(const std::string& plan_json, const std::vector<std::st
 }
 
 // The kamu workspace at `path` (workspace.h), or None when it is a dataset or no workspace:
-// (folder of datasets, [(alias, dataset id, location)], [skipped folder names]).
-using WorkspaceTuple = std::tuple<OsString, std::vector<std::tuple<OsString, OsString, OsString>>,
-                                  std::vector<OsString>>;
+// (folder of datasets, [(alias, entry name, location, report)]) for the entries `names`
+// selects (None: all; select_datasets' first error is raised), report being None for a
+// dataset to verify, else the not-a-dataset report of an entry that is none.
+using EntryTuple = std::tuple<OsString, OsString, OsString, std::optional<ReportTuple>>;
+using WorkspaceTuple = std::tuple<OsString, std::vector<EntryTuple>>;
 
-std::optional<WorkspaceTuple> workspace(const OsString& path_arg, const StoreTuple& store) {
+std::optional<WorkspaceTuple> workspace(const OsString& path_arg, const StoreTuple& store,
+                                        const std::optional<std::vector<OsString>>& names) {
   const std::string& path = path_arg.value;
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(
       cancel, [&] { return odf_hash::odf::open_workspace(path, store_for(store, cancel)); });
   std::optional<odf_hash::odf::Workspace> ws = value_or_raise(std::move(r));
   if (!ws) return std::nullopt;
-  std::vector<std::tuple<OsString, OsString, OsString>> datasets;
-  for (auto& d : ws->datasets)
-    datasets.emplace_back(d.alias, d.id, odf_hash::redact_url(d.location));
-  std::vector<OsString> skipped(ws->skipped.begin(), ws->skipped.end());
-  return WorkspaceTuple{odf_hash::redact_url(ws->location), std::move(datasets),
-                        std::move(skipped)};
+  std::vector<EntryTuple> entries;
+  if (names && names->empty()) return WorkspaceTuple{odf_hash::redact_url(ws->location), {}};
+  std::vector<std::string> wanted;
+  for (const auto& n : names.value_or(std::vector<OsString>{})) wanted.push_back(n.value);
+  const auto selection =
+      odf_hash::odf::select_datasets(*ws, wanted, odf_hash::redact_url(ws->location));
+  if (!selection.errors.empty()) throw LibraryError(selection.errors.front());
+  for (const auto* d : selection.chosen) {
+    std::optional<ReportTuple> report;
+    if (!d->not_a_dataset.empty()) report = report_tuple(odf_hash::odf::not_a_dataset_report(*d));
+    entries.emplace_back(d->alias, d->id, odf_hash::redact_url(d->location), std::move(report));
+  }
+  return WorkspaceTuple{odf_hash::redact_url(ws->location), std::move(entries)};
 }
 
 // The canonical JSON of a task / result / plan after validation (Task.from_json...).
@@ -415,28 +442,6 @@ std::string normalize_plan(const std::string& text) {
     r = odf_hash::odf::parse_verify_plan_json(text);
   }
   return odf_hash::odf::verify_plan_json(value_or_raise(std::move(r)));
-}
-
-// Pin files (verify_pins.h), as text: the pin of `dataset`, or None when the file names
-// none; a malformed line is an InvalidInputError naming `where` and the line.
-std::optional<std::string> pin_of(const std::string& text, const std::string& dataset,
-                                  const std::string& where) {
-  const auto pins = odf_hash::odf::PinFile::parse(text);
-  if (!pins.problems().empty()) {
-    const auto& p = pins.problems().front();
-    throw LibraryError(
-        odf_hash::Status::invalid_argument(where + ":" + std::to_string(p.line) + ": " + p.reason));
-  }
-  const auto head = pins.find(dataset);
-  if (!head) return std::nullopt;
-  return head->to_string();
-}
-
-// `text` with `dataset` pinned at `head` (its line replaced in place, or appended).
-std::string with_pin(const std::string& text, const std::string& dataset, const std::string& head) {
-  auto pins = odf_hash::odf::PinFile::parse(text);
-  pins.set(dataset, parse_multihash(head));
-  return pins.to_text();
 }
 
 std::vector<std::string> problem_kinds() {
@@ -554,11 +559,11 @@ NB_MODULE(_odf_hash, m) {
   m.def("physical_file", &physical_file, "path"_a, "store"_a);
   m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a, "store"_a);
   bind_compare(m);
-  m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a, "strict"_a, "store"_a,
-        "modes"_a);
+  m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a, "strict"_a, "store"_a, "modes"_a,
+        "pins"_a.none(), "write_pins"_a.none());
   m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a, "strict"_a, "store"_a,
         "modes"_a);
-  m.def("workspace", &workspace, "path"_a, "store"_a);
+  m.def("workspace", &workspace, "path"_a, "store"_a, "names"_a.none());
   m.def(
       "is_store_url", [](const OsString& text) { return odf_hash::is_store_url(text.value); },
       "text"_a);
@@ -576,8 +581,6 @@ NB_MODULE(_odf_hash, m) {
   m.def("normalize_result", &normalize_result, "text"_a);
   m.def("normalize_plan", &normalize_plan, "text"_a);
   m.def("plan_json_version", [] { return odf_hash::odf::kVerifyPlanJsonVersion; });
-  m.def("pin_of", &pin_of, "text"_a, "dataset"_a, "where"_a);
-  m.def("with_pin", &with_pin, "text"_a, "dataset"_a, "head"_a);
   m.def("problem_kinds", &problem_kinds);
   m.def("library_version", [] { return std::string(ODF_HASH_VERSION_STRING); });
 }

@@ -290,7 +290,7 @@ def test_verify_workspace(root, tmp_path):
     assert list(odf_hash.verify_workspace(datasets, datasets=["acme/root"])) == ["acme/root"]
     strict = odf_hash.verify_workspace(tmp_path / "ws", datasets="fed01bb", strict=True)
     assert not strict["fed01bb"].ok
-    with pytest.raises(odf_hash.NotFoundError, match="no dataset aliased 'nope'"):
+    with pytest.raises(odf_hash.NotFoundError, match='no dataset aliased "nope"'):
         odf_hash.verify_workspace(tmp_path / "ws", datasets=["nope"])
     with pytest.raises(odf_hash.NotFoundError, match="not a kamu workspace"):
         odf_hash.verify_workspace(datasets / "fed01aa")

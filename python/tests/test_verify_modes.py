@@ -3,6 +3,8 @@ verify(), plan() / check() / merge() and the Dask adapter's local scheduler. Exp
 hashes are the example generator's file names (hashlib); its README gives the chain: Seed,
 SetInfo, then three AddData blocks (sequence numbers 2 to 4), three data files and two
 checkpoints."""
+import hashlib
+import os
 import pathlib
 
 import pytest
@@ -17,6 +19,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "datasets" / "root"
 HEAD = (EXAMPLE / "refs" / "head").read_text().strip()
 UNKNOWN = "f1620" + "ab" * 32
+# The example's dataset id, as scripts/generate_example_datasets.py derives it.
+EXAMPLE_ID = "did:odf:fed01" + hashlib.sha3_256(b"odf-hash example root").hexdigest()
 
 
 def test_expect_head_on_the_chain_and_not():
@@ -91,7 +95,8 @@ def test_pins_read_and_written_as_the_cli_does(tmp_path):
     assert r.ok and r.complete
     assert any("names no pin" in s for s in r.scope["skipped"])
     lines = pins.read_text().splitlines()
-    assert lines[0] == other.rstrip("\n") and lines[1] == f"{HEAD}  {EXAMPLE}"
+    pinned = f"{HEAD} {EXAMPLE_ID}  {os.path.realpath(EXAMPLE)}"
+    assert lines[0] == other.rstrip("\n") and lines[1] == pinned
     # Now pinned: verified against the pin; an unknown pin is a rewritten history.
     r = odf_hash.verify(EXAMPLE, pins=pins)
     assert r.ok and r.scope["expected_head_found"]
@@ -99,6 +104,9 @@ def test_pins_read_and_written_as_the_cli_does(tmp_path):
     r = odf_hash.verify(EXAMPLE, pins=pins, write_pins=pins)
     assert [p.kind.value for p in r] == ["history-rewritten"]
     assert pins.read_text() == f"{UNKNOWN}  {EXAMPLE}\n"  # an invalid pass pins nothing
+    # Another spelling of the place finds the pin (pins are keyed by canonical location).
+    r = odf_hash.verify(f"{EXAMPLE}/../root/", pins=pins)
+    assert [p.kind.value for p in r] == ["history-rewritten"]
     fresh = tmp_path / "fresh"
     odf_hash.verify(EXAMPLE, sample=1, seed=1, write_pins=fresh)
     assert not fresh.exists()  # a sampled pass pins nothing
@@ -112,3 +120,58 @@ def test_pins_read_and_written_as_the_cli_does(tmp_path):
         odf_hash.verify(EXAMPLE, pins=tmp_path / "bad")
     with pytest.raises(odf_hash.NotFoundError):
         odf_hash.verify(EXAMPLE, pins=tmp_path / "missing")
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"expect_head": ""}, {"since": ""}, {"sample": ""}, {"sample": 2, "seed": ""},
+    {"pins": ""}, {"write_pins": ""}, {"ipfs_gateway": ""}, {"endpoint_url": ""},
+    {"region": ""},
+])
+def test_an_empty_value_is_refused_never_off(kwargs):
+    """Issue 33: an empty value never switches a check off (`expect_head=os.environ.get(...,
+    "")` must not verify without its anchor); the command refuses the same (exit 2)."""
+    if kwargs.get("seed") == "":
+        with pytest.raises(odf_hash.InvalidInputError, match="seed must be an integer"):
+            odf_hash.verify(EXAMPLE, **kwargs)
+        return
+    with pytest.raises(odf_hash.InvalidInputError, match="an empty value is refused"):
+        odf_hash.verify(EXAMPLE, **kwargs)
+
+
+def test_pin_files_bounded_locked_and_anchored(tmp_path):
+    """The pin files of Python go through the library as the command's do: a device is
+    refused before anything is read or verified, writers running at once (threads here)
+    keep every pin, and since with write_pins needs an anchor."""
+    import shutil
+    import threading
+    with pytest.raises(odf_hash.InvalidInputError, match="a character device, not a pin file"):
+        odf_hash.verify(EXAMPLE, pins="/dev/zero")
+    with pytest.raises(odf_hash.InvalidInputError, match="/dev/full: a character device"):
+        odf_hash.verify(EXAMPLE, write_pins="/dev/full")
+    with pytest.raises(odf_hash.InvalidInputError, match="since with write_pins pins heads"):
+        odf_hash.verify(EXAMPLE, since=HEAD, write_pins=tmp_path / "p")
+    copies = []
+    for i in range(8):
+        shutil.copytree(EXAMPLE, tmp_path / f"ds{i}")
+        copies.append(tmp_path / f"ds{i}")
+    pins = tmp_path / "pins"
+    errors = []
+
+    def one(path):
+        try:
+            odf_hash.verify(path, jobs=1, write_pins=pins)
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=one, args=(c,)) for c in copies]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert sorted(pins.read_text().splitlines()) == sorted(
+        f"{HEAD} {EXAMPLE_ID}  {os.path.realpath(c)}" for c in copies)
+    # Pinned, then the dataset's history rewritten (its head rolled onto an unknown block).
+    (copies[0] / "refs" / "head").write_text(UNKNOWN)
+    r = odf_hash.verify(f"{copies[0]}/", pins=pins)
+    assert not r.ok and r.scope["expected_dataset_id"] == EXAMPLE_ID

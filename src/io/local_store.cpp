@@ -13,38 +13,15 @@
 #include <deque>
 #include <utility>
 
+#include "fd.h"
+
 namespace odf_hash {
 namespace {
 
 // Symbolic links followed while resolving one key, as the kernel's own limit (ELOOP).
 constexpr int kMaxLinksFollowed = 40;
 
-class Fd {
- public:
-  Fd() noexcept = default;
-  explicit Fd(int fd) noexcept : fd_(fd) {}
-  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  Fd& operator=(Fd&& o) noexcept {
-    if (this != &o) {
-      reset();
-      fd_ = std::exchange(o.fd_, -1);
-    }
-    return *this;
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-  int get() const noexcept { return fd_; }
-  bool valid() const noexcept { return fd_ >= 0; }
-  int release() noexcept { return std::exchange(fd_, -1); }
-
- private:
-  void reset() noexcept {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-  int fd_ = -1;
-};
+using io_internal::Fd;
 
 int openat_retry(int dir, const char* name, int flags) {
   int fd;

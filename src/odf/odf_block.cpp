@@ -327,6 +327,9 @@ Status read_event(const fb::MetadataBlock& b, MetadataBlock& out) {
       }
       out.dataset_kind =
           kind == fb::DatasetKind::Root ? DatasetKind::kRoot : DatasetKind::kDerivative;
+      out.dataset_id =
+          "did:odf:" + multibase::encode(multibase::Base::kBase16,
+                                         vector_bytes(b.event_as_Seed()->dataset_id()));
       return Status::ok();
     }
     case fb::MetadataEvent::AddData: {

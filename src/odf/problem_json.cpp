@@ -19,7 +19,7 @@ Status field_error(const std::string& where, const char* key, const std::string&
 }
 
 std::optional<ProblemKind> problem_kind_from_name(const std::string& name) {
-  for (int k = 0; k <= static_cast<int>(ProblemKind::kLogicalHashMisrecorded); ++k) {
+  for (int k = 0; k <= static_cast<int>(ProblemKind::kNotADataset); ++k) {
     auto kind = static_cast<ProblemKind>(k);
     if (name == problem_kind_name(kind)) return kind;
   }

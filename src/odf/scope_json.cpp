@@ -27,17 +27,19 @@ json scope_to_json(const VerifyScope& s) {
                   {"bytes_checked", s.bytes_checked},
                   {"bytes_total", s.bytes_total}};
   }
-  return json{{"complete", !s.partial()},
-              {"expected_head", hash_or_null(s.expected_head)},
-              {"expected_head_found", s.expected_head_found},
-              {"expected_head_sequence", u64_or_null(s.expected_head_sequence)},
-              {"since", hash_or_null(s.since)},
-              {"since_found", s.since_found},
-              {"since_sequence", u64_or_null(s.since_sequence)},
-              {"kind_inferred", s.kind_inferred},
-              {"deep", s.deep},
-              {"sample", std::move(sample)},
-              {"skipped", s.skipped}};
+  return json{
+      {"complete", !s.partial()},
+      {"expected_head", hash_or_null(s.expected_head)},
+      {"expected_head_found", s.expected_head_found},
+      {"expected_head_sequence", u64_or_null(s.expected_head_sequence)},
+      {"expected_dataset_id", s.expected_dataset_id ? json(*s.expected_dataset_id) : json()},
+      {"since", hash_or_null(s.since)},
+      {"since_found", s.since_found},
+      {"since_sequence", u64_or_null(s.since_sequence)},
+      {"kind_inferred", s.kind_inferred},
+      {"deep", s.deep},
+      {"sample", std::move(sample)},
+      {"skipped", s.skipped}};
 }
 
 Result<VerifyScope> scope_from_json(const json& j, const std::string& where) {
@@ -47,6 +49,9 @@ Result<VerifyScope> scope_from_json(const json& j, const std::string& where) {
   ODF_HASH_ASSIGN_OR_RETURN(s.expected_head_found, json_bool(j, where, "expected_head_found"));
   ODF_HASH_ASSIGN_OR_RETURN(s.expected_head_sequence,
                             json_optional_u64(j, where, "expected_head_sequence"));
+  // Optional (null or absent): plans written before pins recorded dataset ids.
+  ODF_HASH_ASSIGN_OR_RETURN(s.expected_dataset_id,
+                            json_optional_string(j, where, "expected_dataset_id"));
   ODF_HASH_ASSIGN_OR_RETURN(s.since, json_optional_hash(j, where, "since"));
   ODF_HASH_ASSIGN_OR_RETURN(s.since_found, json_bool(j, where, "since_found"));
   ODF_HASH_ASSIGN_OR_RETURN(s.since_sequence, json_optional_u64(j, where, "since_sequence"));

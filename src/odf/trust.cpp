@@ -58,6 +58,26 @@ Problem not_met(const DatasetDir& dir, const ChainWalk& walk, const Multihash& h
   return p;
 }
 
+// The pin's dataset id against the Seed's (when it was read).
+void check_dataset_id(const std::string& expected, DatasetReport& report) {
+  report.scope.expected_dataset_id = expected;
+  if (!report.dataset_id) {
+    report.scope.skipped.push_back("dataset id: not checked against the pin's " + expected +
+                                   ", the Seed was not read" +
+                                   (report.scope.since ? " (--since)" : ""));
+    return;
+  }
+  if (*report.dataset_id == expected) return;
+  Problem p;
+  p.kind = ProblemKind::kDatasetIdMismatch;
+  p.expected = expected;
+  p.actual = *report.dataset_id;
+  p.file = "refs/head";
+  p.message = "the Seed names the dataset " + *report.dataset_id + ", not " + expected +
+              " (the pin's): another dataset was put in the place of the one pinned";
+  report.problems.push_back(std::move(p));
+}
+
 }  // namespace
 
 void check_anchors(const DatasetDir& dir, const ChainWalk& walk, const VerifyOptions& options,
@@ -75,6 +95,7 @@ void check_anchors(const DatasetDir& dir, const ChainWalk& walk, const VerifyOpt
           "--since: the block was not met, so every block walked and its files were checked");
     }
   }
+  if (options.expect_dataset_id) check_dataset_id(*options.expect_dataset_id, report);
   if (options.expect_head) {
     scope.expected_head = options.expect_head;
     if (const ChainBlock* found = find_walked(walk, *options.expect_head)) {

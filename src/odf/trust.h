@@ -10,6 +10,8 @@
 //    message says whether a block file of that hash still exists beside the chain);
 //  - head-not-found: the walk could not answer (refs/head unreadable, the chain broken
 //    before the seed, or --since above the trusted head stopped it).
+// It also compares VerifyOptions::expect_dataset_id with the Seed's id (report.dataset_id,
+// set before): dataset-id-mismatch, listed before history-rewritten, which then follows.
 #pragma once
 
 #include <optional>

@@ -110,6 +110,8 @@ const char* problem_kind_name(ProblemKind kind) {
     case ProblemKind::kRowCountMismatch: return "row-count-mismatch";
     case ProblemKind::kOffsetColumnMismatch: return "offset-column-mismatch";
     case ProblemKind::kLogicalHashMisrecorded: return "logical-hash-misrecorded";
+    case ProblemKind::kDatasetIdMismatch: return "dataset-id-mismatch";
+    case ProblemKind::kNotADataset: return "not-a-dataset";
   }
   return "unknown";
 }

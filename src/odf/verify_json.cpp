@@ -12,6 +12,7 @@ std::string verify_report_json(const DatasetReport& r, int indent) {
   nlohmann::json j;
   j["path"] = redact_url(r.path);
   j["kind"] = r.kind ? nlohmann::json(dataset_kind_name(*r.kind)) : nlohmann::json();
+  j["dataset_id"] = r.dataset_id ? nlohmann::json(*r.dataset_id) : nlohmann::json();
   j["head"] = r.head ? nlohmann::json(r.head->to_string()) : nlohmann::json();
   j["blocks"] = r.blocks;
   j["chain_complete"] = r.chain_complete;

@@ -166,6 +166,7 @@ VerifyPlan detail::plan_walked(const DatasetDir& dir, ChainWalk walk,
   report.chain_complete = walk.complete;
   if (!walk.blocks.empty() && walk.blocks.back().block.dataset_kind) {
     report.kind = walk.blocks.back().block.dataset_kind;
+    report.dataset_id = walk.blocks.back().block.dataset_id;
   } else if (walk.stopped_at) {
     report.kind = detail::infer_kind(walk);
     report.scope.kind_inferred = true;

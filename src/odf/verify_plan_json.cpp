@@ -302,6 +302,7 @@ std::string verify_plan_json(const VerifyPlan& plan) {
          {"path", redact_url(r.path)},
          {"head", hash_or_null(r.head)},
          {"kind", r.kind ? json(dataset_kind_name(*r.kind)) : json()},
+         {"dataset_id", r.dataset_id ? json(*r.dataset_id) : json()},
          {"blocks", r.blocks},
          {"chain_complete", r.chain_complete},
          {"unexpected_checked", r.unexpected_checked}};
@@ -355,6 +356,8 @@ Result<VerifyPlan> parse_verify_plan_json(std::string_view text) {
       return Status::parse_error("plan.kind: expected \"root\", \"derivative\" or null");
     }
   }
+  // Optional (null or absent): plans written before the report carried it.
+  ODF_HASH_ASSIGN_OR_RETURN(r.dataset_id, detail::json_optional_string(j, "plan", "dataset_id"));
   ODF_HASH_ASSIGN_OR_RETURN(r.blocks, json_u64(j, "plan", "blocks"));
   ODF_HASH_ASSIGN_OR_RETURN(r.chain_complete, json_bool(j, "plan", "chain_complete"));
   ODF_HASH_ASSIGN_OR_RETURN(r.unexpected_checked, json_bool(j, "plan", "unexpected_checked"));

@@ -8,6 +8,7 @@
 
 #include "odf_hash/dataset.h"
 #include "odf_hash/multihash.h"
+#include "odf_hash/verify.h"
 
 namespace odf_hash::odf {
 
@@ -69,20 +70,49 @@ std::string read_alias(const ObjectStore& store, const std::string& key) {
   return std::string(text);
 }
 
-// The datasets below `prefix` (its subfolders holding refs/ or blocks/).
+std::string quoted_names(const std::vector<ObjectEntry>& entries);
+
+// Why the entry `key` of the folder of datasets is not a dataset; "" when it is one.
+std::string why_not_a_dataset(const ObjectStore& store, const std::string& key, ObjectKind listed) {
+  ObjectKind kind = listed;
+  if (kind == ObjectKind::kSymlink) {
+    auto info = store.stat(key);
+    if (!info.is_ok()) {
+      return info.status().code() == StatusCode::kNotFound
+                 ? "a symbolic link leading nowhere"
+                 : "a symbolic link that cannot be followed: " + info.status().message();
+    }
+    if (info->kind == ObjectKind::kSymlink) {
+      return "a symbolic link leaving the workspace (to \"" +
+             escape_untrusted(info->link_target, 160) +
+             "\"), not followed (odf-hash verify --follow-symlinks follows it)";
+    }
+    kind = info->kind;
+  }
+  if (kind != ObjectKind::kDirectory) {
+    return std::string("a ") + object_kind_name(kind) + ", not a dataset folder";
+  }
+  auto entries = store.list(key);
+  if (!entries.is_ok()) return "a folder that cannot be listed: " + entries.status().message();
+  if (has_layout(*entries)) return "";
+  return "a folder with neither refs/ nor blocks/ (" +
+         (entries->empty() ? std::string("empty") : quoted_names(*entries)) +
+         "): a dataset whose chain was deleted, or something else";
+}
+
+// Every entry below `prefix`: its datasets (subfolders holding refs/ or blocks/), and what
+// is not one.
 Workspace list_datasets(const ObjectStore& store, const std::string& prefix,
                         const std::vector<ObjectEntry>& entries, const std::string& base) {
   Workspace ws;
   ws.location = join_location(base, prefix);
   for (const auto& e : entries) {
     const std::string key = join_object_key(prefix, e.name);
-    if (kind_of(store, key, e.kind) != ObjectKind::kDirectory || !is_dataset_at(store, key)) {
-      ws.skipped.push_back(e.name);
-      continue;
-    }
+    std::string why = why_not_a_dataset(store, key, e.kind);
     std::string alias = read_alias(store, key + "/info/alias");
     if (alias.empty()) alias = e.name;
-    ws.datasets.push_back(WorkspaceDataset{std::move(alias), e.name, join_location(base, key)});
+    ws.datasets.push_back(
+        WorkspaceDataset{std::move(alias), e.name, join_location(base, key), std::move(why)});
   }
   std::sort(ws.datasets.begin(), ws.datasets.end(),
             [](const WorkspaceDataset& a, const WorkspaceDataset& b) {
@@ -145,8 +175,61 @@ Result<std::optional<Workspace>> open_workspace(const std::string& url_or_path,
       });
   if (!only_folders) return std::optional<Workspace>();
   Workspace ws = list_datasets(*store, "", root, url_or_path);
-  if (ws.datasets.empty()) return std::optional<Workspace>();
+  if (std::none_of(ws.datasets.begin(), ws.datasets.end(),
+                   [](const WorkspaceDataset& d) { return d.not_a_dataset.empty(); })) {
+    return std::optional<Workspace>();
+  }
   return std::optional<Workspace>(std::move(ws));
+}
+
+DatasetReport not_a_dataset_report(const WorkspaceDataset& entry) {
+  DatasetReport r;
+  r.path = redact_url(entry.location);
+  Problem p;
+  p.kind = ProblemKind::kNotADataset;
+  p.message = "the workspace's entry \"" + escape_untrusted(entry.id, 200) + "\" is " +
+              entry.not_a_dataset + "; it is not verified, and the workspace is not valid";
+  r.problems.push_back(std::move(p));
+  r.unexpected_checked = false;
+  return r;
+}
+
+WorkspaceSelection select_datasets(const Workspace& ws, const std::vector<std::string>& names,
+                                   const std::string& shown) {
+  WorkspaceSelection sel;
+  std::vector<bool> chosen(ws.datasets.size(), names.empty());
+  for (const std::string& name : names) {
+    std::vector<size_t> by_id, by_alias;
+    for (size_t i = 0; i < ws.datasets.size(); ++i) {
+      if (ws.datasets[i].id == name) by_id.push_back(i);
+      if (ws.datasets[i].alias == name) by_alias.push_back(i);
+    }
+    const std::vector<size_t>& found = by_id.empty() ? by_alias : by_id;
+    if (found.size() == 1) {
+      chosen[found[0]] = true;
+      continue;
+    }
+    const std::string quoted = "\"" + escape_untrusted(name, 200) + "\"";
+    std::string list;
+    if (found.empty()) {
+      for (const auto& d : ws.datasets) {
+        list += (list.empty() ? "" : ", ") + escape_untrusted(d.alias, 200);
+      }
+      sel.errors.push_back(Status::not_found(
+          shown + ": the workspace has no dataset aliased " + quoted + " (" +
+          (list.empty() ? std::string("it has no dataset") : "aliases: " + list) + ")"));
+      continue;
+    }
+    for (size_t i : found)
+      list += (list.empty() ? "" : ", ") + escape_untrusted(ws.datasets[i].id, 200);
+    sel.errors.push_back(Status::invalid_argument(
+        shown + ": the alias " + quoted + " names " + std::to_string(found.size()) +
+        " datasets (ids " + list + "): give the dataset id with --dataset (Python: datasets=)"));
+  }
+  for (size_t i = 0; i < ws.datasets.size(); ++i) {
+    if (chosen[i]) sel.chosen.push_back(&ws.datasets[i]);
+  }
+  return sel;
 }
 
 Status not_a_dataset_status(const ObjectStore& store, const std::string& shown) {

@@ -286,3 +286,61 @@ def test_non_canonical_names_agree_with_kamu(run, ws_copy, workspace):
     entry = [e for e in reports["cities"]["unreferenced"]["entries"]
              if e["file"] == f"data/{upper}"]
     assert entry and entry[0]["canonical_name"] == canonical
+
+
+def test_every_entry_of_the_workspace_is_accounted_for(run, ws_copy, tmp_path):
+    """Issue 33: an entry of .kamu/datasets whose refs/ and blocks/ were deleted, one that
+    became a file, a link leaving the workspace were left out: the summary listed the other
+    datasets, exit 0, and --json had no trace of them. Each is now a not-a-dataset problem:
+    INVALID, exit 1, in the text summary, --json and with --dataset."""
+    ws, dirs = ws_copy
+    datasets = ws / ".kamu" / "datasets"
+    shutil.rmtree(dirs["cities"] / "refs")
+    shutil.rmtree(dirs["cities"] / "blocks")
+    outside = tmp_path / "outside"
+    shutil.move(dirs["towns"], outside)
+    os.symlink(outside, dirs["towns"])
+    (datasets / "stray").write_text("not a dataset\n")
+    r = run("verify", ws)
+    assert r.rc == 1, r
+    towns_id = dirs["towns"].name  # a link leaving the workspace: its alias is not read
+    assert f"workspace {ws}: 3 entries, 3 not a dataset\n" in r.out, r.out
+    for name in ("cities", "stray", towns_id):
+        assert re.search(rf"^  {name} +INVALID \(1 problem\): not a dataset$", r.out, re.M), r.out
+    assert "a folder with neither refs/ nor blocks/" in r.out
+    assert f'a symbolic link leaving the workspace (to "{outside}")' in r.out
+    assert "a regular file, not a dataset folder" in r.out
+    assert r.out.endswith("summary: 3 datasets: 0 valid, 3 invalid (3 problems, "
+                          "0 logical fallbacks)\n"), r.out
+    r, out = verify_json(run, ws)
+    assert r.rc == 1, r
+    entries = {d["alias"]: d for d in out["datasets"]}
+    assert set(entries) == {"cities", "stray", towns_id}
+    for d in entries.values():
+        assert not d["valid"] and [p["kind"] for p in d["problems"]] == ["not-a-dataset"]
+        assert d["workspace"] == str(ws)
+    assert out["summary"]["invalid"] == 3 and out["summary"]["valid"] == 0
+    # The broken entry is found by its alias, and reported.
+    r, out = verify_json(run, "--dataset", "cities", ws)
+    assert r.rc == 1 and [d["alias"] for d in out["datasets"]] == ["cities"], r
+    # --follow-symlinks follows the link out of the workspace: towns verifies again.
+    r, out = verify_json(run, "--follow-symlinks", ws)
+    assert r.rc == 1 and {d["alias"]: d["valid"] for d in out["datasets"]} == {
+        "cities": False, "stray": False, "towns": True}, r
+
+
+def test_an_alias_naming_two_datasets_asks_for_the_id(run, ws_copy):
+    """Two datasets aliased "towns": --dataset towns says so and names their ids (it used to
+    say "pick one with --dataset" though it was given); --dataset <id> picks one."""
+    ws, dirs = ws_copy
+    twin = dirs["towns"].parent / ("fed01" + "0" * 64)
+    shutil.copytree(dirs["towns"], twin)
+    r = run("verify", "--dataset", "towns", ws)
+    assert r.rc == 2, r
+    ids = ", ".join(sorted([dirs["towns"].name, twin.name]))
+    assert f'the alias "towns" names 2 datasets (ids {ids}): give the dataset id with --dataset' \
+        in r.err
+    r, out = verify_json(run, "--dataset", twin.name, ws)
+    assert r.rc == 0 and [d["path"] for d in out["datasets"]] == [str(twin)], r
+    r = run("verify", ws)
+    assert r.rc == 0 and f"  towns ({twin.name})  VALID" in r.out, r

@@ -673,6 +673,25 @@ def main():
     bad("set-data-schema-timezone-length-huge",
         with_string_length(schema_block, "+01:00", 0x7FFFFFF0), NOT_A_BLOCK)
 
+    # The Seed's dataset id (issue 33: a pin records it beside the head), read as "did:odf:"
+    # + multibase16 of its bytes whatever their length; a length past the end is refused.
+    def seed(ident):
+        return lambda b: gen.fb_seed(b, {"dataset_id": ident,
+                                         "dataset_kind": gen.DATASET_KIND_ROOT})
+
+    def seed_block(ident):
+        return manifest(inner_block(gen.EV_SEED, seed(ident), seq=0, prev=None))
+
+    key = bytes([0xED, 0x01]) + bytes(range(32))
+    contents("seed-dataset-id", seed_block(key), "Seed", dataset_id="did:odf:f" + key.hex())
+    contents("seed-dataset-id-empty", seed_block(b""), "Seed", dataset_id="did:odf:f")
+    long_key = bytes([0xED, 0x01]) + b"\xab" * 4000
+    contents("seed-dataset-id-long", seed_block(long_key), "Seed",
+             dataset_id="did:odf:f" + long_key.hex())
+    huge = bytearray(seed_block(key))
+    struct.pack_into("<I", huge, bytes(huge).index(key) - 4, 0x7FFFFFF0)
+    bad("seed-dataset-id-length-huge", bytes(huge), NOT_A_BLOCK)
+
     CORPUS.mkdir(parents=True, exist_ok=True)
     for old in CORPUS.glob("crafted-*"):
         old.unlink()

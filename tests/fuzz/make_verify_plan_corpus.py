@@ -84,6 +84,21 @@ def main():
     plan_remote = {**plan, "tasks": [{**t, **{k: remote[k] for k in store}}
                                      for t in plan["tasks"]]}
     seeds["plan-s3-store-options"] = b"\x02" + json.dumps(plan_remote).encode()
+    # Issue 33: the Seed's dataset id and a pin's (both optional: plans written before them
+    # lack them), a dataset-id-mismatch problem, and ids of the wrong type.
+    pinned_id, seed_id = "did:odf:fed01" + "dd" * 32, plan["dataset_id"]
+    mismatch = {"kind": "dataset-id-mismatch", "message": "another dataset was put in its place",
+                "block": None, "sequence_number": None, "file": "refs/head",
+                "expected": pinned_id, "actual": seed_id}
+    seeds["plan-dataset-id-mismatch"] = b"\x02" + json.dumps(
+        {**plan, "problems": [mismatch],
+         "scope": {**plan["scope"], "expected_dataset_id": pinned_id}}).encode()
+    seeds["plan-without-dataset-ids"] = b"\x02" + json.dumps(
+        {**{k: v for k, v in plan.items() if k != "dataset_id"},
+         "scope": {k: v for k, v in plan["scope"].items() if k != "expected_dataset_id"}}).encode()
+    seeds["plan-bad-dataset-id"] = b"\x02" + json.dumps({**plan, "dataset_id": 7}).encode()
+    seeds["plan-bad-expected-dataset-id"] = b"\x02" + json.dumps(
+        {**plan, "scope": {**plan["scope"], "expected_dataset_id": ["x"]}}).encode()
     # Written before the store options existed: they are optional.
     seeds["task-without-store-options"] = b"\x00" + json.dumps(
         {k: v for k, v in task.items() if k not in store[1:]}).encode()

@@ -7,6 +7,7 @@ data ingested, so the folder holds a valid chain that no longer passes through t
 recorded before.
 """
 import json
+import os
 import shutil
 
 import pytest
@@ -140,13 +141,15 @@ def test_write_pins_then_verify_against_them(run, pushed, tmp_path):
     r = run("verify", "--write-pins", pins, pushed.path)
     assert r.rc == 0, r
     head = pushed.head()
-    assert pins.read_text() == other + f"{head}  {pushed.path}\n"
+    # The pin: the head, the dataset's id (kamu names its folder by it) and the real path.
+    pinned = f"did:odf:{pushed.path.name}  {os.path.realpath(pushed.path)}\n"
+    assert pins.read_text() == other + f"{head} {pinned}"
     pushed.ingest(2)
     # Verified against the pin (an ancestor now), and the pin moves to the new head.
     r = run("verify", "--pins", pins, "--write-pins", pins, pushed.path)
     assert r.rc == 0, r
     assert f"trusted      {head} (on the chain" in r.out
-    assert pins.read_text() == other + f"{pushed.head()}  {pushed.path}\n"
+    assert pins.read_text() == other + f"{pushed.head()} {pinned}"
     # An invalid dataset is not pinned: the file is left as it was.
     before = pins.read_text()
     (pushed.path / "refs" / "head").write_text("f1620" + "cd" * 32)

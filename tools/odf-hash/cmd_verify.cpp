@@ -22,6 +22,7 @@
 #include "odf_hash/check_list.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/verify.h"
+#include "odf_hash/verify_args.h"
 #include "odf_hash/verify_json.h"
 #include "odf_hash/verify_pins.h"
 #include "odf_hash/workspace.h"
@@ -50,16 +51,12 @@ struct VerifyArgs {
   std::vector<std::string> aliases;  // --dataset: only these datasets of a workspace
   unsigned jobs = 0;                 // 0: the CPU count, kRemoteJobs for a remote dataset
   StoreOptions store;
-  // Verify modes (verify.h): a trusted head, pins, incremental, deep, sampled.
-  std::string expect_head, since, pins_path, write_pins_path, sample;
-  std::string seed;
+  // Verify modes (verify_args.h): a trusted head, pins, incremental, deep, sampled; each
+  // with its option, to tell an option given empty from one not given.
+  std::string expect_head, since, pins_path, write_pins_path, sample, seed;
+  std::vector<std::pair<CLI::Option*, const std::string*>> mode_options;
   bool deep = false;
-  // Parsed from the strings above by run_verify.
-  std::optional<Multihash> expect_head_hash, since_hash;
-  std::optional<odf::PinFile> pins;
-  std::optional<double> sample_fraction;
-  std::optional<uint64_t> sample_count;
-  uint64_t sample_seed = 0;
+  odf::VerifyModes modes;  // parsed from the strings above by run_verify
 };
 
 std::string plural(uint64_t n, const char* word) {
@@ -166,11 +163,9 @@ std::string scope_text(const DatasetReport& r) {
   return out;
 }
 
-void print_text(const DatasetReport& r, bool verbose, const std::string& alias = "") {
+// What was checked: head, blocks, modes, unreferenced entries, files, fallbacks.
+std::string checked_text(const DatasetReport& r, bool verbose) {
   std::string out;
-  out += "== " + (alias.empty() ? "" : escape_text(alias) + ": ") + escape_text(r.path);
-  if (r.kind) out += std::string(" (") + odf::dataset_kind_name(*r.kind) + " dataset)";
-  out += "\n";
   out += "head         " + (r.head ? r.head->to_string() : std::string("(none)")) + "\n";
   out += "blocks       " + std::to_string(r.blocks) +
          (r.chain_complete ? " (chain complete: head to seed)"
@@ -200,12 +195,24 @@ void print_text(const DatasetReport& r, bool verbose, const std::string& alias =
              block_label(f.block, f.sequence_number) + ")\n";
     }
   }
+  return out;
+}
+
+void print_text(const DatasetReport& r, bool verbose, const std::string& alias,
+                const std::optional<odf::Pin>& pin) {
+  // An entry of a workspace that is no dataset (workspace.h): nothing was checked.
+  const bool no_dataset =
+      r.problems.size() == 1 && r.problems[0].kind == odf::ProblemKind::kNotADataset;
+  std::string out;
+  out += "== " + (alias.empty() ? "" : escape_text(alias) + ": ") + escape_text(r.path);
+  if (r.kind) out += std::string(" (") + odf::dataset_kind_name(*r.kind) + " dataset)";
+  if (no_dataset) out += " (not a dataset)";
+  out += "\n";
+  if (!no_dataset) out += checked_text(r, verbose);
   size_t i = 0;
   for (const Problem& p : r.problems) out += problem_text(p, ++i);
   out += "result       " + r.verdict() + "\n";
-  if (r.valid() && (r.scope.expected_head || r.scope.since) && r.head) {
-    out += "pin          " + format_check_line(*r.head, r.path) + "\n";
-  }
+  if (pin) out += "pin          " + escape_text(odf::format_pin_line(*pin)) + "\n";
   out += "\n";
   std::fputs(out.c_str(), stdout);
 }
@@ -241,8 +248,8 @@ struct Tally {
   uint64_t total = 0, valid = 0, invalid = 0, errors = 0, problems = 0, fallbacks = 0;
   uint64_t partial = 0;  // verified in part (--since, --sample)
   nlohmann::json datasets = nlohmann::json::array();
-  // (dataset as given, head) of every dataset verified valid without sampling: --write-pins.
-  std::vector<std::pair<std::string, Multihash>> new_pins;
+  // The pins of the datasets that may be pinned (verify_pins.h): --write-pins.
+  std::vector<odf::Pin> new_pins;
 };
 
 // A dataset of a workspace being verified: its alias and the workspace's folder.
@@ -251,8 +258,58 @@ struct Named {
   std::string workspace;
 };
 
-// Verifies one dataset and prints its report (text) or keeps it (JSON). The one-line verdict
-// for a workspace's summary: "VALID", "INVALID (2 problems)", "ERROR: ...".
+// The JSON of a dataset, tagged with its workspace when it belongs to one.
+nlohmann::json tagged(nlohmann::json j, const Named* named) {
+  if (named != nullptr) {
+    j["alias"] = named->alias;
+    j["workspace"] = named->workspace;
+  }
+  return j;
+}
+
+// A record of an error about a path or a selection, or of a dataset that could not be
+// verified.
+void record_error(const VerifyArgs& args, const std::string& shown, const std::string& message,
+                  Tally& tally, const Named* named = nullptr) {
+  ++tally.total;
+  ++tally.errors;
+  std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(message).c_str());
+  if (args.json) tally.datasets.push_back(tagged({{"path", shown}, {"error", message}}, named));
+}
+
+// Keeps one dataset's report: printed (text) or kept (JSON), counted, its pin kept for
+// --write-pins. The one-line verdict for a workspace's summary: "VALID", "INVALID (2
+// problems)", "ERROR: ...".
+std::string record_report(const VerifyArgs& args, const Result<odf::PinnedReport>& result,
+                          const std::string& shown, const Named* named, Tally& tally) {
+  if (!result.is_ok()) {
+    record_error(args, shown, redact_url(result.status().message()), tally, named);
+    return "ERROR (could not be verified)";
+  }
+  ++tally.total;
+  const DatasetReport& report = result->report;
+  (report.valid() ? tally.valid : tally.invalid) += 1;
+  tally.problems += report.problems.size();
+  tally.fallbacks += report.logical_fallbacks();
+  tally.partial += report.scope.partial() ? 1 : 0;
+  if (args.json) {
+    tally.datasets.push_back(tagged(nlohmann::json::parse(odf::verify_report_json(report)), named));
+  } else {
+    const bool show_pin =
+        args.modes.expect_head || args.modes.since || args.modes.pins || args.modes.write_pins;
+    print_text(report, args.verbose, named != nullptr ? named->alias : "",
+               show_pin ? result->pin : std::nullopt);
+  }
+  if (result->pin) tally.new_pins.push_back(*result->pin);
+  std::string verdict = report.verdict();
+  if (!report.unreferenced.empty() && !report.strict) {
+    verdict += ", " + std::to_string(report.unreferenced.size()) + " unreferenced (" +
+               byte_size(report.unreferenced_bytes()) + ")";
+  }
+  return verdict;
+}
+
+// Verifies one dataset (with the pin file's pin, if any) and records its report.
 std::string verify_one(const VerifyArgs& args, const std::string& path, const Named* named,
                        Tally& tally) {
   const bool tty = isatty(STDERR_FILENO) != 0;
@@ -261,104 +318,34 @@ std::string verify_one(const VerifyArgs& args, const std::string& path, const Na
   options.integrity_only = args.integrity_only;
   options.strict = args.strict;
   options.store = args.store;
-  options.store.follow_symlinks = args.follow_symlinks;
-  options.expect_head = args.expect_head_hash;
-  bool unpinned = false;  // --pins names no pin for this dataset
-  if (args.pins) {
-    auto pinned = args.pins->find(path);
-    if (pinned) options.expect_head = pinned;
-    unpinned = !pinned && !options.expect_head;
-  }
-  options.since = args.since_hash;
   options.deep = args.deep;
-  options.sample_fraction = args.sample_fraction;
-  options.sample_count = args.sample_count;
-  options.sample_seed = args.sample_seed;
-  options.sample_spec = args.sample;
+  args.modes.apply(options);
   const std::string shown = redact_url(path);
   std::optional<ProgressLine> line;
   if (tty) {
     line.emplace(shown);
     options.progress = [&](const odf::VerifyProgress& p) { line->update(p); };
   }
-  ++tally.total;
-  Result<DatasetReport> report = odf::verify_dataset(path, options);
+  Result<odf::PinnedReport> result =
+      odf::verify_with_pins(path, options, args.modes.pins ? &*args.modes.pins : nullptr,
+                            args.modes.write_pins.has_value());
   line.reset();
-  if (unpinned && report.is_ok()) {
-    report->scope.skipped.push_back("trusted head: none, the pin file names no pin for \"" +
-                                    redact_url(path) + "\" (verified without one)");
-  }
-  auto tag = [&](nlohmann::json j) {
-    if (named != nullptr) {
-      j["alias"] = named->alias;
-      j["workspace"] = named->workspace;
-    }
-    return j;
-  };
-  if (!report.is_ok()) {
-    ++tally.errors;
-    const std::string message = redact_url(report.status().message());
-    std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(message).c_str());
-    if (args.json) tally.datasets.push_back(tag({{"path", shown}, {"error", message}}));
-    return "ERROR (could not be verified)";
-  }
-  (report->valid() ? tally.valid : tally.invalid) += 1;
-  tally.problems += report->problems.size();
-  tally.fallbacks += report->logical_fallbacks();
-  tally.partial += report->scope.partial() ? 1 : 0;
-  if (args.json) {
-    tally.datasets.push_back(tag(nlohmann::json::parse(odf::verify_report_json(*report))));
-  } else {
-    print_text(*report, args.verbose, named != nullptr ? named->alias : "");
-  }
-  if (report->valid() && report->head && !report->scope.sampled) {
-    tally.new_pins.emplace_back(path, *report->head);
-  }
-  std::string verdict = report->verdict();
-  if (!report->unreferenced.empty() && !report->strict) {
-    verdict += ", " + std::to_string(report->unreferenced.size()) + " unreferenced (" +
-               byte_size(report->unreferenced_bytes()) + ")";
-  }
-  return verdict;
+  return record_report(args, result, shown, named, tally);
 }
 
-// A record of an error about a path or a selection, as verify_one records a failed dataset.
-void record_error(const VerifyArgs& args, const std::string& shown, const std::string& message,
-                  Tally& tally) {
-  ++tally.total;
-  ++tally.errors;
-  std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(message).c_str());
-  if (args.json) tally.datasets.push_back({{"path", shown}, {"error", message}});
-}
-
-// Every dataset of a kamu workspace (or those --dataset names), then one line per dataset.
+// Every entry of a kamu workspace (or those --dataset names), then one line per entry: a
+// dataset verified, or an entry that is not a dataset reported as a problem.
 void verify_workspace(const VerifyArgs& args, const std::string& path, const odf::Workspace& ws,
                       Tally& tally) {
   const std::string shown = redact_url(path);
-  std::vector<const odf::WorkspaceDataset*> chosen;
-  for (const auto& d : ws.datasets) {
-    if (args.aliases.empty() ||
-        std::find(args.aliases.begin(), args.aliases.end(), d.alias) != args.aliases.end() ||
-        std::find(args.aliases.begin(), args.aliases.end(), d.id) != args.aliases.end()) {
-      chosen.push_back(&d);
-    }
-  }
-  for (const auto& alias : args.aliases) {
-    bool found = false;
-    for (const auto& d : ws.datasets) found = found || d.alias == alias || d.id == alias;
-    if (found) continue;
-    std::string known;
-    for (const auto& d : ws.datasets) known += (known.empty() ? "" : ", ") + d.alias;
-    record_error(args, shown,
-                 shown + ": the workspace has no dataset aliased \"" + alias + "\" (" +
-                     (known.empty() ? std::string("it has no dataset") : "aliases: " + known) + ")",
-                 tally);
-  }
+  const odf::WorkspaceSelection selection = odf::select_datasets(ws, args.aliases, shown);
+  for (const Status& e : selection.errors) record_error(args, shown, e.message(), tally);
   if (ws.datasets.empty() && args.aliases.empty()) {
     record_error(args, shown, shown + ": the kamu workspace holds no dataset", tally);
     return;
   }
-  if (chosen.size() > 1 && (args.expect_head_hash || args.since_hash)) {
+  const std::vector<const odf::WorkspaceDataset*>& chosen = selection.chosen;
+  if (chosen.size() > 1 && (args.modes.expect_head || args.modes.since)) {
     // Block hashes belong to one dataset: applied to each, they would call every other
     // dataset's history rewritten.
     record_error(args, shown,
@@ -368,130 +355,67 @@ void verify_workspace(const VerifyArgs& args, const std::string& path, const odf
                  tally);
     return;
   }
-  std::vector<std::pair<std::string, std::string>> lines;  // alias, verdict
+  std::vector<std::pair<std::string, std::string>> lines;  // name, verdict
   for (const auto* d : chosen) {
     Named named{d->alias, shown};
-    lines.emplace_back(d->alias, verify_one(args, d->location, &named, tally));
+    const bool twice = std::count_if(ws.datasets.begin(), ws.datasets.end(),
+                                     [&](const auto& o) { return o.alias == d->alias; }) > 1;
+    const std::string name = twice ? d->alias + " (" + d->id + ")" : d->alias;
+    if (d->not_a_dataset.empty()) {
+      lines.emplace_back(name, verify_one(args, d->location, &named, tally));
+      continue;
+    }
+    Result<odf::PinnedReport> entry = odf::PinnedReport{odf::not_a_dataset_report(*d), {}};
+    lines.emplace_back(name, record_report(args, entry, redact_url(d->location), &named, tally) +
+                                 ": not a dataset");
   }
   if (args.json || chosen.empty()) return;
-  std::string out = "workspace " + escape_text(shown) + ": " + plural(chosen.size(), "dataset") +
+  const size_t others = static_cast<size_t>(std::count_if(
+      chosen.begin(), chosen.end(), [](const auto* d) { return !d->not_a_dataset.empty(); }));
+  const std::string counted = others == 0 ? plural(chosen.size(), "dataset")
+                                          : std::to_string(chosen.size()) +
+                                                (chosen.size() == 1 ? " entry, " : " entries, ") +
+                                                std::to_string(others) + " not a dataset";
+  std::string out = "workspace " + escape_text(shown) + ": " + counted +
                     (chosen.size() == ws.datasets.size()
                          ? ""
                          : " of " + std::to_string(ws.datasets.size()) + " (--dataset)") +
                     "\n";
   size_t width = 0;
-  for (const auto& [alias, verdict] : lines) width = std::max(width, escape_text(alias).size());
-  for (const auto& [alias, verdict] : lines) {
-    const std::string a = escape_text(alias);
+  for (const auto& [name, verdict] : lines) width = std::max(width, escape_text(name).size());
+  for (const auto& [name, verdict] : lines) {
+    const std::string a = escape_text(name);
     out += "  " + a + std::string(width - a.size(), ' ') + "  " + verdict + "\n";
   }
   std::fputs((out + "\n").c_str(), stdout);
 }
 
-// Reads a text file whole (the pin file); an error names it.
-Result<std::string> read_text_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    return Status::io_error(path + ": cannot open the pin file: " + std::strerror(errno));
-  }
-  std::string text;
-  char buf[65536];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) return Status::io_error(path + ": cannot read the pin file");
-  return text;
-}
-
-// Writes the pin file through a temporary file renamed over it, so that a reader never
-// sees half a file and a failed write leaves the old pins.
-Status write_pin_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) {
-    return Status::io_error(path + ": cannot write the pin file: " + std::strerror(errno));
-  }
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() &&
-                  std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
-  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    return Status::io_error(path + ": cannot write the pin file: " + why);
-  }
-  return Status::ok();
-}
-
-// Parses the mode flags into args (hashes, pin file, sample); an error is a usage error.
-Status parse_modes(VerifyArgs& args) {
-  auto hash = [](const std::string& text, const char* flag) -> Result<Multihash> {
-    auto h = Multihash::parse(text);
-    if (!h.is_ok()) {
-      return Status::invalid_argument(std::string(flag) + " \"" + escape_untrusted(text, 100) +
-                                      "\": not a multihash: " + h.status().message());
+// The mode options as given (an option given empty is given: verify_args.h refuses it).
+odf::VerifyModeArgs mode_args(const VerifyArgs& args) {
+  odf::VerifyModeArgs m;
+  auto given = [&](const std::string& value) -> std::optional<std::string> {
+    for (const auto& [option, bound] : args.mode_options) {
+      if (bound == &value && option->count() > 0) return value;
     }
-    return h;
+    return std::nullopt;
   };
-  if (!args.expect_head.empty()) {
-    ODF_HASH_ASSIGN_OR_RETURN(args.expect_head_hash, hash(args.expect_head, "--expect-head"));
-  }
-  if (!args.since.empty()) {
-    ODF_HASH_ASSIGN_OR_RETURN(args.since_hash, hash(args.since, "--since"));
-  }
-  if (!args.pins_path.empty()) {
-    ODF_HASH_ASSIGN_OR_RETURN(std::string text, read_text_file(args.pins_path));
-    args.pins = odf::PinFile::parse(text);
-    if (!args.pins->problems().empty()) {
-      const auto& p = args.pins->problems().front();
-      return Status::invalid_argument(args.pins_path + ":" + std::to_string(p.line) + ": " +
-                                      p.reason);
-    }
-  }
-  if (!args.sample.empty()) {
-    const std::string& t = args.sample;
-    char* end = nullptr;
-    errno = 0;
-    if (t.find_first_of(".eE%") != std::string::npos) {
-      const bool percent = t.back() == '%';
-      const std::string number = percent ? t.substr(0, t.size() - 1) : t;
-      double v = std::strtod(number.c_str(), &end);
-      if (percent) v /= 100;
-      if (end == number.c_str() || *end != '\0' || errno != 0 || !(v > 0 && v <= 1)) {
-        return Status::invalid_argument("--sample \"" + escape_untrusted(t, 40) +
-                                        "\": expected a fraction in (0, 1] (0.01, 1%) or a "
-                                        "count of files");
-      }
-      args.sample_fraction = v;
-    } else {
-      const unsigned long long v = std::strtoull(t.c_str(), &end, 10);
-      if (end == t.c_str() || *end != '\0' || errno != 0 || v == 0 || t[0] == '-') {
-        return Status::invalid_argument("--sample \"" + escape_untrusted(t, 40) +
-                                        "\": expected a fraction in (0, 1] (0.01, 1%) or a "
-                                        "count of files");
-      }
-      args.sample_count = v;
-    }
-    // Without --seed, a seed of this run, shown in the report so the sample can be redone.
-    if (!args.seed.empty()) {
-      errno = 0;
-      args.sample_seed = std::strtoull(args.seed.c_str(), &end, 10);
-      if (end == args.seed.c_str() || *end != '\0' || errno != 0 || args.seed[0] == '-') {
-        return Status::invalid_argument("--seed \"" + escape_untrusted(args.seed, 40) +
-                                        "\": expected a non-negative integer");
-      }
-    } else {
-      args.sample_seed =
-          static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-          (static_cast<uint64_t>(::getpid()) << 32);
-    }
-  } else if (!args.seed.empty()) {
-    return Status::invalid_argument("--seed is used with --sample only");
-  }
-  return Status::ok();
+  m.expect_head = given(args.expect_head);
+  m.since = given(args.since);
+  m.sample = given(args.sample);
+  m.seed = given(args.seed);
+  m.pins = given(args.pins_path);
+  m.write_pins = given(args.write_pins_path);
+  return m;
 }
 
 int run_verify(VerifyArgs& args) {
-  Status st = parse_modes(args);
-  if (st.is_ok() && args.datasets.size() > 1 && (args.expect_head_hash || args.since_hash)) {
+  // The workspace's links too: an entry leaving it is then followed, not a problem.
+  args.store.follow_symlinks = args.follow_symlinks;
+  Result<odf::VerifyModes> modes =
+      odf::parse_verify_modes(mode_args(args), odf::ArgSpelling::kFlags);
+  Status st = modes.status();
+  if (st.is_ok()) args.modes = std::move(*modes);
+  if (st.is_ok() && args.datasets.size() > 1 && (args.modes.expect_head || args.modes.since)) {
     st = Status::invalid_argument(
         "--expect-head and --since name blocks of one dataset: give one dataset (for many, "
         "pin each in a --pins file)");
@@ -539,14 +463,10 @@ int run_verify(VerifyArgs& args) {
     }
     std::cout << s << std::endl;
   }
-  if (!args.write_pins_path.empty() && !tally.new_pins.empty()) {
-    // Pins of other datasets already in the file are kept.
-    odf::PinFile pins;
-    if (auto text = read_text_file(args.write_pins_path); text.is_ok()) {
-      pins = odf::PinFile::parse(*text);
-    }
-    for (const auto& [dataset, head] : tally.new_pins) pins.set(dataset, head);
-    if (Status written = write_pin_file(args.write_pins_path, pins.to_text()); !written.is_ok()) {
+  if (args.modes.write_pins && !tally.new_pins.empty()) {
+    // Merged under a lock with the pins the file holds now (verify_pins.h).
+    if (Status written = odf::write_pins(*args.modes.write_pins, tally.new_pins);
+        !written.is_ok()) {
       std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(written.message()).c_str());
       return kExitError;
     }
@@ -574,8 +494,8 @@ Command add_verify_command(CLI::App& root) {
                 "are unexpected-file problems (by default they are listed as unreferenced, "
                 "and the dataset can be valid)");
   app->add_option("--dataset", args->aliases,
-                  "In a kamu workspace, verify only the dataset of this alias (or dataset id); "
-                  "repeatable")
+                  "In a kamu workspace, verify only the dataset of this id or alias (an alias "
+                  "that names several datasets is refused: give the id); repeatable")
       ->allow_extra_args(false);
   app->add_flag("--json", args->json, "Machine-readable report on stdout");
   app->add_flag("--integrity-only", args->integrity_only,
@@ -588,34 +508,41 @@ Command add_verify_command(CLI::App& root) {
                   "Files hashed in parallel (default: CPU count; 16 for a remote dataset, "
                   "whose transfers wait on the network)")
       ->check(CLI::Range(1u, 1024u));
-  app->add_option("--expect-head", args->expect_head,
-                  "Trusted head: refs/head must be this block or a descendant of it (it is "
-                  "on the chain), else history-rewritten / head-not-found");
-  app->add_option("--pins", args->pins_path,
-                  "Pin file of trusted heads, \"<head>  <dataset>\" per line: each dataset it "
-                  "names is verified against its pin (as --expect-head)");
-  app->add_option("--write-pins", args->write_pins_path,
-                  "After verifying, write the head of each valid dataset to this pin file "
-                  "(other lines kept; sampled passes are not pinned)");
-  app->add_option("--since", args->since,
-                  "Incremental: check only the blocks above this one (a head verified "
-                  "before), their files and the link down to it; nothing older is read");
+  auto mode = [&](const char* name, std::string& value, const std::string& help) {
+    args->mode_options.emplace_back(app->add_option(name, value, help), &value);
+  };
+  mode("--expect-head", args->expect_head,
+       "Trusted head: refs/head must be this block or a descendant of it (it is on the "
+       "chain), else history-rewritten / head-not-found");
+  mode("--pins", args->pins_path,
+       "Pin file of trusted heads, \"<head> <dataset id>  <location>\" per line: each dataset "
+       "it names (by its canonical location: any spelling of the path or URL) is verified "
+       "against its pin (as --expect-head, and its Seed's id)");
+  mode("--write-pins", args->write_pins_path,
+       "After verifying, pin the head of each valid dataset in this pin file (merged under a "
+       "lock with the pins it holds; a link is followed to the file it names). Not pinned: "
+       "sampled passes, --since passes nothing anchors (--expect-head or --pins)");
+  mode("--since", args->since,
+       "Incremental: check only the blocks above this one (a head verified before), their "
+       "files and the link down to it; nothing older is read");
   app->add_flag("--deep", args->deep,
                 "Also check the records against their block: row count = offset interval, "
                 "offset column = start..end in order, logical hash = recorded logicalHash");
-  app->add_option("--sample", args->sample,
-                  "Check the whole chain but only a random, size-weighted subset of the files: "
-                  "a fraction of the bytes (0.01, 1%) or a number of files (25)");
-  app->add_option("--seed", args->seed, "Seed of --sample (default: a new one, shown)");
+  mode("--sample", args->sample,
+       "Check the whole chain but only a random, size-weighted subset of the files: a "
+       "fraction of the bytes (0.01, 1%) or a number of files (25)");
+  mode("--seed", args->seed, "Seed of --sample (default: a new one, shown)");
   add_store_flags(app, args->store);
   app->footer(std::string(store_help_footer()) +
               "\n\nMemory: a remote file being hashed holds at most 8 MiB of its bytes (S3: "
               "the chunk\nbeing hashed and the next one) or 1 MiB (HTTP), so --jobs N bounds "
               "them to N x 8 MiB;\nthe logical fallback of a derivative file reads through "
               "the Parquet reader's bounded\npool (64 MiB + 64 bytes per byte being read).\n"
-              "\nExit status: 0 every dataset valid, 1 some invalid, 2 some could not be "
-              "verified\n(unreachable, access denied to the dataset itself, bad URL, a folder "
-              "that is not a\ndataset, a --dataset alias the workspace does not have).");
+              "\nExit status: 0 every dataset valid, 1 some invalid (an entry of a workspace "
+              "that is not\na dataset too), 2 some could not be verified (unreachable, access "
+              "denied to the\ndataset itself, bad URL, a folder that is not a dataset, a "
+              "--dataset name the\nworkspace does not have or that names several datasets), "
+              "or a usage error (an\nempty value, a pin file that cannot be read or written).");
   return Command{app, [args] { return run_verify(*args); }};
 }
 

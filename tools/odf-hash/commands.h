@@ -35,6 +35,12 @@ Command add_slice_command(CLI::App& root);
 Command add_help_command(CLI::App& root);
 Command add_completions_command(CLI::App& root);
 
+// Makes every option of `root` and its subcommands that takes a value refuse an empty one (a
+// usage error, exit 2): an empty value never switches a check off. (An empty operand is a
+// path or a hash that does not exist: each command refuses it with its own message.) Call it
+// after every command is added.
+void refuse_empty_values(CLI::App& root);
+
 // The command nearest to `typed` (at most two edits away, or one it starts), "" if none.
 std::string nearest_command(const CLI::App& root, const std::string& typed);
 

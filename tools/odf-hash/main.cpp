@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   commands.push_back(add_slice_command(app));
   commands.push_back(add_completions_command(app));
   commands.push_back(add_help_command(app));
+  refuse_empty_values(app);
 
   // -c/--check is a flag now, its lists operands (as in sha256sum); "--check=LIST", the
   // spelling of the option it once was, still means "--check LIST".

@@ -45,12 +45,10 @@ appears in a message, a report or a :class:`Task`.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import dataclasses
 import enum
 import json
 import os
-import secrets
 import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union, overload
 
@@ -197,9 +195,13 @@ def _store(what: str, options: Dict[str, Any]) -> tuple:
     o = {**_STORE_DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
     for key in ("endpoint_url", "region", "ipfs_gateway"):
         if o[key] is None:
-            o[key] = ""
+            o[key] = ""  # not given: the default (the environment, ...)
         elif not isinstance(o[key], str):
             raise InvalidInputError(f"{what}: {key} must be a string, not {o[key]!r}")
+        elif o[key] == "":
+            # Given empty: refused, as the command refuses it, never taken as "not given".
+            raise InvalidInputError(f"{what}: {key}: an empty value is refused (it would mean "
+                                    "nothing, not \"off\"): give a value, or leave it out")
     for key in ("connect_timeout", "read_timeout"):
         v = o[key]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.1 <= v <= 3600:
@@ -634,79 +636,21 @@ class Report:
 
 def _modes(what: str, expect_head: Optional[str], since: Optional[str], deep: bool,
            sample: Union[None, int, float, str], seed: Optional[int]) -> tuple:
-    """The verify modes as the extension takes them (hashes are parsed there)."""
+    """The verify modes as the extension takes them: text, parsed and checked by the library
+    as it checks the command's flags (an empty value is refused, never "off")."""
     for name, value in (("expect_head", expect_head), ("since", since)):
         if value is not None and not isinstance(value, str):
             raise InvalidInputError(f"odf_hash.{what}: {name} must be a multihash string, "
                                     f"not {type(value).__name__}")
-    fraction = count = None
-    spec = ""
-    if sample is not None:
-        bad = InvalidInputError(f"odf_hash.{what}: sample must be a fraction in (0, 1] (0.01, "
+    if sample is not None and (isinstance(sample, bool) or
+                               not isinstance(sample, (int, float, str))):
+        raise InvalidInputError(f"odf_hash.{what}: sample must be a fraction in (0, 1] (0.01, "
                                 f"'1%') or a number of files (25), not {sample!r}")
-        if isinstance(sample, bool):
-            raise bad
-        if isinstance(sample, str):
-            text = sample.strip()
-            try:
-                if text.endswith("%"):
-                    sample = float(text[:-1]) / 100
-                elif any(c in text for c in ".eE"):
-                    sample = float(text)
-                else:
-                    sample = int(text)
-            except ValueError:
-                raise bad from None
-        if isinstance(sample, int):
-            if sample < 1 or sample >= 2**64:
-                raise bad
-            count, spec = sample, str(sample)
-        elif isinstance(sample, float):
-            if not 0 < sample <= 1:
-                raise bad
-            fraction, spec = sample, repr(sample)
-        else:
-            raise bad
-        if seed is None:
-            seed = secrets.randbits(63)  # shown in Report.scope: the sample can be redone
-    if seed is not None:
-        if sample is None:
-            raise InvalidInputError(f"odf_hash.{what}: seed is used with sample only")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise InvalidInputError(f"odf_hash.{what}: seed must be an integer in [0, 2**64)")
-    return (expect_head, since, bool(deep), fraction, count, seed or 0, spec)
-
-
-def _read_pins(pins: PathLike, what: str, missing_ok: bool = False) -> str:
-    """The text of a pin file ("" for a missing one when `missing_ok`)."""
-    path = _path(pins, f"odf_hash.{what}: pins")
-    try:
-        with open(path, "r", encoding="utf-8", errors="surrogateescape", newline="") as f:
-            return f.read()
-    except FileNotFoundError:
-        if missing_ok:
-            return ""
-        raise NotFoundError(f"{path}: no such pin file") from None
-    except OSError as e:
-        raise IoError(f"{path}: cannot read the pin file: {e.strerror}") from None
-
-
-def _write_pin(pins: PathLike, dataset: str, head: str) -> None:
-    """Pins `dataset` at `head` in the pin file `pins` (other lines kept), through a
-    temporary file renamed over it: a reader never sees half a file."""
-    path = _path(pins, "odf_hash.verify: write_pins")
-    text = _odf_hash.with_pin(_read_pins(path, "verify", missing_ok=True), dataset, head)
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
-        raise IoError(f"{path}: cannot write the pin file: {e.strerror}") from None
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InvalidInputError(f"odf_hash.{what}: seed must be an integer in [0, 2**64)")
+    sample_text = None if sample is None else repr(sample) if isinstance(sample, float) \
+        else str(sample)
+    return (expect_head, since, sample_text, None if seed is None else str(seed), bool(deep))
 
 
 def verify(
@@ -750,33 +694,30 @@ def verify(
       fraction of the bytes (``0.01``, ``"1%"``) or a number of files (``25``);
       deterministic for ``seed`` (default: a new one, in ``Report.scope``). A sampled report
       is never complete (``Report.complete``; ``Report.verdict`` says what was read);
-    - ``pins``: a pin file (``<head>  <dataset>`` lines, as ``odf-hash verify --pins``): the
-      dataset's pin, matched by ``dataset`` as given, is its ``expect_head``; a dataset the
-      file does not name is verified without one, and ``Report.scope`` says so;
-    - ``write_pins``: a pin file where the head of a valid, complete (not sampled) pass is
-      written (the dataset's line replaced or appended, other lines kept)."""
+    - ``pins``: a pin file (``<head> <dataset id>  <location>`` lines, as ``odf-hash verify
+      --pins``): the dataset's pin, found by its canonical location (any spelling of the
+      path or URL), is its ``expect_head``, and the pin's dataset id must be its Seed's
+      (``dataset-id-mismatch``); a dataset the file does not name is verified without one,
+      and ``Report.scope`` says so;
+    - ``write_pins``: a pin file where the head of a valid pass is pinned (merged under a lock
+      with the pins the file holds; a link is followed to its file). Not pinned (and
+      ``Report.scope`` says why): a sampled pass, and a ``since`` pass whose chain below
+      ``since`` nothing anchors; ``since`` with ``write_pins`` needs ``expect_head`` or
+      ``pins``.
+
+    An empty value (``expect_head=""``, ``pins=""``, ...) raises :class:`InvalidInputError`:
+    it never turns a check off."""
     p = _path(dataset, "odf_hash.verify")
     opts = _store("verify", store)
-    unpinned = False
-    if pins is not None:
-        pinned = _odf_hash.pin_of(_read_pins(pins, "verify"), p, _path(pins, "pins"))
-        if pinned is not None:
-            expect_head = pinned
-        unpinned = pinned is None and expect_head is None
     modes = _modes("verify", expect_head, since, deep, sample, seed)
     remote = _odf_hash.is_store_url(p)
     n = (16 if remote else (os.cpu_count() or 1)) if jobs is None else jobs
     n = _count("jobs", n, _MAX_JOBS)
+    pin_files = [None if f is None else _path(f, f"odf_hash.verify: {name}")
+                 for name, f in (("pins", pins), ("write_pins", write_pins))]
     json_text, problems = _odf_hash.verify(p, n, bool(integrity_only), bool(strict), opts,
-                                           modes)
-    report = Report(json_text, problems)
-    if unpinned:
-        report.scope["skipped"].append(
-            f'trusted head: none, the pin file names no pin for "{report.path}" '
-            "(verified without one)")
-    if write_pins is not None and report.ok and report.complete and report.head:
-        _write_pin(write_pins, p, report.head)
-    return report
+                                           modes, *pin_files)
+    return Report(json_text, problems)
 
 
 def verify_workspace(
@@ -789,32 +730,34 @@ def verify_workspace(
     ``.kamu/``, ``.kamu`` itself or ``.kamu/datasets``; also a folder holding only dataset
     folders), or only those whose alias (``info/alias``) or dataset id is in ``datasets``.
     Returns ``{alias: Report}`` in alias order (a dataset without ``info/alias`` is named by
-    its folder). Aliases are text from the datasets: escape them before printing to a
-    terminal. Raises :class:`NotFoundError` when ``workspace`` is no workspace (a dataset:
-    use :func:`verify`) or a requested alias is not in it; the other arguments as
-    :func:`verify` (``expect_head`` and ``since`` name one dataset's blocks: use
-    :func:`verify` on that dataset; ``pins`` and ``write_pins`` name each dataset by its
-    location in the returned reports, ``Report.path``)."""
+    its folder; an alias that several of the returned datasets share, as ``"alias (dataset
+    id)"``). Every entry of the workspace's folder of datasets is in it: one that is not a
+    dataset (a file, a folder without ``refs/`` nor ``blocks/``, a link leaving the
+    workspace) is a report with one ``not-a-dataset`` problem, so not ``ok``. Aliases are
+    text from the datasets: escape them before printing to a terminal. Raises
+    :class:`NotFoundError` when ``workspace`` is no workspace (a dataset: use :func:`verify`)
+    or a requested alias is not in it, :class:`InvalidInputError` when a requested alias names
+    several datasets (give the dataset id); the other arguments as :func:`verify`
+    (``expect_head`` and ``since`` name one dataset's blocks: use :func:`verify` on that
+    dataset; ``pins`` and ``write_pins`` find each dataset by its location, any spelling of
+    it)."""
     p = _path(workspace, "odf_hash.verify_workspace")
     opts = _store("verify_workspace", store)
-    ws = _odf_hash.workspace(p, opts)
+    wanted = None if datasets is None else [datasets] if isinstance(datasets, str) else list(datasets)
+    ws = _odf_hash.workspace(p, opts, wanted)
     if ws is None:
         raise NotFoundError(f"{p}: not a kamu workspace (for one dataset, use odf_hash.verify)")
-    location, found, _skipped = ws
-    wanted = None if datasets is None else [datasets] if isinstance(datasets, str) else list(datasets)
-    if wanted is not None:
-        known = {a for a, _, _ in found} | {i for _, i, _ in found}
-        missing = [a for a in wanted if a not in known]
-        if missing:
-            raise NotFoundError(f"{location}: the workspace has no dataset aliased {missing[0]!r} "
-                                f"(aliases: {', '.join(a for a, _, _ in found) or 'none'})")
+    _location, entries = ws
+    aliases = [alias for alias, _, _, _ in entries]
     out: Dict[str, Report] = {}
-    for alias, ident, where in found:
-        if wanted is None or alias in wanted or ident in wanted:
-            key = alias if alias not in out else f"{alias} ({ident})"
-            out[key] = verify(where, jobs=jobs, integrity_only=integrity_only, strict=strict,
-                              deep=deep, sample=sample, seed=seed, pins=pins,
-                              write_pins=write_pins, **store)
+    for alias, ident, where, not_a_dataset in entries:
+        key = alias if aliases.count(alias) == 1 else f"{alias} ({ident})"
+        if not_a_dataset is not None:
+            out[key] = Report(*not_a_dataset)
+            continue
+        out[key] = verify(where, jobs=jobs, integrity_only=integrity_only, strict=strict,
+                          deep=deep, sample=sample, seed=seed, pins=pins,
+                          write_pins=write_pins, **store)
     return out
 
 

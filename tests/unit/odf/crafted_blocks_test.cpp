@@ -56,6 +56,10 @@ void check_contents(const MetadataBlock& block, const nlohmann::json& expect) {
     ASSERT_TRUE(block.source.has_value());
     EXPECT_EQ(*block.source, expect["source"].get<std::string>());
   }
+  if (expect.contains("dataset_id")) {
+    ASSERT_TRUE(block.dataset_id.has_value());
+    EXPECT_EQ(*block.dataset_id, expect["dataset_id"].get<std::string>());
+  }
   if (expect.contains("schema_fields")) {
     ASSERT_TRUE(block.data_schema.has_value());
     nlohmann::json fields = nlohmann::json::array();

@@ -71,6 +71,43 @@ TEST_F(PlanCheckMerge, PristineRoot) {
   for (size_t i = 0; i < plan->tasks.size(); ++i) EXPECT_EQ(plan->tasks[i].id, i);
 }
 
+// The Seed's dataset id is in the report (the generator derives it: did:odf:fed01 +
+// SHA3-256("odf-hash example root"), computed here with OpenSSL); a pin's id that is not it
+// is a dataset-id-mismatch problem. Both survive the plan's JSON.
+TEST_F(PlanCheckMerge, DatasetIdAndThePinsIdSurviveTheSplit) {
+  copy_example("root");
+  const std::string seed = "odf-hash example root";
+  const std::string id =
+      "did:odf:fed01" + hex_string(sha3_multihash({seed.begin(), seed.end()})).substr(5);
+  const std::string other = "did:odf:fed01" + std::string(64, 'c');
+  VerifyOptions o;
+  o.expect_dataset_id = other;
+  auto plan = plan_verify(dir_.string(), o);
+  ASSERT_TRUE(plan.is_ok()) << plan.status().to_string();
+  auto sent = parse_verify_plan_json(verify_plan_json(*plan));
+  ASSERT_TRUE(sent.is_ok()) << sent.status().to_string();
+  EXPECT_EQ(sent->report.dataset_id, id);
+  EXPECT_EQ(sent->report.scope.expected_dataset_id, other);
+  ASSERT_EQ(sent->report.problems.size(), 1u);
+  EXPECT_EQ(sent->report.problems[0].kind, ProblemKind::kDatasetIdMismatch);
+  EXPECT_EQ(sent->report.problems[0].expected, other);
+  EXPECT_EQ(sent->report.problems[0].actual, id);
+  auto report = nlohmann::json::parse(verify_report_json(verify_dataset(dir_.string(), o).value()));
+  EXPECT_EQ(report["dataset_id"], id);
+  EXPECT_EQ(report["scope"]["expected_dataset_id"], other);
+  EXPECT_EQ(report["problems"][0]["kind"], "dataset-id-mismatch");
+  // The right id: nothing to say. Without the Seed (--since), the scope says it was not checked.
+  o.expect_dataset_id = id;
+  EXPECT_TRUE(verify_dataset(dir_.string(), o)->valid());
+  o.since = Multihash::parse(blocks_.back().hash).value();
+  auto since = verify_dataset(dir_.string(), o);
+  ASSERT_TRUE(since.is_ok());
+  EXPECT_TRUE(since->valid());
+  EXPECT_FALSE(since->dataset_id.has_value());
+  EXPECT_TRUE(std::any_of(since->scope.skipped.begin(), since->scope.skipped.end(),
+                          [](const std::string& s) { return s.starts_with("dataset id: not"); }));
+}
+
 TEST_F(PlanCheckMerge, PristineDerivative) {
   copy_example("derivative");
   expect_same();
