@@ -19,11 +19,11 @@
 
 #include "odf_hash/logical.h"
 #include "odf_hash/multihash.h"
-#include "odf_hash/open_store.h"
 #include "odf_hash/row_diff.h"
 #include "odf_hash/schema_diff.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
+#include "odf_hash/store_options.h"
 #include "odf_hash/unordered.h"
 
 namespace odf_hash::odf {
@@ -126,7 +126,7 @@ Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
 
 // Two groups of objects, each read as one table: their records one object after the other
 // (the files of consecutive slices of an ODF dataset whose records were split into files
-// differently on each side; open_concatenated_record_stream of reader.h). One object on
+// differently on each side; open_concatenated_record_stream of record_stream.h). One object on
 // each side: compare_objects. Otherwise there are no bytes to compare (never identical):
 // equivalent when the logical hashes of the two tables are equal (arrow0 does not depend on
 // how records are split into batches or files; the records are then compared as for two

@@ -17,9 +17,10 @@
 
 #include "odf_hash/chain_diff.h"
 #include "odf_hash/compare.h"
+#include "odf_hash/logical.h"
 #include "odf_hash/odf_block.h"
-#include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
+#include "odf_hash/store_options.h"
 #include "odf_hash/verify.h"
 #include "odf_hash/verify_plan.h"
 

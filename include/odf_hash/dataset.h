@@ -32,9 +32,9 @@
 
 #include "odf_hash/multihash.h"
 #include "odf_hash/odf_block.h"
-#include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
+#include "odf_hash/store_options.h"
 
 namespace odf_hash::odf {
 

@@ -1,7 +1,7 @@
 // An object opened only when needed: a run of ODF dataset slices compared as one table may
 // hold thousands of files, and holding each open (a descriptor, a connection) for the whole
 // comparison could exhaust them. A concatenated record stream (open_concatenated_record_stream
-// of reader.h) opens a fresh object from a DeferredObject for each file it reads, and drops
+// of record_stream.h) opens a fresh object from a DeferredObject for each file it reads, and drops
 // it once the file's records are read; read() and read_at() open it once and keep it.
 //
 // Thread safety: as ObjectReader (read_at from several threads).

@@ -103,7 +103,7 @@ struct LogicalHashOptions {
   enum class MultiLane { kAuto, kOff, kOn };
   MultiLane multi_lane = MultiLane::kAuto;
 
-  // Files only (logical_hash_file / logical_hash_object in reader.h): with threads > 1, a
+  // Files only (logical_hash_file / logical_hash_object in logical_file.h): with threads > 1, a
   // Parquet file's top-level columns may be split into up to 2 x `threads` groups balanced
   // by their sizes in the footer, each group read by its own Parquet reader over the same
   // file and hashed by one of `threads` workers taking the groups in turn (its next batch

@@ -42,40 +42,11 @@
 #include <string>
 #include <string_view>
 
-#include "odf_hash/cancel.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/physical.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
+#include "odf_hash/store_options.h"
 
 namespace odf_hash {
-
-struct StoreOptions {
-  // S3 (the names of the AWS CLI's options).
-  // The endpoint to send S3 requests to ("http://127.0.0.1:9000", "https://s3.example.org");
-  // empty: $AWS_ENDPOINT_URL_S3, else $AWS_ENDPOINT_URL, else AWS.
-  std::string endpoint_url;
-  // The bucket's region; empty: $AWS_REGION, else $AWS_DEFAULT_REGION, else asked of S3
-  // (the bucket's region), else us-east-1.
-  std::string region;
-  // Anonymous requests, for public buckets: no credentials are looked for.
-  bool no_sign_request = false;
-
-  // Remote stores (HTTP and S3): see the top of this file.
-  double connect_timeout_s = 10;
-  double read_timeout_s = 30;
-  unsigned max_attempts = 4;  // 1 means no retry
-
-  // IPFS (ipfs://, ipns://): the HTTP gateway's URL ("http://127.0.0.1:8080"); empty:
-  // resolve_ipfs_gateway.
-  std::string ipfs_gateway;
-
-  // Local folders: follow symbolic links leaving the folder (local_store.h).
-  bool follow_symlinks = false;
-
-  // Set (from any thread) to stop the work early: see cancel.h. Null: never cancelled.
-  const CancelFlag* cancel = nullptr;
-};
 
 // kamu's default gateway (protocol.ipfs.httpGateway): a local IPFS daemon.
 inline constexpr const char* kDefaultIpfsGateway = "http://localhost:8080";
@@ -85,20 +56,9 @@ inline constexpr const char* kDefaultIpfsGateway = "http://localhost:8080";
 // kDefaultIpfsGateway.
 std::string resolve_ipfs_gateway(const std::string& option);
 
-// kInvalidArgument naming the option unless the timeouts are finite numbers of seconds from
-// 0.1 to 3600 and max_attempts is from 1 to 20. open_store checks it for every URL.
-Status check_store_options(const StoreOptions& options);
-
 // Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://",
 // "ipfs://", "ipns://").
 bool is_store_url(std::string_view text);
-
-// `text` (a URL, a path, or a message quoting URLs) with the user information of every URL
-// in it replaced by "***": "https://user:secret@host/ds" -> "https://***@host/ds". Every
-// place that shows a location (messages, reports, JSON, tasks) goes through it, so that a
-// password typed in a URL never leaves the process that was given it. Text without
-// "scheme://user@" is returned unchanged.
-std::string redact_url(std::string_view text);
 
 // The dataset folder or prefix at `url_or_path`. A local path must be a folder
 // (open_local_folder); a URL is not contacted yet beyond what its store needs to start
@@ -112,20 +72,6 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
 // what it needs of its store alive.
 Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path,
                                                   const StoreOptions& options = {});
-
-// The physical hash of a local file (physical_hash_file: "-" is standard input) or of the
-// object at a URL (open_object, streamed). What every command and binding that takes
-// "a path or a URL" of one file calls.
-Result<PhysicalDigest> physical_hash_path_or_url(const std::string& name,
-                                                 const StoreOptions& options = {},
-                                                 const ProgressFn& progress = {});
-
-// The logical hash of a local file (logical_hash_file) or of the object at a URL
-// (open_object, range reads): logical_hash_object over open_object. What every binding that
-// takes "a path or a URL" of one data file calls.
-Result<LogicalDigest> logical_hash_path_or_url(const std::string& name,
-                                               const LogicalHashOptions& logical_options = {},
-                                               const StoreOptions& options = {});
 
 // Shuts down what the remote stores started process-wide (the AWS SDK behind S3), which must
 // happen before static destructors run: call it once, at the end of main, after every

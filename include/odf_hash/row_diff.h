@@ -2,7 +2,7 @@
 // segments of both files side by side and narrowing down the segments whose digests differ
 // (the way data-diff bisects with checksums).
 //
-// Both files are read once, in step, as record streams (reader.h; a Parquet file only for
+// Both files are read once, in step, as record streams (record_stream.h; a Parquet file only for
 // the top-level fields involved). Rows are compared by index: row i of the original with
 // row i of the reproduced file, over the rows both have. A segment is the rows two batches
 // have in common; each column of interest is hashed over it as the logical hasher hashes it
@@ -91,7 +91,7 @@ Result<RowDiff> locate_row_differences(std::shared_ptr<ObjectReader> original,
                                        const RowDiffOptions& options = {});
 
 // The same over two groups of objects, each read as one table (the files of consecutive
-// slices of an ODF dataset: open_concatenated_record_stream of reader.h); rows are counted
+// slices of an ODF dataset: open_concatenated_record_stream of record_stream.h); rows are counted
 // from the start of the group, and each differing row says which file of either group holds
 // it. A file whose schema is not its group's first's is an error naming both.
 // `original_window` / `reproduced_window` (row_window.h): only those rows of each group are

@@ -12,9 +12,9 @@
 
 #include "odf_hash/logical.h"
 #include "odf_hash/odf_block.h"
-#include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
+#include "odf_hash/store_options.h"
 
 namespace odf_hash::odf {
 
@@ -28,7 +28,7 @@ struct SliceOptions {
 };
 
 // Reads the file twice, side by side: its physical hash and size (the exact bytes), and its
-// logical hash and record count (the records, as arrow-rs reads them; see reader.h). The
+// logical hash and record count (the records, as arrow-rs reads them; see record_stream.h). The
 // interval is [offset, offset + records - 1].
 // Errors name the path: the file cannot be read or parsed (as physical_hash_file and
 // logical_hash_file report them); kInvalidArgument when the file holds no records (ODF

@@ -161,9 +161,4 @@ Result<std::vector<uint8_t>> read_all(ObjectReader& reader);
 // Reads until `n` bytes are in `out` or the object ends; returns the bytes read.
 Result<size_t> read_fully(ObjectReader& reader, uint8_t* out, size_t n);
 
-// Untrusted text (a link target, the start of a file) made safe to print: at most
-// `max_chars` characters, printable ASCII kept, every other byte as \xHH, '\\' and '"' as
-// \\ and \", and "…" appended when cut.
-std::string escape_untrusted(std::string_view text, size_t max_chars = 40);
-
 }  // namespace odf_hash

@@ -2,7 +2,7 @@
 // rather than hash them (the object links of ODF RFC-017: verify's linked objects).
 //
 // Only the columns asked for are decoded: a Parquet file is opened as a projected stream of
-// the top-level fields involved (the Arrow module's column groups, reader.h), an Arrow IPC
+// the top-level fields involved (the Arrow module's column groups, logical_file.h), an Arrow IPC
 // file as the whole stream. Batches and types are those open_record_stream gives (arrow-rs's
 // view of the file); a column must be Utf8, LargeUtf8 or Utf8View, possibly inside structs.
 //

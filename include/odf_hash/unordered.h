@@ -41,7 +41,7 @@ struct UnorderedFileDigest {
 // One pass over the records of a Parquet or Arrow IPC object (no spilling).
 Result<UnorderedFileDigest> unordered_digest_object(std::shared_ptr<ObjectReader> object);
 // The same over several objects read as one table (open_concatenated_record_stream of
-// reader.h: the files of consecutive slices of an ODF dataset), or a window of its rows.
+// record_stream.h: the files of consecutive slices of an ODF dataset), or a window of its rows.
 Result<UnorderedFileDigest> unordered_digest_objects(
     std::vector<std::shared_ptr<ObjectReader>> objects, RowWindow window = {});
 // (Paths and URLs: compare.h's unordered_digest_path_or_url and

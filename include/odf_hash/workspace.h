@@ -27,9 +27,9 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
+#include "odf_hash/store_options.h"
 #include "odf_hash/verify.h"
 
 namespace odf_hash::odf {

@@ -13,8 +13,8 @@
 #include "odf_hash/arrow_c_data.h"
 #include "odf_hash/cancel.h"
 #include "odf_hash/logical.h"
-#include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
+#include "odf_hash/store_options.h"
 
 namespace odf_hash_py {
 

@@ -15,11 +15,10 @@
 
 #include "odf_hash/compare.h"
 #include "odf_hash/compare_json.h"
+#include "odf_hash/hash_path_or_url.h"
 #include "odf_hash/logical.h"
 #include "odf_hash/multihash.h"
-#include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
-#include "odf_hash/reader.h"
 #include "odf_hash/sha3.h"
 #include "odf_hash/verify.h"
 #include "odf_hash/verify_json.h"

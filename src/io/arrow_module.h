@@ -30,9 +30,9 @@
 #include <vector>
 
 #include "odf_hash/arrow_c_data.h"
-#include "odf_hash/open_store.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
+#include "odf_hash/store_options.h"
 
 namespace odf_hash::io_internal {
 
@@ -40,7 +40,7 @@ struct ArrowModuleApi {
   // sizeof(ArrowModuleApi) and ODF_HASH_ARROW_MODULE_ABI of the build that made the module.
   uint32_t size;
   const char* abi;
-  // open_record_stream (reader.h) over a non-null object, with a non-null `out`.
+  // open_record_stream (record_stream.h) over a non-null object, with a non-null `out`.
   Status (*open_record_stream)(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out);
   // Column groups of a Parquet file (arrow/module_api.h): a stream of some top-level fields,
   // and the weights of the fields.

@@ -1,4 +1,4 @@
-// concatenate_streams (concat_stream.h) and open_concatenated_record_stream (reader.h).
+// concatenate_streams (concat_stream.h) and open_concatenated_record_stream (record_stream.h).
 #include "concat_stream.h"
 
 #include <cerrno>
@@ -9,7 +9,7 @@
 
 #include "arrow_module.h"
 #include "odf_hash/deferred_object.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/record_stream.h"
 #include "odf_hash/schema_diff.h"
 #include "owned_c_data.h"
 

@@ -14,7 +14,8 @@
 #include "odf_hash/cancel.h"
 #include "odf_hash/local_store.h"
 #include "odf_hash/logical.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/logical_file.h"
+#include "odf_hash/record_stream.h"
 #include "worker_pool.h"  // logical::resolve_threads
 
 namespace odf_hash {

@@ -9,8 +9,12 @@
 
 #include "odf_hash/deferred_object.h"
 #include "odf_hash/local_store.h"
+#include "odf_hash/logical.h"
+#include "odf_hash/logical_file.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/record_stream.h"
+#include "odf_hash/store_options.h"
 
 namespace odf_hash::odf {
 

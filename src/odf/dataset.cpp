@@ -7,6 +7,9 @@
 #include <utility>
 
 #include "entry.h"
+#include "odf_hash/open_store.h"
+#include "odf_hash/store_options.h"
+#include "odf_hash/text.h"
 #include "odf_hash/workspace.h"
 
 namespace odf_hash::odf {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "odf_hash/logical.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/record_stream.h"
 
 namespace odf_hash::odf::detail {
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "odf_hash/multibase.h"
+#include "odf_hash/text.h"
 
 namespace odf_hash::odf::detail {
 

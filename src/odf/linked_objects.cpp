@@ -9,7 +9,9 @@
 
 #include "entry.h"
 #include "odf_hash/open_store.h"
+#include "odf_hash/store.h"
 #include "odf_hash/string_columns.h"
+#include "odf_hash/text.h"
 
 namespace odf_hash::odf::detail {
 

@@ -8,8 +8,8 @@
 #include "odf_hash/check_list.h"
 #include "odf_hash/location.h"
 #include "odf_hash/multibase.h"
-#include "odf_hash/open_store.h"
 #include "odf_hash/store.h"
+#include "odf_hash/text.h"
 #include "odf_hash/text_file.h"
 
 namespace odf_hash::odf {

@@ -3,8 +3,8 @@
 
 #include <utility>
 
-#include "odf_hash/open_store.h"
 #include "odf_hash/store.h"
+#include "odf_hash/text.h"
 
 namespace odf_hash::odf::detail {
 

@@ -5,8 +5,11 @@
 #include <thread>
 
 #include "odf_hash/local_store.h"
+#include "odf_hash/logical.h"
+#include "odf_hash/logical_file.h"
+#include "odf_hash/open_store.h"
 #include "odf_hash/physical.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/store_options.h"
 
 namespace odf_hash::odf {
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "entry.h"
+#include "odf_hash/text.h"
 
 namespace odf_hash::odf::detail {
 

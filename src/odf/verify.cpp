@@ -8,7 +8,7 @@
 #include <system_error>
 #include <thread>
 
-#include "odf_hash/format_bytes.h"
+#include "odf_hash/text.h"
 #include "odf_hash/verify_plan.h"
 
 namespace odf_hash::odf {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "odf_hash/store.h"
+#include "odf_hash/text.h"
 
 namespace odf_hash::odf {
 

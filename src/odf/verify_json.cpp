@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "odf_hash/open_store.h"
+#include "odf_hash/text.h"
 #include "problem_json.h"
 #include "scope_json.h"
 

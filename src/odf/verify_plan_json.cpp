@@ -4,8 +4,10 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "odf_hash/open_store.h"
 #include "odf_hash/sha3.h"
+#include "odf_hash/store.h"
+#include "odf_hash/store_options.h"
+#include "odf_hash/text.h"
 #include "problem_json.h"
 #include "scope_json.h"
 

@@ -8,6 +8,9 @@
 
 #include "odf_hash/dataset.h"
 #include "odf_hash/multihash.h"
+#include "odf_hash/open_store.h"
+#include "odf_hash/store_options.h"
+#include "odf_hash/text.h"
 #include "odf_hash/verify.h"
 
 namespace odf_hash::odf {

@@ -29,7 +29,8 @@
 #include <utility>
 
 #include "http_sinks.h"
-#include "odf_hash/open_store.h"
+#include "odf_hash/store.h"
+#include "odf_hash/text.h"
 #include "spool_file.h"
 
 namespace odf_hash::remote {
@@ -701,7 +702,7 @@ class HttpStore final : public ObjectStore {
         shown_(redact_url(root_)),
         client_(std::make_shared<CurlClient>(options)) {}
 
-  // Without the user information of the URL (open_store.h: redact_url).
+  // Without the user information of the URL (text.h: redact_url).
   std::string location(std::string_view key) const override {
     if (key.empty()) return shown_;
     return shown_ + "/" + encode_key(key);

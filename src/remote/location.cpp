@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "odf_hash/open_store.h"
+#include "odf_hash/text.h"
 
 namespace odf_hash {
 

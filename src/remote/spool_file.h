@@ -15,7 +15,7 @@
 namespace odf_hash::remote {
 
 // The most bytes one object may spool: $ODF_HASH_HTTP_SPOOL_LIMIT when set (not empty; a
-// size as parse_byte_size of format_bytes.h takes it: "8G"), else kDefaultSpoolLimit. A value
+// size as parse_byte_size of text.h takes it: "8G"), else kDefaultSpoolLimit. A value
 // that does not parse is an error naming the variable, never the default without a word.
 constexpr uint64_t kDefaultSpoolLimit = uint64_t{4} << 30;
 Result<uint64_t> spool_limit();

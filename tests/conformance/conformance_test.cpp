@@ -30,8 +30,9 @@
 #include <nlohmann/json.hpp>
 
 #include "odf_hash/logical.h"
+#include "odf_hash/logical_file.h"
 #include "odf_hash/physical.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/record_stream.h"
 
 namespace {
 

@@ -14,7 +14,8 @@
 #include <memory>
 #include <string>
 
-#include "odf_hash/reader.h"
+#include "odf_hash/logical_file.h"
+#include "odf_hash/record_stream.h"
 #include "odf_hash/store.h"
 
 namespace {

@@ -20,8 +20,11 @@
 #include "odf_hash/compare.h"
 #include "odf_hash/compare_datasets.h"
 #include "odf_hash/compare_json.h"
+#include "odf_hash/logical.h"
 #include "odf_hash/open_store.h"
 #include "odf_hash/record_digest.h"
+#include "odf_hash/store_options.h"
+#include "odf_hash/text.h"
 #include "output.h"
 #include "store_flags.h"
 

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "odf_hash/check_list.h"
+#include "odf_hash/hash_path_or_url.h"
 #include "odf_hash/physical.h"
 #include "output.h"
 #include "parallel.h"

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "help_format.h"
 #include "odf_hash/open_store.h"
+#include "odf_hash/text.h"
 
 int main(int argc, char** argv) {
   using namespace odf_hash::cli;

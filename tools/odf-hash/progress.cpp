@@ -1,6 +1,7 @@
 #include "progress.h"
 
-#include "odf_hash/open_store.h"
+#include "odf_hash/physical.h"
+#include "odf_hash/text.h"
 #include "output.h"
 
 #include <unistd.h>

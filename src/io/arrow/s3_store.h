@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "odf_hash/open_store.h"
 #include "odf_hash/store.h"
+#include "odf_hash/store_options.h"
 
 namespace odf_hash::remote {
 

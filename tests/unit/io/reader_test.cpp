@@ -6,7 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "odf_hash/logical.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/logical_file.h"
+#include "odf_hash/record_stream.h"
 #include "reader_fixtures.h"
 
 namespace odf_hash::test {

@@ -19,9 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "odf_hash/logical_file.h"
 #include "odf_hash/physical.h"
-#include "odf_hash/reader.h"
 #include "odf_hash/store.h"
+#include "odf_hash/text.h"
 #include "run_as_user.h"
 
 namespace fs = std::filesystem;

@@ -10,7 +10,9 @@
 #include <thread>
 
 #include "odf_hash/cancel.h"
+#include "odf_hash/hash_path_or_url.h"
 #include "odf_hash/open_store.h"
+#include "odf_hash/store_options.h"
 
 namespace fs = std::filesystem;
 using namespace odf_hash;

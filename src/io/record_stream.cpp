@@ -1,11 +1,14 @@
-// Detecting Parquet and Arrow IPC files by their magic bytes.
+// Data files as record streams (include/odf_hash/record_stream.h): detecting Parquet and Arrow
+// IPC files by their magic bytes, and opening their records through the Arrow module
+// (arrow_module.h). The concatenated stream of several files: concat_stream.cpp.
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
 
+#include "arrow_module.h"
 #include "odf_hash/local_store.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/record_stream.h"
 
 namespace odf_hash {
 
@@ -82,6 +85,20 @@ Result<FileFormat> detect_file_format(ObjectReader& object) {
 Result<FileFormat> detect_file_format(const std::string& path) {
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_local_file(path));
   return detect_file_format(*object);
+}
+
+Status open_record_stream(const std::string& path, ArrowArrayStream* out) {
+  if (out == nullptr) return Status::invalid_argument("open_record_stream: null output stream");
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_local_file(path));
+  return open_record_stream(std::shared_ptr<ObjectReader>(std::move(object)), out);
+}
+
+Status open_record_stream(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out) {
+  if (out == nullptr) return Status::invalid_argument("open_record_stream: null output stream");
+  if (object == nullptr) return Status::invalid_argument("open_record_stream: null object");
+  Result<const io_internal::ArrowModuleApi*> api = io_internal::arrow_module();
+  if (!api.is_ok()) return api.status().with_context(object->name());
+  return (*api)->open_record_stream(std::move(object), out);
 }
 
 }  // namespace odf_hash

@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "odf_hash/arrow_c_data.h"
-#include "odf_hash/logical.h"
 #include "odf_hash/row_window.h"
 #include "odf_hash/status.h"
 #include "odf_hash/store.h"
@@ -55,18 +54,5 @@ Status open_record_stream(std::shared_ptr<ObjectReader> object, ArrowArrayStream
 // read the stream ends without opening the objects after it.
 Status open_concatenated_record_stream(std::vector<std::shared_ptr<ObjectReader>> objects,
                                        ArrowArrayStream* out, RowWindow window = {});
-
-// Logical hash (arrow0-sha3-256) of a data file: open_record_stream + logical_hash_stream
-// (`options` choose threads and multi-lane Keccak, never the result).
-Result<LogicalDigest> logical_hash_file(const std::string& path,
-                                        const LogicalHashOptions& options = {});
-Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
-                                          const LogicalHashOptions& options = {});
-// The logical hash of several objects read as one table (open_concatenated_record_stream).
-// arrow0 does not depend on how records are split into batches, so this is the hash of one
-// file holding all their records in that order. `window`: of the rows of that window only.
-Result<LogicalDigest> logical_hash_objects(std::vector<std::shared_ptr<ObjectReader>> objects,
-                                           const LogicalHashOptions& options = {},
-                                           RowWindow window = {});
 
 }  // namespace odf_hash
