@@ -159,6 +159,12 @@ std::string scope_text(const DatasetReport& r) {
            byte_size(s.bytes_checked) + " of " + byte_size(s.bytes_total) +
            " read; the chain in full\n";
   }
+  if (!s.ipfs_gateway.empty()) {
+    out += "ipfs         " +
+           std::string(s.ipfs_verified ? "every block checked against the CID, read from "
+                                       : "NOT checked against the CID: read trusting ") +
+           escape_text(s.ipfs_gateway) + "\n";
+  }
   for (const auto& k : s.skipped) out += "skipped      " + escape_text(k) + "\n";
   return out;
 }
