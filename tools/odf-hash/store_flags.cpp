@@ -57,7 +57,8 @@ void add_store_flags(CLI::App* app, StoreOptions& options) {
       ->group(group);
   app->add_option("--ipfs-gateway", options.ipfs_gateway,
                   "IPFS: the HTTP gateway ipfs://CID/path and ipns://NAME/path are read through "
-                  "(as GATEWAY/ipfs/CID/path); default $ODF_HASH_IPFS_GATEWAY, kamu's "
+                  "(each block as GATEWAY/ipfs/CID?format=raw, checked; with --trust-gateway "
+                  "GATEWAY/ipfs/CID/path); default $ODF_HASH_IPFS_GATEWAY, kamu's "
                   "$KAMU_CONFIG__protocol__ipfs__httpGateway, else http://localhost:8080")
       ->type_name("URL")
       ->group(group);
