@@ -31,6 +31,10 @@ struct StoreOptions {
   // IPFS (ipfs://, ipns://): the HTTP gateway's URL ("http://127.0.0.1:8080"); empty:
   // resolve_ipfs_gateway (open_store.h).
   std::string ipfs_gateway;
+  // IPFS: read GATEWAY/ipfs/CID/path (and ipns://) as plain HTTP objects, trusting the gateway
+  // to serve the content the CID names, instead of checking every block against it (see the
+  // top of open_store.h). For gateways without verifiable responses, and for ipns:// names.
+  bool trust_gateway = false;
 
   // Local folders: follow symbolic links leaving the folder (local_store.h).
   bool follow_symlinks = false;

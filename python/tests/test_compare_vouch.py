@@ -13,32 +13,10 @@ import pytest
 import odf_hash
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples" / "datasets"
 FIXTURES = ROOT / "tests" / "data" / "odf"
 sys.path.insert(0, str(ROOT / "tests" / "cli"))
 from remote_servers import http_server  # noqa: E402
-
-
-def copy_example(name, dest):
-    shutil.copytree(EXAMPLES / name, dest)
-    return dest
-
-
-def head_block(ds):
-    return ds / "blocks" / (ds / "refs" / "head").read_text().strip()
-
-
-def block_below(ds, block):
-    """The block file whose name (a multihash) the bytes of `block` hold: its prevBlockHash."""
-    raw = block.read_bytes()
-    (below,) = [p for p in (ds / "blocks").iterdir() if bytes.fromhex(p.name[1:]) in raw]
-    return below
-
-
-def flip_middle_byte(path):
-    raw = bytearray(path.read_bytes())
-    raw[len(raw) // 2] ^= 1
-    path.write_bytes(bytes(raw))
+from dataset_edits import block_below, copy_example, flip_middle_byte, head_block  # noqa: E402
 
 
 def expect_side(side, location):

@@ -13,34 +13,12 @@ import shutil
 
 import pytest
 
+from dataset_edits import block_below, copy_example, flip_middle_byte, head_block
 import remote_servers
 import test_compare_datasets as writer  # the datasets written here (Seed, one AddData a table)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples" / "datasets"
 FIXTURES = ROOT / "tests" / "data" / "odf"
-
-
-def copy_example(name, dest):
-    shutil.copytree(EXAMPLES / name, dest)
-    return dest
-
-
-def head_block(ds):
-    return ds / "blocks" / (ds / "refs" / "head").read_text().strip()
-
-
-def block_below(ds, block):
-    """The block file whose name (a multihash) the bytes of `block` hold: its prevBlockHash."""
-    raw = block.read_bytes()
-    (below,) = [p for p in (ds / "blocks").iterdir() if bytes.fromhex(p.name[1:]) in raw]
-    return below
-
-
-def flip_middle_byte(path):
-    raw = bytearray(path.read_bytes())
-    raw[len(raw) // 2] ^= 1
-    path.write_bytes(bytes(raw))
 
 
 def verify_report(run, location):
