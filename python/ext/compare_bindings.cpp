@@ -14,13 +14,13 @@
 
 #include "common.h"
 #include "interruptible.h"
-#include "odf_hash/compare.h"
-#include "odf_hash/compare_datasets.h"
-#include "odf_hash/compare_json.h"
-#include "odf_hash/record_digest.h"
-#include "odf_hash/row_window.h"
-#include "odf_hash/unordered.h"
-#include "odf_hash/verify_plan_json.h"
+#include "odf_hash/compare/compare.h"
+#include "odf_hash/compare/compare_datasets.h"
+#include "odf_hash/compare/compare_json.h"
+#include "odf_hash/io/row_window.h"
+#include "odf_hash/io/unordered.h"
+#include "odf_hash/logical/record_digest.h"
+#include "odf_hash/odf/verify_plan_json.h"
 #include "os_string.h"
 
 namespace odf_hash_py {

@@ -13,15 +13,15 @@
 #include <tuple>
 #include <vector>
 
-#include "odf_hash/compare.h"
-#include "odf_hash/compare_json.h"
-#include "odf_hash/hash_path_or_url.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/multihash.h"
-#include "odf_hash/physical.h"
-#include "odf_hash/sha3.h"
-#include "odf_hash/verify.h"
-#include "odf_hash/verify_json.h"
+#include "odf_hash/compare/compare.h"
+#include "odf_hash/compare/compare_json.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/core/sha3.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/logical/logical.h"
+#include "odf_hash/odf/verify.h"
+#include "odf_hash/odf/verify_json.h"
+#include "odf_hash/remote/hash_path_or_url.h"
 
 using odf_hash::Status;
 using odf_hash::StatusCode;

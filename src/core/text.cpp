@@ -1,6 +1,6 @@
 // Text for people and for messages: byte counts, URL redaction, escaping
-// (include/odf_hash/text.h).
-#include "odf_hash/text.h"
+// (include/odf_hash/core/text.h).
+#include "odf_hash/core/text.h"
 
 #include <charconv>
 #include <cstdio>

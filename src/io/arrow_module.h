@@ -30,9 +30,9 @@
 #include <vector>
 
 #include "odf_hash/arrow_c_data.h"
-#include "odf_hash/status.h"
-#include "odf_hash/store.h"
-#include "odf_hash/store_options.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/io/store_options.h"
 
 namespace odf_hash::io_internal {
 

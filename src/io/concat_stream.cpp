@@ -8,9 +8,9 @@
 #include <string_view>
 
 #include "arrow_module.h"
-#include "odf_hash/deferred_object.h"
-#include "odf_hash/record_stream.h"
-#include "odf_hash/schema_diff.h"
+#include "odf_hash/internal/io/deferred_object.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/logical/schema_diff.h"
 #include "owned_c_data.h"
 
 namespace odf_hash::io_internal {

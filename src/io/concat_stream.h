@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "odf_hash/arrow_c_data.h"
-#include "odf_hash/row_window.h"
-#include "odf_hash/status.h"
-#include "odf_hash/store.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/io/row_window.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::io_internal {
 

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "arrow_module.h"
-#include "odf_hash/cancel.h"
-#include "odf_hash/local_store.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/logical_file.h"
-#include "odf_hash/record_stream.h"
+#include "odf_hash/io/cancel.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/logical/logical.h"
 #include "worker_pool.h"  // logical::resolve_threads
 
 namespace odf_hash {

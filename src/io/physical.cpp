@@ -1,5 +1,5 @@
-#include "odf_hash/physical.h"
-#include "odf_hash/store.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/store.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,7 +16,7 @@
 #include <system_error>
 #include <thread>
 
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/sha3.h"
 
 namespace odf_hash {
 namespace {

@@ -1,4 +1,4 @@
-// Data files as record streams (include/odf_hash/record_stream.h): detecting Parquet and Arrow
+// Data files as record streams (include/odf_hash/io/record_stream.h): detecting Parquet and Arrow
 // IPC files by their magic bytes, and opening their records through the Arrow module
 // (arrow_module.h). The concatenated stream of several files: concat_stream.cpp.
 #include <cstdint>
@@ -7,8 +7,8 @@
 #include <string>
 
 #include "arrow_module.h"
-#include "odf_hash/local_store.h"
-#include "odf_hash/record_stream.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/record_stream.h"
 
 namespace odf_hash {
 

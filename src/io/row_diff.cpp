@@ -1,6 +1,6 @@
 // locate_row_differences (row_diff.h): two record streams read in step, row segments hashed
 // with the logical hasher and halved where their digests differ.
-#include "odf_hash/row_diff.h"
+#include "odf_hash/io/row_diff.h"
 
 #include <algorithm>
 #include <cstring>
@@ -8,9 +8,9 @@
 
 #include "arrow_module.h"
 #include "concat_stream.h"
-#include "odf_hash/deferred_object.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/record_digest.h"
+#include "odf_hash/internal/io/deferred_object.h"
+#include "odf_hash/logical/logical.h"
+#include "odf_hash/logical/record_digest.h"
 #include "owned_c_data.h"
 
 namespace odf_hash {

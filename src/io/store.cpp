@@ -1,6 +1,6 @@
 // Helpers of the object interface that every store shares.
-#include "odf_hash/store.h"
-#include "odf_hash/text.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/core/text.h"
 
 #include <cstdio>
 

@@ -1,5 +1,5 @@
-// Checking StoreOptions (include/odf_hash/store_options.h).
-#include "odf_hash/store_options.h"
+// Checking StoreOptions (include/odf_hash/io/store_options.h).
+#include "odf_hash/io/store_options.h"
 
 #include <cmath>
 

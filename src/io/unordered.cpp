@@ -1,6 +1,6 @@
 // compare_unordered and unordered_digest_object (unordered.h): record digests summed and
 // spilled to partitions on disk, partitions compared pairwise only when the sums differ.
-#include "odf_hash/unordered.h"
+#include "odf_hash/io/unordered.h"
 
 #include <algorithm>
 #include <array>
@@ -16,8 +16,8 @@
 
 #include "arrow_module.h"
 #include "concat_stream.h"
-#include "odf_hash/record_digest.h"
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/internal/core/sha3_multi.h"
+#include "odf_hash/logical/record_digest.h"
 #include "owned_c_data.h"
 
 namespace odf_hash {

@@ -7,7 +7,7 @@
 #include <system_error>
 #include <thread>
 
-#include "odf_hash/logical.h"
+#include "odf_hash/logical/logical.h"
 #include "worker_pool.h"
 
 namespace odf_hash {

@@ -1,13 +1,13 @@
 // RecordDigester and UnorderedDigest (record_digest.h); the bytes are specified in
 // docs/unordered-digest.md, which this file must follow exactly.
-#include "odf_hash/record_digest.h"
+#include "odf_hash/logical/record_digest.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
 
 #include "array_check.h"
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 #include "record_bytes.h"
 #include "type_node.h"
 

@@ -2,7 +2,7 @@
 
 #include "chain_walk.h"
 #include "entry.h"
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/sha3.h"
 
 namespace odf_hash::odf::detail {
 

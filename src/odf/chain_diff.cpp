@@ -1,12 +1,12 @@
 // diff_blocks (chain_diff.h).
-#include "odf_hash/chain_diff.h"
+#include "odf_hash/odf/chain_diff.h"
 
 #include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/sha3.h"
 
 namespace odf_hash::odf {
 

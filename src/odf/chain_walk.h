@@ -3,9 +3,9 @@
 
 #include <vector>
 
-#include "odf_hash/dataset.h"
-#include "odf_hash/verify.h"
-#include "odf_hash/verify_plan.h"
+#include "odf_hash/odf/dataset.h"
+#include "odf_hash/odf/verify.h"
+#include "odf_hash/odf/verify_plan.h"
 
 namespace odf_hash::odf::detail {
 

@@ -1,4 +1,4 @@
-#include "odf_hash/compare.h"
+#include "odf_hash/compare/compare.h"
 
 #include <algorithm>
 #include <functional>
@@ -7,14 +7,14 @@
 #include <system_error>
 #include <thread>
 
-#include "odf_hash/deferred_object.h"
-#include "odf_hash/local_store.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/logical_file.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/physical.h"
-#include "odf_hash/record_stream.h"
-#include "odf_hash/store_options.h"
+#include "odf_hash/internal/io/deferred_object.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/logical/logical.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace odf_hash::odf {
 

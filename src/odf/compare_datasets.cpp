@@ -1,7 +1,7 @@
 // compare_datasets (compare_datasets.h): chain walks, each side verified as verify does
 // (compare_vouch.h), the offset line cut into runs both sides hold and one-sided parts
 // (slice_runs.h), each run through compare_object_groups with its files checked beside.
-#include "odf_hash/compare_datasets.h"
+#include "odf_hash/compare/compare_datasets.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -14,9 +14,9 @@
 
 #include "chain_walk.h"
 #include "compare_vouch.h"
-#include "odf_hash/cancel.h"
-#include "odf_hash/dataset.h"
-#include "odf_hash/deferred_object.h"
+#include "odf_hash/internal/io/deferred_object.h"
+#include "odf_hash/io/cancel.h"
+#include "odf_hash/odf/dataset.h"
 #include "slice_runs.h"
 
 namespace odf_hash::odf {

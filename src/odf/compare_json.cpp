@@ -1,7 +1,7 @@
 // file_comparison_json and unordered_comparison_json (compare_json.h).
-#include "odf_hash/compare_json.h"
+#include "odf_hash/compare/compare_json.h"
 
-#include "odf_hash/record_digest.h"  // unordered_digest_string
+#include "odf_hash/logical/record_digest.h"  // unordered_digest_string
 
 #include <nlohmann/json.hpp>
 

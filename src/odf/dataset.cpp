@@ -1,4 +1,4 @@
-#include "odf_hash/dataset.h"
+#include "odf_hash/odf/dataset.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,10 +7,10 @@
 #include <utility>
 
 #include "entry.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/store_options.h"
-#include "odf_hash/text.h"
-#include "odf_hash/workspace.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/odf/workspace.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace odf_hash::odf {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/logical.h"
-#include "odf_hash/record_stream.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/logical/logical.h"
 
 namespace odf_hash::odf::detail {
 

@@ -17,8 +17,8 @@
 #include <memory>
 #include <optional>
 
-#include "odf_hash/store.h"
-#include "odf_hash/verify_plan.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/odf/verify_plan.h"
 
 namespace odf_hash::odf::detail {
 

@@ -3,8 +3,8 @@
 
 #include <utility>
 
-#include "odf_hash/multibase.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/multibase.h"
+#include "odf_hash/core/text.h"
 
 namespace odf_hash::odf::detail {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/dataset.h"
-#include "odf_hash/store.h"
-#include "odf_hash/verify.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/odf/dataset.h"
+#include "odf_hash/odf/verify.h"
 
 namespace odf_hash::odf::detail {
 

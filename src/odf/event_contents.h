@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/odf_block.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/odf/odf_block.h"
 #include "odf_hash_fb/odf_block_generated.h"
 
 namespace odf_hash::odf::detail {

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "odf_hash/verify.h"
-#include "odf_hash/verify_plan.h"
+#include "odf_hash/odf/verify.h"
+#include "odf_hash/odf/verify_plan.h"
 
 namespace odf_hash::odf::detail {
 

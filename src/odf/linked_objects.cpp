@@ -8,10 +8,10 @@
 #include <utility>
 
 #include "entry.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/store.h"
-#include "odf_hash/string_columns.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/internal/io/string_columns.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace odf_hash::odf::detail {
 

@@ -1,4 +1,4 @@
-#include "odf_hash/odf_block.h"
+#include "odf_hash/odf/odf_block.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "event_contents.h"
-#include "odf_hash/multibase.h"
+#include "odf_hash/core/multibase.h"
 #include "odf_hash_fb/odf_block_generated.h"
 
 namespace odf_hash::odf {

@@ -3,8 +3,8 @@
 
 #include <utility>
 
-#include "odf_hash/store.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::odf::detail {
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "odf_hash/status.h"
-#include "odf_hash/verify.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/odf/verify.h"
 
 namespace odf_hash::odf::detail {
 

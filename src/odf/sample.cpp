@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/sha3.h"
 
 namespace odf_hash::odf::detail {
 

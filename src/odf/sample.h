@@ -17,7 +17,7 @@
 // object it counts was sampled (else it is listed as skipped).
 #pragma once
 
-#include "odf_hash/verify_plan.h"
+#include "odf_hash/odf/verify_plan.h"
 
 namespace odf_hash::odf::detail {
 

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "odf_hash/status.h"
-#include "odf_hash/verify.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/odf/verify.h"
 
 namespace odf_hash::odf::detail {
 

@@ -1,7 +1,7 @@
 // side_check_json (compare_json.h): a dataset comparison's side, as verified, in verify's terms.
 #include <nlohmann/json.hpp>
 
-#include "odf_hash/compare_json.h"
+#include "odf_hash/compare/compare_json.h"
 #include "problem_json.h"
 
 namespace odf_hash::odf {

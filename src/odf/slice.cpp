@@ -1,15 +1,15 @@
-#include "odf_hash/slice.h"
+#include "odf_hash/odf/slice.h"
 
 #include <optional>
 #include <system_error>
 #include <thread>
 
-#include "odf_hash/local_store.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/logical_file.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/physical.h"
-#include "odf_hash/store_options.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/logical/logical.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace odf_hash::odf {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "odf_hash/compare_datasets.h"
+#include "odf_hash/compare/compare_datasets.h"
 
 namespace odf_hash::odf::detail {
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "odf_hash/open_store.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace odf_hash::odf::detail {
 

@@ -17,7 +17,7 @@
 #include <optional>
 
 #include "chain_walk.h"
-#include "odf_hash/verify.h"
+#include "odf_hash/odf/verify.h"
 
 namespace odf_hash::odf::detail {
 

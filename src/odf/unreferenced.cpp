@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "entry.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
 
 namespace odf_hash::odf::detail {
 

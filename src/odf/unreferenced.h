@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/dataset.h"
-#include "odf_hash/verify.h"
+#include "odf_hash/odf/dataset.h"
+#include "odf_hash/odf/verify.h"
 
 namespace odf_hash::odf::detail {
 

@@ -1,4 +1,4 @@
-#include "odf_hash/verify.h"
+#include "odf_hash/odf/verify.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,8 +8,8 @@
 #include <system_error>
 #include <thread>
 
-#include "odf_hash/text.h"
-#include "odf_hash/verify_plan.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/odf/verify_plan.h"
 #include "trust.h"
 
 namespace odf_hash::odf {

@@ -1,13 +1,13 @@
-// The verify modes as a user gives them (include/odf_hash/verify_args.h).
-#include "odf_hash/verify_args.h"
+// The verify modes as a user gives them (include/odf_hash/odf/verify_args.h).
+#include "odf_hash/odf/verify_args.h"
 
 #include <cerrno>
 #include <cstdlib>
 #include <random>
 #include <string>
 
-#include "odf_hash/store.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::odf {
 

@@ -1,8 +1,8 @@
-#include "odf_hash/verify_json.h"
+#include "odf_hash/odf/verify_json.h"
 
 #include <nlohmann/json.hpp>
 
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
 #include "problem_json.h"
 #include "scope_json.h"
 

@@ -1,6 +1,6 @@
 // Verification split into plan, check and merge (verify_plan.h). verify.cpp runs the three
 // in one process; everything a report says is decided here.
-#include "odf_hash/verify_plan.h"
+#include "odf_hash/odf/verify_plan.h"
 
 #include <unistd.h>
 
@@ -19,13 +19,13 @@
 #include "entry.h"
 #include "file_hints.h"
 #include "linked_objects.h"
-#include "odf_hash/cancel.h"
-#include "odf_hash/logical_file.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/physical.h"
-#include "odf_hash/store.h"
-#include "odf_hash/store_options.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/cancel.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/remote/open_store.h"
 #include "sample.h"
 #include "trust.h"
 #include "unreferenced.h"

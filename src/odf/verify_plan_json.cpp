@@ -1,13 +1,13 @@
 // Plans, tasks and results as JSON (verify_plan_json.h).
-#include "odf_hash/verify_plan_json.h"
+#include "odf_hash/odf/verify_plan_json.h"
 
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "odf_hash/sha3.h"
-#include "odf_hash/store.h"
-#include "odf_hash/store_options.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/sha3.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/io/store_options.h"
 #include "problem_json.h"
 #include "scope_json.h"
 

@@ -1,17 +1,17 @@
 // kamu workspaces and folders that are not datasets (workspace.h).
-#include "odf_hash/workspace.h"
+#include "odf_hash/odf/workspace.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <string_view>
 #include <utility>
 
-#include "odf_hash/dataset.h"
-#include "odf_hash/multihash.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/store_options.h"
-#include "odf_hash/text.h"
-#include "odf_hash/verify.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/odf/dataset.h"
+#include "odf_hash/odf/verify.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace odf_hash::odf {
 

@@ -8,7 +8,7 @@
 
 #include <curl/curl.h>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::remote {
 

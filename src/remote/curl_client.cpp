@@ -10,7 +10,7 @@
 #include <string_view>
 #include <thread>
 
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
 
 namespace odf_hash::remote {
 

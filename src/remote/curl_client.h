@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/cancel.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/io/cancel.h"
 
 namespace odf_hash::remote {
 

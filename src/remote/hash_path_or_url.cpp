@@ -1,10 +1,10 @@
-// The hashes of a path or a URL (include/odf_hash/hash_path_or_url.h).
-#include "odf_hash/hash_path_or_url.h"
+// The hashes of a path or a URL (include/odf_hash/remote/hash_path_or_url.h).
+#include "odf_hash/remote/hash_path_or_url.h"
 
-#include "odf_hash/cancel.h"
-#include "odf_hash/local_store.h"
-#include "odf_hash/logical_file.h"
-#include "odf_hash/open_store.h"
+#include "odf_hash/io/cancel.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace odf_hash {
 

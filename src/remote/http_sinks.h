@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "curl_client.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 #include "spool_file.h"
 
 namespace odf_hash::remote {

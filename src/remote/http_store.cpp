@@ -29,8 +29,8 @@
 #include <utility>
 
 #include "http_sinks.h"
-#include "odf_hash/store.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store.h"
 #include "spool_file.h"
 
 namespace odf_hash::remote {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "curl_client.h"
-#include "odf_hash/store.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::remote {
 

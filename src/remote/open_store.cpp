@@ -1,5 +1,5 @@
-// The store factory (include/odf_hash/open_store.h).
-#include "odf_hash/open_store.h"
+// The store factory (include/odf_hash/remote/open_store.h).
+#include "odf_hash/remote/open_store.h"
 
 #include <algorithm>
 #include <atomic>
@@ -11,9 +11,9 @@
 #include "http_store.h"
 #include "ipfs/ipfs_store.h"
 #include "ipfs/ipfs_url.h"
-#include "odf_hash/local_store.h"
-#include "odf_hash/store.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash {
 

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
 
 namespace odf_hash::remote {
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::remote {
 

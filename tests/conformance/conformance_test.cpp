@@ -29,10 +29,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "odf_hash/logical.h"
-#include "odf_hash/logical_file.h"
-#include "odf_hash/physical.h"
-#include "odf_hash/record_stream.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/logical/logical.h"
 
 namespace {
 

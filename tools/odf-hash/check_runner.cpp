@@ -12,7 +12,7 @@
 
 #include "commands.h"
 #include "line_reader.h"
-#include "odf_hash/check_list.h"
+#include "odf_hash/core/check_list.h"
 #include "output.h"
 #include "parallel.h"
 

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "commands.h"
-#include "odf_hash/check_list.h"
-#include "odf_hash/hash_path_or_url.h"
-#include "odf_hash/physical.h"
+#include "odf_hash/core/check_list.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/remote/hash_path_or_url.h"
 #include "output.h"
 #include "parallel.h"
 #include "physical_options.h"

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "odf_hash/compare_json.h"
+#include "odf_hash/compare/compare_json.h"
 #include "problem_text.h"
 
 namespace odf_hash::cli {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "odf_hash/compare_datasets.h"
+#include "odf_hash/compare/compare_datasets.h"
 
 namespace odf_hash::cli {
 

@@ -1,8 +1,8 @@
 #include "output.h"
 
-#include "odf_hash/check_list.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/check_list.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/remote/open_store.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

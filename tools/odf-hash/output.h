@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "odf_hash/status.h"
-#include "odf_hash/text.h"  // escape_text, redact_url
+#include "odf_hash/core/status.h"
+#include "odf_hash/core/text.h"  // escape_text, redact_url
 
 namespace odf_hash::cli {
 

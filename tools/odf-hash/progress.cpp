@@ -1,7 +1,7 @@
 #include "progress.h"
 
-#include "odf_hash/physical.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/physical.h"
 #include "output.h"
 
 #include <unistd.h>

@@ -10,8 +10,8 @@
 #include <mutex>
 #include <string>
 
-#include "odf_hash/physical.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/physical.h"
 
 namespace odf_hash::cli {
 

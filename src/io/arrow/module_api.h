@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "odf_hash/arrow_c_data.h"
-#include "odf_hash/status.h"
-#include "odf_hash/store.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::io_internal {
 

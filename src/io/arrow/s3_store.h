@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "odf_hash/store.h"
-#include "odf_hash/store_options.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/io/store_options.h"
 
 namespace odf_hash::remote {
 

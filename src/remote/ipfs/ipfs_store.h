@@ -33,7 +33,7 @@
 
 #include "../curl_client.h"
 #include "ipfs_url.h"
-#include "odf_hash/store.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::remote::ipfs {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "odf_hash/local_store.h"
-#include "odf_hash/unordered.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/unordered.h"
 #include "reader_fixtures.h"
 
 namespace odf_hash::test {

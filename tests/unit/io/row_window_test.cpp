@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "odf_hash/deferred_object.h"
-#include "odf_hash/local_store.h"
-#include "odf_hash/record_stream.h"
+#include "odf_hash/internal/io/deferred_object.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/record_stream.h"
 #include "reader_fixtures.h"
 
 namespace odf_hash::test {

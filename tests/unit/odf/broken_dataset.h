@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/verify.h"
+#include "odf_hash/odf/verify.h"
 
 namespace fs = std::filesystem;
 using namespace odf_hash;

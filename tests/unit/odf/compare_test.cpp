@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/compare.h"
-#include "odf_hash/compare_json.h"
-#include "odf_hash/local_store.h"
+#include "odf_hash/compare/compare.h"
+#include "odf_hash/compare/compare_json.h"
+#include "odf_hash/io/local_store.h"
 
 namespace fs = std::filesystem;
 using namespace odf_hash;

@@ -9,8 +9,8 @@
 
 #include "../../../src/odf/compare_vouch.h"
 #include "broken_dataset.h"
-#include "odf_hash/compare_datasets.h"
-#include "odf_hash/compare_json.h"
+#include "odf_hash/compare/compare_datasets.h"
+#include "odf_hash/compare/compare_json.h"
 
 namespace {
 

@@ -7,12 +7,12 @@
 
 #include <cmath>
 
-#include "odf_hash/hash_path_or_url.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/physical.h"
-#include "odf_hash/store.h"
-#include "odf_hash/store_options.h"
-#include "odf_hash/text.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/remote/hash_path_or_url.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace {
 
