@@ -1,5 +1,5 @@
 // Finding and loading libodf_hash_arrow.so (see arrow_module.h).
-#include "arrow_module.h"
+#include "odf_hash/internal/io/arrow_module.h"
 
 #include <dlfcn.h>
 #include <limits.h>

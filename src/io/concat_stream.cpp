@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "arrow_module.h"
+#include "odf_hash/internal/io/arrow_module.h"
 #include "odf_hash/internal/io/deferred_object.h"
 #include "odf_hash/io/record_stream.h"
 #include "odf_hash/logical/schema_diff.h"

@@ -10,13 +10,13 @@
 #include <utility>
 #include <vector>
 
-#include "arrow_module.h"
+#include "odf_hash/internal/io/arrow_module.h"
+#include "odf_hash/internal/logical/worker_pool.h"  // logical::resolve_threads
 #include "odf_hash/io/cancel.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
 #include "odf_hash/io/record_stream.h"
 #include "odf_hash/logical/logical.h"
-#include "worker_pool.h"  // logical::resolve_threads
 
 namespace odf_hash {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "arrow_module.h"
+#include "odf_hash/internal/io/arrow_module.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/record_stream.h"
 

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <map>
 
-#include "arrow_module.h"
 #include "concat_stream.h"
+#include "odf_hash/internal/io/arrow_module.h"
 #include "odf_hash/internal/io/deferred_object.h"
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/record_digest.h"

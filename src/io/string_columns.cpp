@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "arrow_module.h"
+#include "odf_hash/internal/io/arrow_module.h"
 
 namespace odf_hash {
 

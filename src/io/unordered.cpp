@@ -14,9 +14,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "arrow_module.h"
 #include "concat_stream.h"
 #include "odf_hash/internal/core/sha3_multi.h"
+#include "odf_hash/internal/io/arrow_module.h"
 #include "odf_hash/logical/record_digest.h"
 #include "owned_c_data.h"
 

@@ -12,10 +12,10 @@
 #include "cost_estimate.h"
 #include "digest_sink.h"
 #include "odf_hash/internal/core/sha3_multi.h"
+#include "odf_hash/internal/logical/worker_pool.h"
 #include "odf_hash/logical/logical.h"
 #include "type_node.h"
 #include "value_hasher.h"
-#include "worker_pool.h"
 
 namespace odf_hash {
 

@@ -7,8 +7,8 @@
 #include <system_error>
 #include <thread>
 
+#include "odf_hash/internal/logical/worker_pool.h"
 #include "odf_hash/logical/logical.h"
-#include "worker_pool.h"
 
 namespace odf_hash {
 namespace {

@@ -1,4 +1,4 @@
-#include "worker_pool.h"
+#include "odf_hash/internal/logical/worker_pool.h"
 
 #include <system_error>
 

@@ -7,11 +7,11 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "arrow_module.h"
-#include "http_store.h"
+#include "http/http_store.h"
 #include "ipfs/ipfs_store.h"
 #include "ipfs/ipfs_url.h"
 #include "odf_hash/core/text.h"
+#include "odf_hash/internal/io/arrow_module.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/store.h"
 

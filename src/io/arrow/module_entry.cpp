@@ -1,9 +1,9 @@
 // The Arrow module's one exported symbol: its table (../arrow_module.h).
-#include "../arrow_module.h"
 #include "module_api.h"
+#include "odf_hash/internal/io/arrow_module.h"
 #include "render_values.h"
 #if ODF_HASH_HAVE_S3
-#include "s3_module.h"
+#include "odf_hash/internal/io/s3_module.h"
 #endif
 
 #ifndef ODF_HASH_ARROW_MODULE_ABI

@@ -3,7 +3,7 @@
 
 #include <cctype>
 
-#include "../http_sinks.h"
+#include "../http/http_sinks.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/store.h"
 

@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "../curl_client.h"
+#include "../http/curl_client.h"
 #include "ipfs_url.h"
 #include "odf_hash/io/store.h"
 

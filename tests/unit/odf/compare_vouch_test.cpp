@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "../../../src/odf/compare_vouch.h"
+#include "../../../src/compare/compare_vouch.h"
 #include "broken_dataset.h"
 #include "odf_hash/compare/compare_datasets.h"
 #include "odf_hash/compare/compare_json.h"

@@ -1,5 +1,5 @@
 // Cutting two datasets' slices into runs both hold and one-sided parts
-// (src/odf/slice_runs.h, internal to odf): the entries below are written out by hand.
+// (src/compare/slice_runs.h, internal to odf): the entries below are written out by hand.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "../../../src/odf/slice_runs.h"
+#include "../../../src/compare/slice_runs.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "scope_json.h"
 
-#include "problem_json.h"
+#include "odf_hash/internal/odf/problem_json.h"
 
 namespace odf_hash::odf::detail {
 

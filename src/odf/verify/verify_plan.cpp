@@ -14,12 +14,12 @@
 #include <thread>
 #include <utility>
 
-#include "chain_walk.h"
+#include "dataset/entry.h"
 #include "deep_check.h"
-#include "entry.h"
 #include "file_hints.h"
 #include "linked_objects.h"
 #include "odf_hash/core/text.h"
+#include "odf_hash/internal/odf/chain_walk.h"
 #include "odf_hash/io/cancel.h"
 #include "odf_hash/io/logical_file.h"
 #include "odf_hash/io/physical.h"

@@ -1,8 +1,8 @@
 #include <set>
 
-#include "chain_walk.h"
-#include "entry.h"
+#include "dataset/entry.h"
 #include "odf_hash/core/sha3.h"
+#include "odf_hash/internal/odf/chain_walk.h"
 
 namespace odf_hash::odf::detail {
 

@@ -6,9 +6,9 @@
 
 #include "odf_hash/core/sha3.h"
 #include "odf_hash/core/text.h"
+#include "odf_hash/internal/odf/problem_json.h"
 #include "odf_hash/io/store.h"
 #include "odf_hash/io/store_options.h"
-#include "problem_json.h"
 #include "scope_json.h"
 
 namespace odf_hash::odf {

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "entry.h"
+#include "dataset/entry.h"
 #include "odf_hash/core/text.h"
 
 namespace odf_hash::odf::detail {

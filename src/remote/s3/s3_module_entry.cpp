@@ -1,5 +1,5 @@
 // The S3 module's one exported symbol: its table (s3_module.h).
-#include "s3_module.h"
+#include "odf_hash/internal/io/s3_module.h"
 #include "s3_store.h"
 
 #ifndef ODF_HASH_ARROW_MODULE_ABI

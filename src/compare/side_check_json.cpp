@@ -2,7 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "odf_hash/compare/compare_json.h"
-#include "problem_json.h"
+#include "odf_hash/internal/odf/problem_json.h"
 
 namespace odf_hash::odf {
 

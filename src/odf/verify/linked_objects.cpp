@@ -7,7 +7,7 @@
 #include <set>
 #include <utility>
 
-#include "entry.h"
+#include "dataset/entry.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/internal/io/string_columns.h"
 #include "odf_hash/io/store.h"

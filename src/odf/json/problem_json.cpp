@@ -1,5 +1,5 @@
 // Problems as JSON, and typed reads of untrusted JSON (problem_json.h).
-#include "problem_json.h"
+#include "odf_hash/internal/odf/problem_json.h"
 
 #include <utility>
 

@@ -12,9 +12,9 @@
 #include <thread>
 #include <tuple>
 
-#include "chain_walk.h"
 #include "compare_vouch.h"
 #include "odf_hash/internal/io/deferred_object.h"
+#include "odf_hash/internal/odf/chain_walk.h"
 #include "odf_hash/io/cancel.h"
 #include "odf_hash/odf/dataset.h"
 #include "slice_runs.h"

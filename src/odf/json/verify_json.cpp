@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "odf_hash/core/text.h"
-#include "problem_json.h"
+#include "odf_hash/internal/odf/problem_json.h"
 #include "scope_json.h"
 
 namespace odf_hash::odf {

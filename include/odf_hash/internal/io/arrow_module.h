@@ -47,7 +47,7 @@ struct ArrowModuleApi {
   Status (*open_parquet_fields_stream)(std::shared_ptr<ObjectReader> object,
                                        const std::vector<int>& fields, ArrowArrayStream* out);
   Result<std::vector<uint64_t>> (*parquet_field_weights)(std::shared_ptr<ObjectReader> object);
-  // The S3 store (open_store.h, src/io/arrow/s3_store.h) and its process-wide shutdown;
+  // The S3 store (open_store.h, src/remote/s3/s3_store.h) and its process-wide shutdown;
   // null when the build found no Arrow S3 support.
   Result<std::shared_ptr<ObjectStore>> (*open_s3_store)(const std::string& url,
                                                         const StoreOptions& options);

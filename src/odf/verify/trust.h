@@ -16,7 +16,7 @@
 
 #include <optional>
 
-#include "chain_walk.h"
+#include "odf_hash/internal/odf/chain_walk.h"
 #include "odf_hash/odf/verify.h"
 
 namespace odf_hash::odf::detail {
