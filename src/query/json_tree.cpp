@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "odf_hash/query/canonical_json.h"
+#include "odf_hash/store.h"
 
 namespace odf_hash::query::detail {
 
@@ -77,8 +78,15 @@ class NumberCursor {
 // "input.datasets[0].id"; "the document" for the root. A key that is not a plain name is
 // quoted (canonical escapes) and cut, so that a hostile key cannot forge a message.
 std::string path_text(std::span<const PathStep> path) {
+  // A deep path shows its first and last steps (a hostile document nests thousands).
+  constexpr size_t kShownSteps = 8;
   std::string out;
-  for (const PathStep& s : path) {
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (path.size() > 2 * kShownSteps && i == kShownSteps) {
+      out += "...(" + std::to_string(path.size() - 2 * kShownSteps) + " levels)...";
+      i = path.size() - kShownSteps;
+    }
+    const PathStep& s = path[i];
     if (s.in_array) {
       out += "[" + std::to_string(s.index) + "]";
       continue;
@@ -139,7 +147,10 @@ class TreeBuilder {
     // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
     std::string what = e.what();
     if (const size_t at = what.find("] "); at != std::string::npos) what.erase(0, at + 2);
-    error_ = Status::parse_error("malformed JSON (byte " + std::to_string(position) + "): " + what);
+    // Its "last read: '...'" quotes the document (any bytes, up to a whole string): cut and
+    // escaped like any untrusted text.
+    error_ = Status::parse_error("malformed JSON (byte " + std::to_string(position) +
+                                 "): " + escape_untrusted(what, 200));
     return false;
   }
 
