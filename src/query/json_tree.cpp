@@ -228,6 +228,7 @@ class TreeBuilder {
         (void)append_canonical_string(text, f.members[i].first);
         text += ':';
         text += f.members[i].second;
+        std::string().swap(f.members[i].second);  // one copy of a large value at a time
       }
       text += '}';
     } else {
@@ -262,13 +263,19 @@ class TreeBuilder {
     }
     Frame& f = stack_.back();
     if (f.open) {
+      if (++tree_values_ > kMaxTreeValues) {
+        return fail("more than " + std::to_string(kMaxTreeValues) + " values at " +
+                    path_text(path_of_top()) + " (an answer's envelope holds a few)");
+      }
       if (f.object) {
         f.node.members.emplace_back(std::move(f.key), std::move(value));
       } else {
         f.node.items.push_back(std::move(value));
       }
     } else if (f.object) {
-      f.members.emplace_back(std::move(f.key), scalar_text(value));
+      f.members.emplace_back(std::move(f.key), value.kind == JsonNode::Kind::kCanonical
+                                                   ? std::move(value.text)
+                                                   : scalar_text(value));
     } else {
       if (f.count != 0) f.text += ',';
       f.text += value.kind == JsonNode::Kind::kCanonical ? value.text : scalar_text(value);
@@ -277,6 +284,7 @@ class TreeBuilder {
     return true;
   }
 
+  size_t tree_values_ = 0;  // values in containers kept open
   NumberCursor numbers_;
   const KeepOpen& keep_open_;
   std::vector<Frame> stack_;
@@ -287,6 +295,10 @@ class TreeBuilder {
 }  // namespace
 
 Result<JsonNode> parse_json(std::string_view text, const KeepOpen& keep_open) {
+  // nlohmann's lexer skips a UTF-8 byte order mark; RFC 8259 and serde_json do not read one.
+  if (text.starts_with("\xEF\xBB\xBF")) {
+    return Status::parse_error("malformed JSON (byte 0): a byte order mark");
+  }
   TreeBuilder builder(text, keep_open);
   const bool ok = nlohmann::json::sax_parse(text.begin(), text.end(), &builder,
                                             nlohmann::json::input_format_t::json,

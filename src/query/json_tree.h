@@ -60,6 +60,11 @@ struct PathStep {
   bool in_array = false;
 };
 
+// The most values read into containers kept open (each costs a JsonNode, ~100 bytes, where
+// its text may cost 3): more is an error. An answer's envelope (its input datasets,
+// sub-queries, commitments and proofs) holds a few dozen.
+inline constexpr size_t kMaxTreeValues = 100000;
+
 // Whether the container at `path` (from the root; empty: the root) is kept as a tree.
 using KeepOpen = std::function<bool(std::span<const PathStep> path)>;
 

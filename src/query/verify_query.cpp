@@ -2,6 +2,7 @@
 // the dataset ties are in dataset_ties.cpp.
 #include "odf_hash/query/verify_query.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -163,7 +164,10 @@ std::string QueryReport::summary() const {
     case QueryVerdict::kUntrusted: {
       std::vector<std::string> keys;
       for (const QueryCheck& q : queries) {
-        if (!q.signature.trusted) keys.push_back(q.signature.key);
+        const std::string& k = q.signature.key;
+        if (!q.signature.trusted && std::find(keys.begin(), keys.end(), k) == keys.end()) {
+          keys.push_back(k);
+        }
       }
       return "UNTRUSTED KEY: valid signature by " + join(keys) + " (not in your trusted keys)";
     }
@@ -234,7 +238,7 @@ Result<QueryReport> verify_query(std::string_view text, const QueryVerifyOptions
 }
 
 Result<QueryReport> verify_query_file(const std::string& path, const QueryVerifyOptions& options) {
-  auto text = read_text_file(path == "-" ? "/dev/stdin" : path, "answer", options.max_bytes);
+  auto text = read_text_file(path == "-" ? "/dev/stdin" : path, "query answer", options.max_bytes);
   if (!text.is_ok()) return text.status();
   return verify_query(*text, options);
 }
