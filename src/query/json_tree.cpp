@@ -163,14 +163,23 @@ class TreeBuilder {
   const Status& error() const { return error_; }
 
  private:
+  struct MemberRef {
+    size_t at = 0;  // in Frame::text
+    size_t key_size = 0;
+    size_t value_size = 0;
+  };
+
   struct Frame {
     bool object = false;
     bool open = false;
-    PathStep step;     // where this container is in its parent
-    JsonNode node;     // open: the container
-    std::string text;  // not open, an array: its canonical text so far
-    std::vector<std::pair<std::string, std::string>> members;  // not open, an object
-    std::string key;                                           // the key of the member being read
+    PathStep step;  // where this container is in its parent
+    JsonNode node;  // open: the container
+    // Not open: an array's canonical text so far; an object's members, each its key (raw)
+    // then its value (canonical), where `members` says (one buffer: a member costs its
+    // text and 24 bytes, not two strings and a pair).
+    std::string text;
+    std::vector<MemberRef> members;
+    std::string key;  // the key of the member being read
     size_t count = 0;
   };
 
@@ -212,7 +221,7 @@ class TreeBuilder {
   bool end() {
     Frame f = std::move(stack_.back());
     std::optional<std::string> duplicate =
-        f.open ? sort_members(f.node.members) : sort_members(f.members);
+        f.open ? sort_members(f.node.members) : sort_buffered_members(f);
     if (duplicate) {
       std::string key;
       (void)append_canonical_string(key, duplicate->substr(0, 64));
@@ -222,13 +231,14 @@ class TreeBuilder {
     if (f.open) return add(std::move(f.node));
     std::string text;
     if (f.object) {
+      text.reserve(f.text.size() + 4 * f.members.size() + 2);
       text = "{";
       for (size_t i = 0; i < f.members.size(); ++i) {
+        const MemberRef& m = f.members[i];
         if (i != 0) text += ',';
-        (void)append_canonical_string(text, f.members[i].first);
+        (void)append_canonical_string(text, std::string_view(f.text).substr(m.at, m.key_size));
         text += ':';
-        text += f.members[i].second;
-        std::string().swap(f.members[i].second);  // one copy of a large value at a time
+        text.append(f.text, m.at + m.key_size, m.value_size);
       }
       text += '}';
     } else {
@@ -256,6 +266,18 @@ class TreeBuilder {
     return std::nullopt;
   }
 
+  // Sorts a buffered object's members by key (bytes); the key named twice, if any.
+  static std::optional<std::string> sort_buffered_members(Frame& f) {
+    const std::string_view bytes = f.text;
+    const auto key = [&](const MemberRef& m) { return bytes.substr(m.at, m.key_size); };
+    std::sort(f.members.begin(), f.members.end(),
+              [&](const MemberRef& a, const MemberRef& b) { return key(a) < key(b); });
+    for (size_t i = 1; i < f.members.size(); ++i) {
+      if (key(f.members[i]) == key(f.members[i - 1])) return std::string(key(f.members[i]));
+    }
+    return std::nullopt;
+  }
+
   bool add(JsonNode value) {
     if (stack_.empty()) {
       root_ = std::move(value);
@@ -273,9 +295,16 @@ class TreeBuilder {
         f.node.items.push_back(std::move(value));
       }
     } else if (f.object) {
-      f.members.emplace_back(std::move(f.key), value.kind == JsonNode::Kind::kCanonical
-                                                   ? std::move(value.text)
-                                                   : scalar_text(value));
+      MemberRef m{f.text.size(), f.key.size(), 0};
+      f.text += f.key;
+      if (value.kind == JsonNode::Kind::kCanonical) {
+        f.text += value.text;
+        std::string().swap(value.text);
+      } else {
+        f.text += scalar_text(value);
+      }
+      m.value_size = f.text.size() - m.at - m.key_size;
+      f.members.push_back(m);
     } else {
       if (f.count != 0) f.text += ',';
       f.text += value.kind == JsonNode::Kind::kCanonical ? value.text : scalar_text(value);
