@@ -169,7 +169,7 @@ std::string QueryReport::summary() const {
           keys.push_back(k);
         }
       }
-      return "UNTRUSTED KEY: valid signature by " + join(keys) + " (not in your trusted keys)";
+      return "UNTRUSTED KEY: all valid, signed by " + join(keys) + " (not in your trusted keys)";
     }
     case QueryVerdict::kValid: break;
   }

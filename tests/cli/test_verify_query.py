@@ -86,7 +86,7 @@ def test_every_recorded_answer_verifies(vq, name):
     assert r.rc == 3, r
     assert "not in your trusted keys" in r.out
     last = r.out.splitlines()[-1]
-    assert last.startswith("result       UNTRUSTED KEY: valid signature by "), last
+    assert last.startswith("result       UNTRUSTED KEY: all valid, signed by "), last
     for did in set(signers(doc)):
         assert last.count(did) == 1, last
 

@@ -140,8 +140,9 @@ struct QueryReport {
   // untrusted signers, each named: "output hash", "signature", "dataset mix (did:odf:…)",
   // "subQueries[0]: input hash", "key did:key:z6Mk…".
   std::vector<std::string> findings() const;
-  // One line: "VALID", "INVALID: output hash, signature", "UNSUPPORTED: subQueries[0]:
-  // signature (EcdsaSecp256k1Signature2019)", "UNTRUSTED KEY: valid signature by
+  // One line: "VALID (signed by a trusted key; 1 of 1 input dataset tied to a verified
+  // copy)", "INVALID: output hash, signature", "UNSUPPORTED: subQueries[0]: signature
+  // (EcdsaSecp256k1Signature2019) not checked", "UNTRUSTED KEY: all valid, signed by
   // did:key:z6Mk… (not in your trusted keys)".
   std::string summary() const;
 };
