@@ -31,6 +31,19 @@ ObjectKind kind_of(const ObjectStore& store, const std::string& key, ObjectKind 
   return info.is_ok() ? info->kind : ObjectKind::kSymlink;
 }
 
+// The error for a workspace folder (".kamu", ".kamu/datasets") that is a symbolic link the
+// store does not follow (one leaving the folder given); nullopt when `key` is no such link.
+std::optional<Status> unfollowed_link(const ObjectStore& store, const std::string& key,
+                                      const std::string& shown) {
+  auto info = store.stat(key);
+  if (!info.is_ok() || info->kind != ObjectKind::kSymlink) return std::nullopt;
+  return Status::invalid_argument(
+      shown + ": its " + key + " is a symbolic link leaving the folder (to \"" +
+      escape_untrusted(info->link_target, 160) +
+      "\"), which odf-hash does not follow: give the workspace it leads to (odf-hash verify "
+      "--follow-symlinks follows it)");
+}
+
 bool is_dataset_at(const ObjectStore& store, const std::string& key) {
   auto entries = store.list(key);
   return entries.is_ok() && has_layout(*entries);
@@ -150,6 +163,13 @@ Result<std::optional<Workspace>> open_workspace(const std::string& url_or_path,
       return e.name == name && kind_of(*store, e.name, e.kind) == ObjectKind::kDirectory;
     });
   };
+  const std::string shown = redact_url(url_or_path);
+  for (const char* key : {".kamu", ".kamu/datasets"}) {
+    if (std::optional<Status> link = unfollowed_link(*store, key, shown)) return *link;
+  }
+  if (last_component(url_or_path) == ".kamu") {
+    if (std::optional<Status> link = unfollowed_link(*store, "datasets", shown)) return *link;
+  }
   std::string prefix;
   bool kamu = false;
   if (named(".kamu")) {
@@ -246,6 +266,11 @@ Status not_a_dataset_status(const ObjectStore& store, const std::string& shown) 
   const std::string workspace_hint =
       "`odf-hash verify` verifies each of its datasets when given this folder (Python: "
       "odf_hash.verify_workspace)";
+  // A workspace whose .kamu (or .kamu/datasets) is a link leaving it is not one odf-hash
+  // reads as a workspace: say that, not "give this folder".
+  for (const char* key : {".kamu", ".kamu/datasets"}) {
+    if (std::optional<Status> link = unfollowed_link(store, key, shown)) return *link;
+  }
   if (has(".kamu")) {
     return Status::not_found(head + "it is a kamu workspace: " + workspace_hint +
                              "; one dataset is .kamu/datasets/<dataset id>");

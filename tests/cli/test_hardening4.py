@@ -305,3 +305,26 @@ def test_since_with_write_pins_needs_an_anchor(run, folder):
     assert r.rc == 0 and f"pin          {ROOT_HEAD} {ROOT_ID}  " in r.out, r
     assert (folder / "pins").read_text() == \
         f"{ROOT_HEAD} {ROOT_ID}  {os.path.realpath(folder / 'ds')}\n"
+
+
+# ---- item 8: a workspace whose .kamu is a link ----------------------------------------------
+
+@pytest.mark.parametrize("linked", [".kamu", ".kamu/datasets"])
+def test_a_workspace_folder_that_is_a_link_says_so(run, tmp_path, linked):
+    """`.kamu` (or `.kamu/datasets`) a link leaving the folder given: not followed (as every
+    link leaving a dataset), and the error says that, instead of "it is a kamu workspace:
+    odf-hash verify verifies each of its datasets when given this folder", which was given;
+    --follow-symlinks follows it."""
+    real = tmp_path / "real"
+    shutil.copytree(EXAMPLES / "root", real / ".kamu" / "datasets" / "ds1")
+    ws = tmp_path / "ws"
+    link = ws / linked
+    link.parent.mkdir(parents=True)
+    link.symlink_to(real / linked)
+    r = run("verify", ws)
+    assert r.rc == 2, r
+    assert (f"{ws}: its {linked} is a symbolic link leaving the folder (to \"{real / linked}\"), "
+            "which odf-hash does not follow") in r.err, r.err
+    assert "when given this folder" not in r.err
+    r = run("verify", "--follow-symlinks", ws)
+    assert r.rc == 0 and "ds1  VALID" in r.out, r
