@@ -339,6 +339,24 @@ def test_huge_answers_bounded(odf_hash_bin, tmp_path):
     assert peak - base < 64 << 10, (peak, base)
 
 
+def test_one_object_of_many_members_bounded(odf_hash_bin, tmp_path):
+    """An output object of a million small members (kamu writes rows of a few columns, but an
+    answer may hold anything): its members are buffered as text plus 24 bytes each, then
+    sorted; 9 times the text before (a pair of strings each), about 6.5 now."""
+    doc = load("get")
+    doc["output"]["data"] = {f"k{i}": ka.Number(str(i % 10)) for i in range(1_000_000)}
+    big = tmp_path / "object.json"
+    big.write_bytes(ka.dump(ka.resign(doc, SIGNER_A)))
+    size_kib = big.stat().st_size >> 10
+    small, base = _measured([odf_hash_bin, "verify-query", "--trust", DID["A"],
+                             DATA / "answers" / "get.json"])
+    assert small.returncode == 0, small
+    p, peak = _measured([odf_hash_bin, "verify-query", "--trust", DID["A"], big])
+    assert p.returncode == 0, p  # kamu_answers.py sorted the keys the same way
+    print(f"peak {peak} KiB, baseline {base} KiB, answer {size_kib} KiB")
+    assert peak - base < 8 * size_kib, (peak, base, size_kib)
+
+
 def test_help_documents_exit_codes(odf_hash_bin):
     p = subprocess.run([odf_hash_bin, "verify-query", "--help"], capture_output=True,
                        timeout=30)
