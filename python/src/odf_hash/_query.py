@@ -134,7 +134,7 @@ def verify_query(answer: Union[bytes, bytearray, memoryview, str, "os.PathLike[s
     did:key per line with an optional name), and with ``datasets`` (``{"alias or did:odf:…":
     "folder or URL"}``, or ``["NAME=LOCATION", ...]``) that each named input dataset's
     ``blockHash`` is a block on the verified chain of that copy. Sub-queries are checked
-    recursively.
+    recursively. ``jobs`` files of a copy are hashed at once (default: every core).
 
     ``answer`` is the answer's bytes exactly as the node sent them (a parsed and re-dumped
     answer has lost the text of its numbers, which is what the node hashed), or the path of
@@ -178,7 +178,7 @@ def verify_query(answer: Union[bytes, bytearray, memoryview, str, "os.PathLike[s
              ([trust_files] if isinstance(trust_files, (str, os.PathLike)) else trust_files)]
     verdict, text = _odf_hash.verify_query(
         data, _strings(trust, "trust"), files, specs,
-        0 if jobs is None else _count("jobs", jobs, 256), limit, opts)
+        _count("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 256), limit, opts)
     d = json.loads(text)
     return QueryCheck(d["verdict"], d["summary"], list(d["findings"]),
                       [_part(q) for q in d["queries"]], _json=text)
