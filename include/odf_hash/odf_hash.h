@@ -21,9 +21,11 @@
  *   - Strings are UTF-8, NUL-terminated. Paths are file system paths ("-" is standard input
  *     where said) or URLs: "s3://bucket/key" (credentials, region and endpoint from the AWS
  *     environment: AWS_ACCESS_KEY_ID..., AWS_REGION, AWS_ENDPOINT_URL), "http(s)://..." and
- *     "ipfs://CID/..." / "ipns://NAME/..." (through the IPFS HTTP gateway that
- *     ODF_HASH_IPFS_GATEWAY, else KAMU_CONFIG__protocol__ipfs__httpGateway names, else
- *     http://localhost:8080);
+ *     "ipfs://CID/..." (through the IPFS HTTP gateway that ODF_HASH_IPFS_GATEWAY, else
+ *     KAMU_CONFIG__protocol__ipfs__httpGateway names, else http://localhost:8080; every
+ *     block checked against the CID, as open_store.h says: this interface has no way to
+ *     trust a gateway instead, so "ipns://NAME/..." and gateways without verifiable
+ *     responses are errors here);
  *     a URL's user information is never repeated in a message (it shows as "***").
  *   - Thread safety: every function is reentrant; distinct objects may be used from distinct
  *     threads; one object must not be used from two threads at once (read-only accessors of a

@@ -7,12 +7,25 @@
 //   http://host/path, https://host/path   any HTTP server, read-only, with the object layout of
 //                                         the ODF Simple Transfer Protocol: {url}/refs/head,
 //                                         {url}/blocks/{hash}, {url}/data/{hash}, ...
-//   ipfs://CID/path, ipns://NAME/path     IPFS, through an HTTP gateway as kamu reads it:
-//                                         GATEWAY/ipfs/CID/path, GATEWAY/ipns/NAME/path
-//                                         (StoreOptions::ipfs_gateway), then as http://
+//   ipfs://CID/path                       IPFS, through an HTTP gateway
+//                                         (StoreOptions::ipfs_gateway), anchored by the CID:
+//                                         every block is asked for as a verifiable response
+//                                         (GATEWAY/ipfs/BLOCK-CID?format=raw) and checked
+//                                         against the CID that links to it, from the root CID
+//                                         down the UnixFS path to each object; folders are
+//                                         listed (verified content too). See
+//                                         src/remote/ipfs/ipfs_store.h.
+//   ipns://NAME/path                      refused (kInvalidArgument): nothing anchors what a
+//                                         gateway resolves a name to, unless
+//                                         StoreOptions::trust_gateway, which reads
+//                                         GATEWAY/ipfs/CID/path and GATEWAY/ipns/NAME/path as
+//                                         http:// objects, as kamu reads IPFS.
+// IPFS paths are checked first: an ipfs:// name must be a CID, and a path component that is
+// "." or ".." (also percent-encoded) is refused (kInvalidArgument), as are '?' and '#'.
 //
 // HTTP servers cannot list folders (ObjectStore::can_list() is false): objects are found by
-// their expected keys. S3 prefixes are listed. Nothing is ever written, whatever the store.
+// their expected keys. S3 prefixes and IPFS folders (read through the CID) are listed. Nothing is
+// ever written, whatever the store.
 //
 // Remote reads (both HTTP and S3):
 //  - a sequential read streams the object (one GET; the physical hash is computed as the
@@ -32,7 +45,9 @@
 //    only, and never from https to http; $CURL_CA_BUNDLE names the certificates https servers are
 //    checked against.
 // Memory: a streamed object holds at most 1 MiB of received bytes waiting to be read (HTTP)
-// or one 4 MiB chunk (S3); range reads land in the caller's buffer.
+// or one 4 MiB chunk (S3); range reads land in the caller's buffer. An IPFS file holds its
+// last block (at most 2 MiB, typically 256 KiB) and the block being fetched; an IPFS store
+// caches at most 32 MiB of folder and inner nodes.
 //
 // Thread safety: as store.h. The stores share connections between threads where the
 // library allows (curl's DNS cache and TLS sessions, the AWS SDK's client).
@@ -69,6 +84,10 @@ struct StoreOptions {
   // IPFS (ipfs://, ipns://): the HTTP gateway's URL ("http://127.0.0.1:8080"); empty:
   // resolve_ipfs_gateway.
   std::string ipfs_gateway;
+  // IPFS: read GATEWAY/ipfs/CID/path (and ipns://) as plain HTTP objects, trusting the gateway
+  // to serve the content the CID names, instead of checking every block against it (see the
+  // top of this file). For gateways without verifiable responses, and for ipns:// names.
+  bool trust_gateway = false;
 
   // Local folders: follow symbolic links leaving the folder (local_store.h).
   bool follow_symlinks = false;
@@ -92,6 +111,9 @@ Status check_store_options(const StoreOptions& options);
 // Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://",
 // "ipfs://", "ipns://").
 bool is_store_url(std::string_view text);
+
+// Whether `text` is an "ipfs://" or "ipns://" URL (any case).
+bool is_ipfs_url(std::string_view text);
 
 // `text` (a URL, a path, or a message quoting URLs) with the user information of every URL
 // in it replaced by "***": "https://user:secret@host/ds" -> "https://***@host/ds". Every

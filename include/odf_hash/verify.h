@@ -227,6 +227,11 @@ struct VerifyScope {
   std::string sample_spec;  // as given: "0.01", "25"
   uint64_t files_total = 0, files_checked = 0;
   uint64_t bytes_total = 0, bytes_checked = 0;
+  // An ipfs:// or ipns:// dataset: the gateway it was read through (without user
+  // information), and whether every block was checked against the URL's CID (false: read
+  // trusting the gateway, StoreOptions::trust_gateway; skipped then says so too).
+  std::string ipfs_gateway;
+  bool ipfs_verified = false;
   // Checks not made, one sentence each (for reports and schedulers): what and why.
   std::vector<std::string> skipped;
 

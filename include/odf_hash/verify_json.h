@@ -21,6 +21,7 @@
 //              "expected_head_sequence", "expected_dataset_id" (a pin's, or null), "since",
 //              "since_found", "since_sequence", "kind_inferred", "deep", "sample" (null, or
 //              {"spec", "seed", "files_checked", "files_total", "bytes_checked", "bytes_total"}),
+//              "ipfs" (null, or {"gateway", "verified": false when read trusting the gateway}),
 //              "skipped": [sentence, ...]}}
 //   (VerifyScope, verify.h; hashes as multihash text, absent values null)
 //   (absent values are null; a linked object's entry names its first reference's block)

@@ -4,13 +4,14 @@
 //
 //   task:   {"version", "id", "dataset", "follow_symlinks", "endpoint_url", "region",
 //            "no_sign_request", "connect_timeout", "read_timeout", "max_attempts",
-//            "ipfs_gateway", "role" ("data" / "checkpoint" / "linked-object"), "file",
+//            "ipfs_gateway", "trust_gateway", "role" ("data" / "checkpoint" /
+//            "linked-object"), "file",
 //            "known_missing", "misnamed", "block", "sequence_number", "size", "physical",
 //            "logical" (or null), "derivative", "integrity_only", "link" (null, or
 //            {"data_file", "column", "row"} for a linked object), "deep",
 //            "offset_column", "offset_start", "offset_end" (verify --deep; may be absent:
 //            not deep)}
-//            (the store options, endpoint_url to ipfs_gateway, may be absent: defaults;
+//            (the store options, endpoint_url to trust_gateway, may be absent: defaults;
 //            "dataset", "endpoint_url" and "ipfs_gateway" are written without user
 //            information; "misnamed", a file of the same folder holding the hash under
 //            another name, may be absent)

@@ -35,14 +35,14 @@ T value_or_raise(odf_hash::Result<T>&& r) {
 
 // How URLs are opened (open_store.h), as odf_hash/__init__.py's keyword arguments give it:
 // (endpoint_url, region, no_sign_request, connect_timeout, read_timeout, max_attempts,
-// ipfs_gateway).
+// ipfs_gateway, trust_gateway).
 using StoreTuple =
-    std::tuple<std::string, std::string, bool, double, double, unsigned, std::string>;
+    std::tuple<std::string, std::string, bool, double, double, unsigned, std::string, bool>;
 
 inline odf_hash::StoreOptions store_for(const StoreTuple& t) {
   odf_hash::StoreOptions o;
   std::tie(o.endpoint_url, o.region, o.no_sign_request, o.connect_timeout_s, o.read_timeout_s,
-           o.max_attempts, o.ipfs_gateway) = t;
+           o.max_attempts, o.ipfs_gateway, o.trust_gateway) = t;
   return o;
 }
 

@@ -189,23 +189,34 @@ def test_http_verify_and_credentials_never_shown(variants, tmp_path):
 
 
 def test_ipfs_through_a_gateway_and_kamu_like_server(variants, tmp_path):
-    """ipfs://CID is read as GATEWAY/ipfs/CID (the gateway here: the static server over a
-    folder laid out that way); tasks carry the gateway. And a server that answers data
-    without Content-Length or Range (as a kamu node does) gives the local report."""
+    """ipfs://CID with trust_gateway=True is read as GATEWAY/ipfs/CID (the gateway here: the
+    static server over a folder laid out that way), and the report says the gateway was
+    trusted; without it such a server, which cannot answer verifiable block requests, is an
+    error. Tasks carry the gateway and the trust. And a server that answers data without
+    Content-Length or Range (as a kamu node does) gives the local report."""
     name = "root-flipped-data-and-stray-file"
     cid = "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi"
     shutil.copytree(variants[name], tmp_path / "ipfs" / cid)
     local = odf_hash.verify(variants[name]).to_dict()
     expected = [p["kind"] for p in local["problems"] if p["kind"] != "unexpected-file"]
     with http_server(tmp_path) as server:
-        remote = odf_hash.verify(f"ipfs://{cid}", ipfs_gateway=server.url)
+        remote = odf_hash.verify(f"ipfs://{cid}", ipfs_gateway=server.url, trust_gateway=True)
         assert remote.path == f"ipfs://{cid}"
         assert [p["kind"] for p in remote.to_dict()["problems"]] == expected
-        plan = odf_hash.plan(f"ipfs://{cid}", ipfs_gateway=server.url + "/")
-        assert all(t.ipfs_gateway == server.url + "/" for t in plan)
+        assert remote.scope["ipfs"] == {"gateway": server.url, "verified": False}
+        assert any("not checked against the CID" in s for s in remote.scope["skipped"])
+        plan = odf_hash.plan(f"ipfs://{cid}", ipfs_gateway=server.url + "/", trust_gateway=True)
+        assert all(t.ipfs_gateway == server.url + "/" and t.trust_gateway for t in plan)
         assert odf_hash.merge(plan, [odf_hash.check(t) for t in plan]) == remote
         with pytest.raises(odf_hash.InvalidInputError, match="ipfs_gateway"):
             odf_hash.verify(f"ipfs://{cid}", ipfs_gateway=8080)
+        with pytest.raises(odf_hash.InvalidInputError, match="trust_gateway"):
+            odf_hash.verify(f"ipfs://{cid}", ipfs_gateway=server.url, trust_gateway="yes")
+        with pytest.raises(odf_hash.IoError, match="trust-gateway"):
+            odf_hash.verify(f"ipfs://{cid}", ipfs_gateway=server.url, read_timeout=2,
+                            max_attempts=1)
+        with pytest.raises(odf_hash.InvalidInputError, match="not a CID"):
+            odf_hash.verify("ipfs://bafyok", ipfs_gateway=server.url, trust_gateway=True)
     root = next(iter(variants.values())).parent
     with http_server(root) as server:
         remote = odf_hash.verify(f"{server.url}/chunked/{name}")

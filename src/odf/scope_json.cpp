@@ -27,6 +27,10 @@ json scope_to_json(const VerifyScope& s) {
                   {"bytes_checked", s.bytes_checked},
                   {"bytes_total", s.bytes_total}};
   }
+  json ipfs;
+  if (!s.ipfs_gateway.empty()) {
+    ipfs = json{{"gateway", s.ipfs_gateway}, {"verified", s.ipfs_verified}};
+  }
   return json{
       {"complete", !s.partial()},
       {"expected_head", hash_or_null(s.expected_head)},
@@ -39,6 +43,7 @@ json scope_to_json(const VerifyScope& s) {
       {"kind_inferred", s.kind_inferred},
       {"deep", s.deep},
       {"sample", std::move(sample)},
+      {"ipfs", std::move(ipfs)},
       {"skipped", s.skipped}};
 }
 
@@ -68,6 +73,14 @@ Result<VerifyScope> scope_from_json(const json& j, const std::string& where) {
     ODF_HASH_ASSIGN_OR_RETURN(s.files_total, json_u64(*sample, w, "files_total"));
     ODF_HASH_ASSIGN_OR_RETURN(s.bytes_checked, json_u64(*sample, w, "bytes_checked"));
     ODF_HASH_ASSIGN_OR_RETURN(s.bytes_total, json_u64(*sample, w, "bytes_total"));
+  }
+  // "ipfs" is optional: plans written before it have none.
+  if (auto ipfs = j.find("ipfs"); ipfs != j.end() && !ipfs->is_null()) {
+    const std::string w = where + ".ipfs";
+    if (!ipfs->is_object()) return Status::parse_error(w + ": expected an object or null");
+    ODF_HASH_ASSIGN_OR_RETURN(s.ipfs_gateway, json_string(*ipfs, w, "gateway"));
+    ODF_HASH_ASSIGN_OR_RETURN(s.ipfs_verified, json_bool(*ipfs, w, "verified"));
+    if (s.ipfs_gateway.empty()) return Status::parse_error(w + ".gateway: expected a URL");
   }
   ODF_HASH_ASSIGN_OR_RETURN(const json* skipped, json_field(j, where, "skipped"));
   if (!skipped->is_array()) return Status::parse_error(where + ".skipped: expected a list");

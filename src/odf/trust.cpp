@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "odf_hash/open_store.h"
+
 namespace odf_hash::odf::detail {
 
 namespace {
@@ -120,6 +122,20 @@ std::optional<DatasetKind> infer_kind(const ChainWalk& walk) {
   }
   if (walk.stopped_at) return of(walk.stopped_at->block);
   return std::nullopt;
+}
+
+// Where an IPFS dataset's content came from, and whether the CID anchored it.
+void note_ipfs(const std::string& url_or_path, const StoreOptions& store, VerifyScope& scope) {
+  if (!is_ipfs_url(url_or_path)) return;
+  scope.ipfs_gateway = redact_url(resolve_ipfs_gateway(store.ipfs_gateway));
+  while (scope.ipfs_gateway.size() > 1 && scope.ipfs_gateway.back() == '/') {
+    scope.ipfs_gateway.pop_back();
+  }
+  scope.ipfs_verified = !store.trust_gateway;
+  if (store.trust_gateway) {
+    scope.skipped.push_back("IPFS content: not checked against the CID; the gateway " +
+                            scope.ipfs_gateway + " was trusted to serve it (--trust-gateway)");
+  }
 }
 
 }  // namespace odf_hash::odf::detail

@@ -24,6 +24,11 @@ namespace odf_hash::odf::detail {
 void check_anchors(const DatasetDir& dir, const ChainWalk& walk, const VerifyOptions& options,
                    DatasetReport& report);
 
+// For an ipfs:// or ipns:// dataset, what anchors its content (the CID, or the gateway it was
+// read through trusting it: StoreOptions::trust_gateway) in the scope: ipfs_gateway,
+// ipfs_verified, and a skipped sentence when trusted. Nothing for other locations.
+void note_ipfs(const std::string& url_or_path, const StoreOptions& store, VerifyScope& scope);
+
 // The kind of a dataset whose Seed was not read (--since): blocks adding data say it
 // (ExecuteTransform only in derivative datasets, AddData only in root ones). nullopt when
 // no block read says.

@@ -10,6 +10,7 @@
 
 #include "odf_hash/format_bytes.h"
 #include "odf_hash/verify_plan.h"
+#include "trust.h"
 
 namespace odf_hash::odf {
 
@@ -213,6 +214,7 @@ Result<DatasetReport> verify_dataset(const std::string& url_or_path, const Verif
   ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store,
                                                              /*list_folders=*/!options.since));
   ODF_HASH_ASSIGN_OR_RETURN(DatasetReport report, verify_dataset(dir, options));
+  detail::note_ipfs(url_or_path, options.store, report.scope);
   report.path = redact_url(url_or_path);
   return report;
 }

@@ -145,6 +145,7 @@ Result<VerifyPlan> plan_verify(const std::string& url_or_path, const VerifyOptio
   ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(url_or_path, options.store,
                                                              /*list_folders=*/!options.since));
   ODF_HASH_ASSIGN_OR_RETURN(VerifyPlan plan, plan_verify(dir, options));
+  detail::note_ipfs(url_or_path, options.store, plan.report.scope);
   const std::string shown = redact_url(url_or_path);
   plan.report.path = shown;
   for (auto& t : plan.tasks) t.dataset = shown;
@@ -459,8 +460,8 @@ std::string store_key(const FileTask& t) {
   for (const std::string& part :
        {o.endpoint_url, o.region, std::string(o.no_sign_request ? "1" : "0"),
         std::to_string(o.connect_timeout_s), std::to_string(o.read_timeout_s),
-        std::to_string(o.max_attempts), std::string(o.follow_symlinks ? "1" : "0"),
-        o.ipfs_gateway}) {
+        std::to_string(o.max_attempts), std::string(o.follow_symlinks ? "1" : "0"), o.ipfs_gateway,
+        std::string(o.trust_gateway ? "1" : "0")}) {
     key += '\0';
     key += part;
   }

@@ -86,6 +86,9 @@ Status store_from_json(const json& j, const std::string& where, StoreOptions& o)
   if (has("ipfs_gateway")) {
     ODF_HASH_ASSIGN_OR_RETURN(o.ipfs_gateway, json_string(j, where, "ipfs_gateway"));
   }
+  if (has("trust_gateway")) {
+    ODF_HASH_ASSIGN_OR_RETURN(o.trust_gateway, json_bool(j, where, "trust_gateway"));
+  }
   for (auto [key, value] : {std::pair{"connect_timeout", &o.connect_timeout_s},
                             std::pair{"read_timeout", &o.read_timeout_s}}) {
     if (!has(key)) continue;
@@ -120,6 +123,7 @@ json task_to_json(const FileTask& t) {
               {"read_timeout", t.store.read_timeout_s},
               {"max_attempts", t.store.max_attempts},
               {"ipfs_gateway", redact_url(t.store.ipfs_gateway)},
+              {"trust_gateway", t.store.trust_gateway},
               {"role", file_role_name(t.role)},
               {"file", t.file},
               {"known_missing", t.known_missing},

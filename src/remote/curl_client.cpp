@@ -117,6 +117,8 @@ void ResponseHeaders::add_line(const char* data, size_t size) {
     last_modified = std::string(value);
   } else if (iequals(name, "content-encoding")) {
     content_encoding = std::string(value);
+  } else if (iequals(name, "content-type")) {
+    content_type = std::string(value);
   } else if (iequals(name, "accept-ranges")) {
     accepts_ranges = iequals(value, "bytes");
   } else if (iequals(name, "transfer-encoding")) {

@@ -43,6 +43,7 @@ struct ResponseHeaders {
   std::string etag;
   std::string last_modified;
   std::string content_encoding;
+  std::string content_type;     // as sent, parameters included
   bool chunked = false;         // Transfer-Encoding: chunked (the body's end is in the body)
   bool accepts_ranges = false;  // Accept-Ranges: bytes
   bool complete = false;  // the blank line ending a final (non-1xx, non-3xx) response's headers
@@ -93,6 +94,27 @@ class CurlClient {
   std::mutex share_locks_[CURL_LOCK_DATA_LAST];
   std::mutex pool_mu_;
   std::vector<CURL*> pool_;
+};
+
+// Request headers for CURLOPT_HTTPHEADER, freed with the list.
+class CurlList {
+ public:
+  CurlList() = default;
+  CurlList(const CurlList&) = delete;
+  CurlList& operator=(const CurlList&) = delete;
+  ~CurlList() { reset(); }
+  void add(const std::string& line) {
+    curl_slist* l = curl().slist_append(list_, line.c_str());
+    if (l != nullptr) list_ = l;
+  }
+  void reset() {
+    if (list_ != nullptr) curl().slist_free_all(list_);
+    list_ = nullptr;
+  }
+  curl_slist* get() const { return list_; }
+
+ private:
+  curl_slist* list_ = nullptr;
 };
 
 // Whether an HTTP status is a success (2xx).

@@ -70,4 +70,17 @@ size_t WholeSink::on_body(char* data, size_t size, size_t nitems, void* user) {
   return s->fault.is_ok() ? n : 0;
 }
 
+size_t BufferSink::on_body(char* data, size_t size, size_t nitems, void* user) {
+  auto* s = static_cast<BufferSink*>(user);
+  const size_t n = size * nitems;
+  if (!is_success(s->headers.status)) return 0;
+  if ((s->headers.content_length && *s->headers.content_length > s->limit) ||
+      n > s->limit - s->body.size()) {
+    s->too_large = true;
+    return 0;
+  }
+  s->body.insert(s->body.end(), data, data + n);
+  return n;
+}
+
 }  // namespace odf_hash::remote

@@ -1,11 +1,13 @@
 // Internal to remote: the write callbacks of the HTTP store's blocking requests (libcurl's
 // CURLOPT_WRITEFUNCTION with the sink as CURLOPT_WRITEDATA): a range read into the caller's
-// buffer, and a whole object into a spool (spool_file.h). Each checks the first response it
-// sees against the object as opened, so that a changed object is never stitched together.
+// buffer and a whole object into a spool (spool_file.h), each checking the first response it
+// sees against the object as opened so that a changed object is never stitched together; and
+// a small body (an IPFS block, checked by its CID afterwards) into memory.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "curl_client.h"
 #include "odf_hash/status.h"
@@ -36,6 +38,17 @@ struct WholeSink {
   ResponseHeaders headers;
   bool checked = false;
   Status fault;
+
+  static size_t on_body(char* data, size_t size, size_t nitems, void* user);
+};
+
+// The body of a GET kept in memory, at most `limit` bytes: a larger body (announced or sent)
+// stops the transfer with `too_large` set, before more than `limit` bytes are held.
+struct BufferSink {
+  size_t limit;
+  ResponseHeaders headers;
+  std::vector<uint8_t> body;
+  bool too_large = false;
 
   static size_t on_body(char* data, size_t size, size_t nitems, void* user);
 };

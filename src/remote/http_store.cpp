@@ -69,26 +69,6 @@ std::string validator_of(const ResponseHeaders& h) {
   return h.last_modified;
 }
 
-class CurlList {
- public:
-  CurlList() = default;
-  CurlList(const CurlList&) = delete;
-  CurlList& operator=(const CurlList&) = delete;
-  ~CurlList() { reset(); }
-  void add(const std::string& line) {
-    curl_slist* l = curl().slist_append(list_, line.c_str());
-    if (l != nullptr) list_ = l;
-  }
-  void reset() {
-    if (list_ != nullptr) curl().slist_free_all(list_);
-    list_ = nullptr;
-  }
-  curl_slist* get() const { return list_; }
-
- private:
-  curl_slist* list_ = nullptr;
-};
-
 // One object opened for reading.
 class HttpObjectReader final : public ObjectReader {
  public:

@@ -10,6 +10,8 @@
 
 #include "arrow_module.h"
 #include "http_store.h"
+#include "ipfs/ipfs_store.h"
+#include "ipfs/ipfs_url.h"
 #include "odf_hash/local_store.h"
 #include "odf_hash/reader.h"
 
@@ -39,11 +41,8 @@ bool is_ipfs(std::string_view text) {
   return starts_with_nocase(text, "ipfs://") || starts_with_nocase(text, "ipns://");
 }
 
-// The gateway URL of an ipfs:// or ipns:// URL, as kamu maps it (its dataset factory joins
-// "{scheme}/{cid}{path}" onto protocol.ipfs.httpGateway): ipfs://CID/path ->
-// GATEWAY/ipfs/CID/path. IPNS names are resolved by the gateway (kamu may resolve DNSLink
-// names itself first: docs/divergences.md).
-Result<std::string> gateway_url_of(const std::string& url, const StoreOptions& options) {
+// The gateway's URL, checked: http(s), no query or fragment, no trailing '/'.
+Result<std::string> checked_gateway(const StoreOptions& options) {
   std::string gateway = resolve_ipfs_gateway(options.ipfs_gateway);
   if (!is_http(gateway)) {
     return Status::invalid_argument(redact_url(gateway) +
@@ -54,17 +53,41 @@ Result<std::string> gateway_url_of(const std::string& url, const StoreOptions& o
                                     ": an IPFS gateway URL has no query or fragment");
   }
   while (!gateway.empty() && gateway.back() == '/') gateway.pop_back();
-  const std::string scheme = url.substr(0, 4);  // "ipfs" / "ipns", any case
-  std::string rest = url.substr(7);             // CID[/path]
-  const size_t slash = rest.find('/');
-  const std::string name = rest.substr(0, slash);
-  if (name.empty() || name.find_first_of("?#@:") != std::string::npos) {
-    return Status::invalid_argument(redact_url(url) + ": not an " + scheme +
-                                    "://NAME/path URL (a CID or an IPNS name)");
+  // "***@" is what redact_url leaves of user information (a task's gateway): no user.
+  if (const size_t at = gateway.find("://***@"); at != std::string::npos) gateway.erase(at + 3, 4);
+  return gateway;
+}
+
+remote::HttpOptions http_options(const StoreOptions& options) {
+  remote::HttpOptions http;
+  http.connect_timeout_s = options.connect_timeout_s;
+  http.read_timeout_s = options.read_timeout_s;
+  http.max_attempts = std::max(1u, options.max_attempts);
+  http.cancel = options.cancel;
+  return http;
+}
+
+// An ipfs:// dataset anchored by its CID (ipfs/ipfs_store.h); with trust_gateway, or for an
+// ipns:// name (whose record odf-hash does not check), the gateway's path answers as kamu
+// reads them (its dataset factory joins "{scheme}/{cid}{path}" onto protocol.ipfs.httpGateway),
+// read by the HTTP store.
+Result<std::shared_ptr<ObjectStore>> open_ipfs(const std::string& url,
+                                               const StoreOptions& options) {
+  ODF_HASH_ASSIGN_OR_RETURN(const remote::ipfs::IpfsUrl parsed, remote::ipfs::parse_ipfs_url(url));
+  ODF_HASH_ASSIGN_OR_RETURN(const std::string gateway, checked_gateway(options));
+  if (!options.trust_gateway) {
+    if (parsed.ipns) {
+      return Status::invalid_argument(
+          redact_url(url) +
+          ": an ipns:// name is resolved by the gateway, and odf-hash does not check IPNS "
+          "records, so nothing would anchor what the gateway serves; verify the ipfs://CID it "
+          "points to, or read it trusting the gateway (--trust-gateway)");
+    }
+    ODF_HASH_RETURN_IF_ERROR(remote::load_curl().status());  // every request needs it
+    return remote::ipfs::open_ipfs_store(parsed, gateway, http_options(options));
   }
-  std::string lower = scheme;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return gateway + "/" + lower + "/" + rest;
+  return remote::open_http_store(gateway + remote::ipfs::gateway_path(parsed),
+                                 http_options(options));
 }
 
 }  // namespace
@@ -76,6 +99,10 @@ std::string resolve_ipfs_gateway(const std::string& option) {
     if (v != nullptr && *v != '\0') return v;
   }
   return kDefaultIpfsGateway;
+}
+
+bool is_ipfs_url(std::string_view text) {
+  return is_ipfs(text);
 }
 
 bool is_store_url(std::string_view text) {
@@ -180,17 +207,12 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
     return cancellable_store(std::move(store).value(), options.cancel);
   }
   if (is_http(url_or_path) || is_ipfs(url_or_path)) {
-    std::string url = url_or_path;
-    if (is_ipfs(url)) {
-      ODF_HASH_ASSIGN_OR_RETURN(url, gateway_url_of(url_or_path, options));
+    std::shared_ptr<ObjectStore> store;
+    if (is_ipfs(url_or_path)) {
+      ODF_HASH_ASSIGN_OR_RETURN(store, open_ipfs(url_or_path, options));
+    } else {
+      ODF_HASH_ASSIGN_OR_RETURN(store, remote::open_http_store(url_or_path, http_options(options)));
     }
-    remote::HttpOptions http;
-    http.connect_timeout_s = options.connect_timeout_s;
-    http.read_timeout_s = options.read_timeout_s;
-    http.max_attempts = std::max(1u, options.max_attempts);
-    http.cancel = options.cancel;
-    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
-                              remote::open_http_store(url, http));
     return cancellable_store(std::move(store), options.cancel);
   }
   LocalFolderOptions local;
@@ -206,6 +228,10 @@ Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path
   if (!is_store_url(url_or_path)) {
     ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> file, open_local_file(url_or_path));
     return cancellable_reader(std::move(file), options.cancel);
+  }
+  // The whole URL first: "ipfs://cid/.." must be refused as such, not split at its last '/'.
+  if (is_ipfs(url_or_path)) {
+    ODF_HASH_RETURN_IF_ERROR(remote::ipfs::parse_ipfs_url(url_or_path).status());
   }
   const size_t scheme_end = url_or_path.find("://") + 3;
   const size_t slash = url_or_path.rfind('/');

@@ -4,6 +4,7 @@ scripts/build-kubo.sh once, into a cache outside the repository, and run offline
 bootstrap peers, no swarm addresses, a repository made here). The daemon is always stopped.
 """
 import contextlib
+import json
 import os
 import pathlib
 import subprocess
@@ -17,6 +18,20 @@ from remote_servers import free_port, stop_process_group
 
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
 BUILD_KUBO = SOURCE / "scripts" / "build-kubo.sh"
+DATASETS = SOURCE / "examples" / "datasets"
+# Remote-store options that keep a failing run short.
+FAST = ["--read-timeout", "5", "--connect-timeout", "2", "--max-attempts", "2"]
+
+
+def verify_json(run, *args, **kwargs):
+    """`odf-hash verify --json ARGS`: the run, and its first dataset's report."""
+    r = run("verify", "--json", *args, **kwargs)
+    assert r.rc in (0, 1), r
+    return r, json.loads(r.out)["datasets"][0]
+
+
+def outcomes(report):
+    return sorted((f["file"], f["outcome"]) for f in report["files"])
 
 
 

@@ -159,6 +159,12 @@ std::string scope_text(const DatasetReport& r) {
            byte_size(s.bytes_checked) + " of " + byte_size(s.bytes_total) +
            " read; the chain in full\n";
   }
+  if (!s.ipfs_gateway.empty()) {
+    out += "ipfs         " +
+           std::string(s.ipfs_verified ? "every block checked against the CID, read from "
+                                       : "NOT checked against the CID: read trusting ") +
+           escape_text(s.ipfs_gateway) + "\n";
+  }
   for (const auto& k : s.skipped) out += "skipped      " + escape_text(k) + "\n";
   return out;
 }
@@ -537,7 +543,9 @@ Command add_verify_command(CLI::App& root) {
               "\n\nMemory: a remote file being hashed holds at most 8 MiB of its bytes (S3: "
               "the chunk\nbeing hashed and the next one) or 1 MiB (HTTP), so --jobs N bounds "
               "them to N x 8 MiB;\nthe logical fallback of a derivative file reads through "
-              "the Parquet reader's bounded\npool (64 MiB + 64 bytes per byte being read).\n"
+              "the Parquet reader's bounded\npool (64 MiB + 64 bytes per byte being read). An "
+              "IPFS file holds its last block (at most\n2 MiB) and the one being fetched; an "
+              "IPFS dataset's folders are cached, at most 32 MiB.\n"
               "\nExit status: 0 every dataset valid, 1 some invalid (an entry of a workspace "
               "that is not\na dataset too), 2 some could not be verified (unreachable, access "
               "denied to the\ndataset itself, bad URL, a folder that is not a dataset, a "

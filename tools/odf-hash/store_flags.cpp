@@ -57,9 +57,15 @@ void add_store_flags(CLI::App* app, StoreOptions& options) {
       ->group(group);
   app->add_option("--ipfs-gateway", options.ipfs_gateway,
                   "IPFS: the HTTP gateway ipfs://CID/path and ipns://NAME/path are read through "
-                  "(as GATEWAY/ipfs/CID/path); default $ODF_HASH_IPFS_GATEWAY, kamu's "
+                  "(each block as GATEWAY/ipfs/CID?format=raw, checked; with --trust-gateway "
+                  "GATEWAY/ipfs/CID/path); default $ODF_HASH_IPFS_GATEWAY, kamu's "
                   "$KAMU_CONFIG__protocol__ipfs__httpGateway, else http://localhost:8080")
       ->type_name("URL")
+      ->group(group);
+  app->add_flag("--trust-gateway", options.trust_gateway,
+                "IPFS: read GATEWAY/ipfs/CID/path as plain HTTP, trusting the gateway to serve "
+                "what the CID names (needed for ipns:// and for gateways without verifiable "
+                "responses); without it every block is checked against the CID")
       ->group(group);
 }
 
@@ -69,10 +75,13 @@ const char* store_help_footer() {
          "--no-sign-request), http://host/path or https://host/path (objects at\n"
          "{url}/refs/head, {url}/blocks/{hash}, ... as the ODF Simple Transfer Protocol\n"
          "lays them out; an HTTP server cannot be listed, so unreferenced files are not\n"
-         "looked for), ipfs://CID/path or ipns://NAME/path (through an HTTP gateway:\n"
-         "--ipfs-gateway). Objects are streamed and hashed as they arrive; one whose size\n"
-         "the server does not announce, or without Range support, is read whole into\n"
-         "temporary storage when random access needs it. Nothing is ever written.";
+         "looked for), ipfs://CID/path (through an HTTP gateway, --ipfs-gateway, anchored\n"
+         "by the CID: every block is asked for as a verifiable response and checked against\n"
+         "it, folders are listed) or ipns://NAME/path (only with --trust-gateway, which reads\n"
+         "through the gateway without checking). Objects are streamed and hashed as they\n"
+         "arrive; one whose size the server does not announce, or without Range support, is\n"
+         "read whole into temporary storage when random access needs it. Nothing is ever\n"
+         "written.";
 }
 
 }  // namespace odf_hash::cli

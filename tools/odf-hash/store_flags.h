@@ -15,8 +15,9 @@ namespace odf_hash::cli {
 // given: transfers wait on the network, not on a core.
 inline constexpr unsigned kRemoteJobs = 16;
 
-// Adds --endpoint-url, --region, --no-sign-request, --connect-timeout, --read-timeout and
-// --max-attempts to `app`, in the group "Remote stores (s3://, http://, https://)".
+// Adds --endpoint-url, --region, --no-sign-request, --connect-timeout, --read-timeout,
+// --max-attempts, --ipfs-gateway and --trust-gateway to `app`, in the group "Remote stores
+// (s3://, http://, https://, ipfs://, ipns://)".
 void add_store_flags(CLI::App* app, StoreOptions& options);
 
 // The footer lines about URLs shared by the commands' --help.

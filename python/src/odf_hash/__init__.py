@@ -33,15 +33,19 @@ Remote locations: wherever a path is taken (:func:`verify`, :func:`plan`,
 as to the ``odf-hash`` command: ``s3://bucket/prefix`` (the AWS credential chain:
 environment, ``~/.aws``, instance metadata), ``http(s)://host/path`` (the ODF Simple
 Transfer Protocol's layout; a server cannot be listed, so unreferenced files are not looked
-for; a kamu node works too), or ``ipfs://CID/path`` / ``ipns://NAME/path`` (through an IPFS
-HTTP gateway, as kamu reads them). Objects are streamed and hashed as they arrive; nothing
-is written. Keyword arguments,
+for; a kamu node works too), or ``ipfs://CID/path`` (through an IPFS HTTP gateway, anchored
+by the CID: every block is asked for as a verifiable response and checked against it, and
+folders are listed) / ``ipns://NAME/path`` (only with ``trust_gateway=True``). Objects are
+streamed and hashed as they arrive; nothing is written. Keyword arguments,
 named as the command's options: ``endpoint_url`` (S3; default ``$AWS_ENDPOINT_URL_S3``,
 ``$AWS_ENDPOINT_URL``), ``region`` (S3), ``no_sign_request`` (S3, anonymous),
 ``connect_timeout`` and ``read_timeout`` (seconds, default 10 and 30), ``max_attempts``
 (per request, default 4), ``ipfs_gateway`` (IPFS: the gateway's URL; default
 ``$ODF_HASH_IPFS_GATEWAY``, kamu's ``$KAMU_CONFIG__protocol__ipfs__httpGateway``, else
-``http://localhost:8080``). The user information of a URL (``https://user:pass@host``) never
+``http://localhost:8080``), ``trust_gateway`` (IPFS: read ``GATEWAY/ipfs/CID/path`` as plain
+HTTP, trusting the gateway to serve what the CID names, for ``ipns://`` and for gateways
+without verifiable responses; a report's ``scope["ipfs"]`` then says ``"verified": False``).
+The user information of a URL (``https://user:pass@host``) never
 appears in a message, a report or a :class:`Task`.
 """
 from __future__ import annotations
@@ -200,6 +204,7 @@ _STORE_DEFAULTS: Dict[str, Any] = {
     "read_timeout": 30.0,
     "max_attempts": 4,
     "ipfs_gateway": None,
+    "trust_gateway": False,
 }
 
 
@@ -225,8 +230,11 @@ def _store(what: str, options: Dict[str, Any]) -> tuple:
     n = o["max_attempts"]
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 20:
         raise InvalidInputError(f"{what}: max_attempts must be an integer from 1 to 20, not {n!r}")
+    if not isinstance(o["trust_gateway"], bool):
+        raise InvalidInputError(f"{what}: trust_gateway must be True or False, not "
+                                f"{o['trust_gateway']!r}")
     return (o["endpoint_url"], o["region"], bool(o["no_sign_request"]), float(o["connect_timeout"]),
-            float(o["read_timeout"]), n, o["ipfs_gateway"])
+            float(o["read_timeout"]), n, o["ipfs_gateway"], o["trust_gateway"])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -612,7 +620,9 @@ class Report:
         #: what the modes checked and skipped (``odf-hash verify --json``'s "scope"):
         #: expected_head(_found, _sequence), since(_found, _sequence), kind_inferred, deep,
         #: sample ({"spec", "seed", "files_checked", "files_total", "bytes_checked",
-        #: "bytes_total"} or None), skipped (one sentence per check not made), complete
+        #: "bytes_total"} or None), ipfs (None, or {"gateway", "verified"}: an ipfs://
+        #: dataset's gateway, and whether its blocks were checked against the CID, False
+        #: with ``trust_gateway=True``), skipped (one sentence per check not made), complete
         self.scope: Dict[str, Any] = d["scope"]
 
     @property
@@ -816,6 +826,7 @@ class Task:
     read_timeout: float = 30.0
     max_attempts: int = 4
     ipfs_gateway: str = ""
+    trust_gateway: bool = False  #: read through the IPFS gateway without checking the CID
     #: a linked object: its first reference, {"data_file", "column", "row"}
     link: Optional[Dict[str, Any]] = None
     #: ``deep=True``: the records are checked against the block too (the offset column's

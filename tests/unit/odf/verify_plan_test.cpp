@@ -474,6 +474,20 @@ TEST_F(MergeErrors, MalformedResultsAndPlans) {
   ASSERT_TRUE(p.is_ok()) << p.status().to_string();
   EXPECT_TRUE(p->report.unreferenced.empty());
   EXPECT_FALSE(p->report.strict);
+  // The scope's "ipfs": absent or null (a plan of another store, or written before it) is
+  // none; an object round-trips; anything else is refused.
+  EXPECT_EQ(plan["scope"]["ipfs"], nullptr);
+  nlohmann::json ipfs = plan;
+  ipfs["scope"]["ipfs"] = {{"gateway", "http://127.0.0.1:8080"}, {"verified", false}};
+  p = parse_verify_plan_json(ipfs.dump());
+  ASSERT_TRUE(p.is_ok()) << p.status().to_string();
+  EXPECT_EQ(p->report.scope.ipfs_gateway, "http://127.0.0.1:8080");
+  EXPECT_FALSE(p->report.scope.ipfs_verified);
+  EXPECT_EQ(nlohmann::json::parse(verify_plan_json(*p))["scope"]["ipfs"], ipfs["scope"]["ipfs"]);
+  ipfs["scope"]["ipfs"]["verified"] = "yes";
+  EXPECT_FALSE(parse_verify_plan_json(ipfs.dump()).is_ok());
+  ipfs["scope"].erase("ipfs");
+  EXPECT_TRUE(parse_verify_plan_json(ipfs.dump()).is_ok());
   // Deep nesting is refused as any other malformed input, without exhausting the stack.
   p = parse_verify_plan_json(std::string(100000, '[') + std::string(100000, ']'));
   ASSERT_FALSE(p.is_ok());
@@ -492,6 +506,7 @@ TEST_F(MergeErrors, TaskStoreOptionsAndNoCredentials) {
   t.store.max_attempts = 2;
   t.store.follow_symlinks = true;
   t.store.ipfs_gateway = "http://gw:pa55@127.0.0.1:8080";
+  t.store.trust_gateway = true;
   const std::string text = file_task_json(t);
   EXPECT_EQ(text.find("s3cr3t"), std::string::npos) << text;
   EXPECT_EQ(text.find("reader"), std::string::npos) << text;
@@ -507,10 +522,11 @@ TEST_F(MergeErrors, TaskStoreOptionsAndNoCredentials) {
   EXPECT_EQ(back->store.max_attempts, 2u);
   EXPECT_TRUE(back->store.follow_symlinks);
   EXPECT_EQ(back->store.ipfs_gateway, "http://***@127.0.0.1:8080");
+  EXPECT_TRUE(back->store.trust_gateway);
 
   nlohmann::json j = nlohmann::json::parse(file_task_json(plan_.tasks[0]));
   for (const char* key : {"endpoint_url", "region", "no_sign_request", "connect_timeout",
-                          "read_timeout", "max_attempts", "ipfs_gateway"}) {
+                          "read_timeout", "max_attempts", "ipfs_gateway", "trust_gateway"}) {
     j.erase(key);
   }
   auto defaults = parse_file_task_json(j.dump());
@@ -520,6 +536,7 @@ TEST_F(MergeErrors, TaskStoreOptionsAndNoCredentials) {
   EXPECT_EQ(defaults->store.read_timeout_s, d.read_timeout_s);
   EXPECT_TRUE(defaults->store.endpoint_url.empty());
   EXPECT_TRUE(defaults->store.ipfs_gateway.empty());
+  EXPECT_FALSE(defaults->store.trust_gateway);
 
   auto error_of = [&](const char* key, nlohmann::json value) {
     nlohmann::json bad = nlohmann::json::parse(text);
@@ -535,6 +552,7 @@ TEST_F(MergeErrors, TaskStoreOptionsAndNoCredentials) {
             "task.connect_timeout: expected seconds from 0.1 to 3600");
   EXPECT_EQ(error_of("region", 1), "task.region: expected a string");
   EXPECT_EQ(error_of("no_sign_request", "yes"), "task.no_sign_request: expected true or false");
+  EXPECT_EQ(error_of("trust_gateway", 1), "task.trust_gateway: expected true or false");
 }
 
 TEST_F(MergeErrors, TaskOfAVanishedDataset) {

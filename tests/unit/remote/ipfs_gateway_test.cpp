@@ -1,8 +1,9 @@
-// ipfs:// and ipns:// URLs (open_store.h): mapped onto an HTTP gateway as kamu maps them
-// (its dataset factory joins "{scheme}/{cid}{path}" onto protocol.ipfs.httpGateway), the
-// gateway from the option, else $ODF_HASH_IPFS_GATEWAY, else kamu's
-// $KAMU_CONFIG__protocol__ipfs__httpGateway, else kamu's default http://localhost:8080.
-// Nothing is requested: a store is opened and asked for its location.
+// ipfs:// and ipns:// URLs (open_store.h): read through an HTTP gateway, the gateway from the
+// option, else $ODF_HASH_IPFS_GATEWAY, else kamu's $KAMU_CONFIG__protocol__ipfs__httpGateway,
+// else kamu's default http://localhost:8080; anchored by the CID, or with trust_gateway mapped
+// onto the gateway as kamu maps them (its dataset factory joins "{scheme}/{cid}{path}" onto
+// protocol.ipfs.httpGateway). Nothing is requested: a store is opened and asked for its
+// location.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -59,19 +60,39 @@ TEST_F(IpfsGateway, OptionThenOursThenKamusThenDefault) {
   EXPECT_EQ(resolve_ipfs_gateway("https://gw.example"), "https://gw.example");
 }
 
-TEST_F(IpfsGateway, PathGatewayLayout) {
+TEST_F(IpfsGateway, PathGatewayLayoutWhenTrusted) {
   const std::string cid = kCid;
-  EXPECT_EQ(root_of("ipfs://" + cid), "http://localhost:8080/ipfs/" + cid);
   StoreOptions o;
+  o.trust_gateway = true;
+  EXPECT_EQ(root_of("ipfs://" + cid, o), "http://localhost:8080/ipfs/" + cid);
   o.ipfs_gateway = "http://127.0.0.1:8080/";
   EXPECT_EQ(root_of("ipfs://" + cid + "/datasets/a", o),
             "http://127.0.0.1:8080/ipfs/" + cid + "/datasets/a");
   EXPECT_EQ(root_of("ipns://k51qzi5uqu5d/ds/", o), "http://127.0.0.1:8080/ipns/k51qzi5uqu5d/ds");
   EXPECT_EQ(root_of("IPFS://" + cid, o), "http://127.0.0.1:8080/ipfs/" + cid);
+  EXPECT_EQ(root_of("ipfs://" + cid + "/a%20b", o), "http://127.0.0.1:8080/ipfs/" + cid + "/a%20b");
   o.ipfs_gateway = "https://user:secret@gw.example/base";
   EXPECT_EQ(root_of("ipfs://" + cid, o), "https://***@gw.example/base/ipfs/" + cid);
   EXPECT_TRUE(odf_hash::is_store_url("ipfs://" + cid));
   EXPECT_TRUE(odf_hash::is_store_url("ipns://name"));
+  EXPECT_TRUE(odf_hash::is_ipfs_url("IPNS://name"));
+  EXPECT_FALSE(odf_hash::is_ipfs_url("https://name"));
+}
+
+// Without trust_gateway an ipfs:// store is anchored by its CID: its location is the URL, and
+// an ipns:// name (nothing to anchor it) is refused.
+TEST_F(IpfsGateway, AnchoredByTheCid) {
+  const std::string cid = kCid;
+  EXPECT_EQ(root_of("ipfs://" + cid), "ipfs://" + cid);
+  StoreOptions o;
+  o.ipfs_gateway = "https://user:secret@gw.example/base";
+  EXPECT_EQ(root_of("ipfs://" + cid + "/datasets/a/", o), "ipfs://" + cid + "/datasets/a");
+  EXPECT_NE(root_of("ipns://k51qzi5uqu5d/ds", o).find("does not check IPNS records"),
+            std::string::npos);
+  auto store = open_store("ipfs://" + cid, o);
+  ASSERT_TRUE(store.is_ok());
+  EXPECT_TRUE((*store)->can_list());
+  EXPECT_EQ((*store)->location("refs/head"), "ipfs://" + cid + "/refs/head");
 }
 
 TEST_F(IpfsGateway, Refused) {
