@@ -20,8 +20,8 @@ namespace odf_hash::query::detail {
 const JsonNode* JsonNode::get(std::string_view key) const noexcept {
   if (kind != Kind::kObject) return nullptr;
   auto it = std::lower_bound(members.begin(), members.end(), key,
-                             [](const auto& m, std::string_view k) { return m.first < k; });
-  return it != members.end() && it->first == key ? &it->second : nullptr;
+                             [](const JsonMember& m, std::string_view k) { return m.key < k; });
+  return it != members.end() && it->key == key ? &it->value : nullptr;
 }
 
 const char* kind_description(const JsonNode& node) noexcept {
@@ -256,12 +256,11 @@ class TreeBuilder {
   }
 
   // Sorts members by key; the key named twice, if any.
-  template <typename Members>
-  static std::optional<std::string> sort_members(Members& members) {
+  static std::optional<std::string> sort_members(std::vector<JsonMember>& members) {
     std::sort(members.begin(), members.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+              [](const JsonMember& a, const JsonMember& b) { return a.key < b.key; });
     for (size_t i = 1; i < members.size(); ++i) {
-      if (members[i].first == members[i - 1].first) return members[i].first;
+      if (members[i].key == members[i - 1].key) return members[i].key;
     }
     return std::nullopt;
   }
@@ -290,7 +289,7 @@ class TreeBuilder {
                     path_text(path_of_top()) + " (an answer's envelope holds a few)");
       }
       if (f.object) {
-        f.node.members.emplace_back(std::move(f.key), std::move(value));
+        f.node.members.push_back(JsonMember{std::move(f.key), std::move(value)});
       } else {
         f.node.items.push_back(std::move(value));
       }
@@ -352,10 +351,10 @@ void write_canonical(const JsonNode& node, const std::function<void(std::string_
       for (size_t i = 0; i < node.members.size(); ++i) {
         key.clear();
         if (i != 0) key += ',';
-        (void)append_canonical_string(key, node.members[i].first);
+        (void)append_canonical_string(key, node.members[i].key);
         key += ':';
         sink(key);
-        write_canonical(node.members[i].second, sink);
+        write_canonical(node.members[i].value, sink);
       }
       sink("}");
       return;

@@ -26,6 +26,8 @@
 
 namespace odf_hash::query::detail {
 
+struct JsonMember;
+
 struct JsonNode {
   enum class Kind : unsigned char {
     kNull,
@@ -40,7 +42,9 @@ struct JsonNode {
   Kind kind = Kind::kNull;
   std::string text;
   std::vector<JsonNode> items;
-  std::vector<std::pair<std::string, JsonNode>> members;
+  // A vector of a type declared only below: std::pair<std::string, JsonNode> would need
+  // JsonNode complete here (libstdc++ accepts it under GCC, not under clang).
+  std::vector<JsonMember> members;
 
   bool is_object() const noexcept { return kind == Kind::kObject; }
   bool is_array() const noexcept { return kind == Kind::kArray; }
@@ -48,6 +52,12 @@ struct JsonNode {
   bool is_null() const noexcept { return kind == Kind::kNull; }
   // The member named `key` of an object; nullptr when absent (or not an object).
   const JsonNode* get(std::string_view key) const noexcept;
+};
+
+// An object's member.
+struct JsonMember {
+  std::string key;
+  JsonNode value;
 };
 
 // "null", "a string", "an object", ... for messages.
