@@ -11,6 +11,7 @@
 #include "odf_hash/local_store.h"
 #include "odf_hash/physical.h"
 #include "odf_hash/reader.h"
+#include "odf_hash/schema_diff.h"
 
 namespace odf_hash::odf {
 
@@ -29,7 +30,8 @@ std::vector<std::string> differing_columns(const LogicalDigest& a, const Logical
     } else if (c->digest != it->second->digest || c->type != it->second->type) {
       out.push_back(c->type == it->second->type
                         ? path
-                        : path + " (type " + c->type + " vs " + it->second->type + ")");
+                        : path + " (type " + describe_arrow_format(c->type) + " vs " +
+                              describe_arrow_format(it->second->type) + ")");
     }
   }
   for (const auto& [path, c] : right) {
