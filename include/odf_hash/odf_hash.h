@@ -7,7 +7,8 @@
  *     byte for byte those of the reference implementation (the Rust crate arrow-digest), and of
  *     Parquet / Arrow IPC files read the way the main ODF implementation reads them;
  *   - multihash parsing and formatting (every final multibase);
- *   - verification of ODF datasets, with a structured report and its JSON form.
+ *   - verification of ODF datasets, with a structured report and its JSON form;
+ *   - checks of kamu nodes' signed query answers (hashes, signature, key, datasets).
  *
  * Conventions, for every function below:
  *   - Fallible functions return an odf_hash_status (ODF_HASH_OK is 0). When `err` is not
@@ -335,6 +336,59 @@ ODF_HASH_API int odf_hash_comparison_verified(const odf_hash_comparison* compari
  * lists the keys). Belongs to the comparison. */
 ODF_HASH_API const char* odf_hash_comparison_json(const odf_hash_comparison* comparison);
 ODF_HASH_API void odf_hash_comparison_free(odf_hash_comparison* comparison);
+
+/* ---- Signed query answers of kamu nodes ---------------------------------------------------- */
+
+/* A check of a kamu node's signed query answer (include/odf_hash/query/verify_query.h, README
+ * "Signed query answers"): its input, output and sub-queries hashes recomputed from kamu's
+ * canonical JSON, its Ed25519 signature, whether the signing key is trusted, and the input
+ * datasets tied to verified copies. */
+typedef struct odf_hash_query_check odf_hash_query_check;
+
+/* The verdicts, as `odf-hash verify-query` exits. */
+enum {
+  ODF_HASH_QUERY_VALID = 0,       /* every hash, signature and tie valid; every key trusted */
+  ODF_HASH_QUERY_MISMATCH = 1,    /* a hash, a signature or a dataset tie failed */
+  ODF_HASH_QUERY_UNSUPPORTED = 2, /* nothing failed, but a signature type odf-hash does not
+                                     check (EcdsaSecp256k1Signature2019): never valid */
+  ODF_HASH_QUERY_UNTRUSTED = 3    /* all valid, but a signing key is not trusted */
+};
+
+/* What odf_hash_verify_query takes beside the answer. Zero-initialise, set `struct_size` to
+ * sizeof(odf_hash_query_options), then what you need; arrays may be NULL when their count is
+ * 0. */
+typedef struct odf_hash_query_options {
+  size_t struct_size;       /* sizeof(odf_hash_query_options): later versions may grow it */
+  const char* const* trust; /* did:key:z6Mk... of trusted Ed25519 keys */
+  size_t trust_count;
+  const char* const* trust_files; /* trust files: one did:key per line, optionally a name */
+  size_t trust_file_count;
+  const char* const* datasets; /* "NAME=LOCATION": the input dataset of that id or alias is
+                                  tied to the copy at LOCATION (a folder or URL) */
+  size_t dataset_count;
+  uint32_t jobs;      /* files hashed at once verifying a copy (0 means 1) */
+  uint64_t max_bytes; /* the largest answer accepted (0: 256 MiB) */
+} odf_hash_query_options;
+
+/* Checks the answer in `answer` (`len` bytes of JSON, as the node sent it: a parse to double
+ * would change what the node hashed). `options` may be NULL (no key trusted, no dataset tied).
+ * Findings are in the check, not errors: the function fails with ODF_HASH_PARSE_ERROR for a
+ * malformed answer (the message names the part), ODF_HASH_INVALID_ARGUMENT for bad options (a
+ * DID that is none, a dataset NAME the answer does not have, an answer over max_bytes),
+ * ODF_HASH_UNSUPPORTED for a trusted DID of another key type, or the error of a trust file or
+ * dataset copy that could not be read. */
+ODF_HASH_API int odf_hash_verify_query(const char* answer, size_t len,
+                                       const odf_hash_query_options* options,
+                                       odf_hash_query_check** out, odf_hash_error* err);
+/* ODF_HASH_QUERY_VALID, _MISMATCH, _UNSUPPORTED or _UNTRUSTED. */
+ODF_HASH_API int odf_hash_query_check_verdict(const odf_hash_query_check* check);
+/* One line: "VALID (...)", "INVALID: output hash, signature", "UNTRUSTED KEY: ...". Belongs to
+ * the check. */
+ODF_HASH_API const char* odf_hash_query_check_summary(const odf_hash_query_check* check);
+/* The check as `odf-hash verify-query --json` prints it (include/odf_hash/query/query_json.h
+ * lists the keys). Belongs to the check. */
+ODF_HASH_API const char* odf_hash_query_check_json(const odf_hash_query_check* check);
+ODF_HASH_API void odf_hash_query_check_free(odf_hash_query_check* check);
 
 #ifdef __cplusplus
 } /* extern "C" */

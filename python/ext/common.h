@@ -82,5 +82,7 @@ inline ArrowArrayStream take_stream(nb::handle capsule) {
 
 // Registers the compare functions (compare_bindings.cpp) on the module.
 void bind_compare(nb::module_& m);
+// query_bindings.cpp: verify_query (a kamu node's signed query answer).
+void bind_query(nb::module_& m);
 
 }  // namespace odf_hash_py

@@ -45,6 +45,7 @@
 namespace nb = nanobind;
 using namespace nb::literals;
 using odf_hash_py::bind_compare;
+using odf_hash_py::bind_query;
 using odf_hash_py::capsule_pointer;
 using odf_hash_py::LibraryError;
 using odf_hash_py::options_for;
@@ -562,6 +563,7 @@ NB_MODULE(_odf_hash, m) {
   m.def("physical_file", &physical_file, "path"_a, "store"_a);
   m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a, "store"_a);
   bind_compare(m);
+  bind_query(m);
   m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a, "strict"_a, "store"_a, "modes"_a,
         "pins"_a.none(), "write_pins"_a.none());
   m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a, "strict"_a, "store"_a,

@@ -21,7 +21,10 @@
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/odf/verify.h"
 #include "odf_hash/odf/verify_json.h"
+#include "odf_hash/query/query_json.h"
+#include "odf_hash/query/verify_query.h"
 #include "odf_hash/remote/hash_path_or_url.h"
+#include "odf_hash/remote/open_store.h"
 
 using odf_hash::Status;
 using odf_hash::StatusCode;
@@ -38,6 +41,12 @@ struct odf_hash_comparison {
   int verdict;
   int records;
   bool verified;
+  std::string json;
+};
+
+struct odf_hash_query_check {
+  int verdict;
+  std::string summary;
   std::string json;
 };
 
@@ -58,6 +67,24 @@ static_assert(static_cast<int>(StatusCode::kUnsupported) == ODF_HASH_UNSUPPORTED
 static_assert(static_cast<int>(StatusCode::kInternal) == ODF_HASH_INTERNAL);
 static_assert(static_cast<int>(StatusCode::kCancelled) == ODF_HASH_CANCELLED);
 static_assert(odf_hash::kMaxMultihashTextLength + 1 == ODF_HASH_MULTIHASH_TEXT_SIZE);
+static_assert(static_cast<int>(odf_hash::query::QueryVerdict::kValid) == ODF_HASH_QUERY_VALID);
+static_assert(static_cast<int>(odf_hash::query::QueryVerdict::kMismatch) ==
+              ODF_HASH_QUERY_MISMATCH);
+static_assert(static_cast<int>(odf_hash::query::QueryVerdict::kUnsupported) ==
+              ODF_HASH_QUERY_UNSUPPORTED);
+static_assert(static_cast<int>(odf_hash::query::QueryVerdict::kUntrusted) ==
+              ODF_HASH_QUERY_UNTRUSTED);
+
+// The strings of a C array (NULL with a count of 0 is empty); nullopt when one is NULL.
+std::optional<std::vector<std::string>> strings(const char* const* items, size_t count) {
+  std::vector<std::string> out;
+  if (count != 0 && items == nullptr) return std::nullopt;
+  for (size_t i = 0; i < count; ++i) {
+    if (items[i] == nullptr) return std::nullopt;
+    out.emplace_back(items[i]);
+  }
+  return out;
+}
 
 int report(odf_hash_error* err, int code, const char* message) noexcept {
   if (err != nullptr) {
@@ -497,6 +524,60 @@ const char* odf_hash_comparison_json(const odf_hash_comparison* comparison) {
 
 void odf_hash_comparison_free(odf_hash_comparison* comparison) {
   delete comparison;
+}
+
+int odf_hash_verify_query(const char* answer, size_t len, const odf_hash_query_options* options,
+                          odf_hash_query_check** out, odf_hash_error* err) {
+  return guarded(err, [&] {
+    if ((answer == nullptr && len != 0) || out == nullptr) {
+      return invalid(err, "odf_hash_verify_query: NULL argument");
+    }
+    odf_hash::query::QueryVerifyArgs args;
+    uint32_t jobs = 1;
+    uint64_t max_bytes = odf_hash::query::kMaxAnswerBytes;
+    if (options != nullptr) {
+      if (options->struct_size != sizeof(odf_hash_query_options)) {
+        return invalid(err,
+                       "odf_hash_verify_query: struct_size is not sizeof(odf_hash_query_options) "
+                       "of this library");
+      }
+      auto trust = strings(options->trust, options->trust_count);
+      auto files = strings(options->trust_files, options->trust_file_count);
+      auto datasets = strings(options->datasets, options->dataset_count);
+      if (!trust || !files || !datasets) {
+        return invalid(err, "odf_hash_verify_query: a NULL string in the options");
+      }
+      args = {std::move(*trust), std::move(*files), std::move(*datasets)};
+      jobs = options->jobs == 0 ? 1 : options->jobs;
+      if (options->max_bytes != 0) max_bytes = options->max_bytes;
+    }
+    auto o = odf_hash::query::query_verify_options(args);
+    if (!o.is_ok()) return report(err, o.status());
+    o->verify.jobs = jobs;
+    o->max_bytes = max_bytes;
+    auto r =
+        odf_hash::query::verify_query(std::string_view(answer == nullptr ? "" : answer, len), *o);
+    if (!r.is_ok()) return report(err, r.status());
+    *out = new odf_hash_query_check{static_cast<int>(r->verdict()), r->summary(),
+                                    odf_hash::query::query_report_json(*r)};
+    return ok(err);
+  });
+}
+
+int odf_hash_query_check_verdict(const odf_hash_query_check* check) {
+  return check == nullptr ? ODF_HASH_QUERY_MISMATCH : check->verdict;
+}
+
+const char* odf_hash_query_check_summary(const odf_hash_query_check* check) {
+  return check == nullptr ? "" : check->summary.c_str();
+}
+
+const char* odf_hash_query_check_json(const odf_hash_query_check* check) {
+  return check == nullptr ? "" : check->json.c_str();
+}
+
+void odf_hash_query_check_free(odf_hash_query_check* check) {
+  delete check;
 }
 
 }  // extern "C"

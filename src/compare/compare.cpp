@@ -14,6 +14,7 @@
 #include "odf_hash/io/record_stream.h"
 #include "odf_hash/io/store_options.h"
 #include "odf_hash/logical/logical.h"
+#include "odf_hash/logical/schema_diff.h"
 #include "odf_hash/remote/open_store.h"
 
 namespace odf_hash::odf {
@@ -33,7 +34,8 @@ std::vector<std::string> differing_columns(const LogicalDigest& a, const Logical
     } else if (c->digest != it->second->digest || c->type != it->second->type) {
       out.push_back(c->type == it->second->type
                         ? path
-                        : path + " (type " + c->type + " vs " + it->second->type + ")");
+                        : path + " (type " + describe_arrow_format(c->type) + " vs " +
+                              describe_arrow_format(it->second->type) + ")");
     }
   }
   for (const auto& [path, c] : right) {

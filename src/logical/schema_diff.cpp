@@ -151,6 +151,13 @@ std::string describe_arrow_type(const ArrowSchema& type) {
   return describe_format(type);
 }
 
+std::string describe_arrow_format(std::string_view format) {
+  const std::string text(format);
+  ArrowSchema leaf{};
+  leaf.format = text.c_str();
+  return describe_format(leaf);
+}
+
 std::vector<SchemaDifference> diff_schemas(const ArrowSchema& original,
                                            const ArrowSchema& reproduced) {
   std::vector<SchemaDifference> out;

@@ -170,3 +170,22 @@ def test_two_encodings_of_one_type_are_compared_by_value(run, tmp_path):
     pl.DataFrame({"k": list(range(n)), "s": s}).write_parquet(tmp_path / "c.parquet")
     r, doc = compare(run, tmp_path / "a.parquet", tmp_path / "c.parquet")
     assert r.rc == 0 and doc["verdict"] == "equivalent"
+
+
+def test_differing_columns_name_types_as_pyarrow_writes_them(run, tmp_path):
+    """A column whose type differs is listed with its types as people read them (pyarrow's
+    names: timestamp[ms, tz=UTC], int64), in the text and the JSON, never as the Arrow C
+    format strings the hash is computed from (tsm:UTC, l)."""
+    ms, us = pa.timestamp("ms", tz="UTC"), pa.timestamp("us", tz="UTC")
+    pq.write_table(pa.table({"ts": pa.array([1, 2], ms), "n": pa.array([1, 2], pa.int64())}),
+                   tmp_path / "a.parquet")
+    pq.write_table(pa.table({"ts": pa.array([1000, 2000], us),
+                             "n": pa.array([1, 2], pa.int32())}), tmp_path / "b.parquet")
+    r, doc = compare(run, tmp_path / "a.parquet", tmp_path / "b.parquet")
+    assert r.rc == 1 and doc["verdict"] == "different"
+    assert sorted(doc["differing_columns"]) == [
+        f"n (type {pa.int64()} vs {pa.int32()})", f"ts (type {ms} vs {us})"]
+    text = run("compare", tmp_path / "a.parquet", tmp_path / "b.parquet")
+    assert f"ts (type {ms} vs {us})" in text.out, text
+    for fmt in ("tsm:UTC", "tsu:UTC", " l ", " i)"):
+        assert fmt not in text.out and fmt not in r.out, fmt

@@ -97,7 +97,9 @@ def test_readme_examples_print_what_the_readme_shows(odf_hash_bin, scratch):
     # The examples that must keep running (the README would otherwise show nothing checked).
     for needed in ("physical examples/files/*", "physical --check my.sha3", "decode zW1",
                    "verify examples/datasets/root", "logical tests/cli/data/records.parquet",
-                   "slice tests/cli/data/records.parquet"):
+                   "slice tests/cli/data/records.parquet",
+                   "verify-query tests/data/query/answers/join.json",
+                   "--dataset=mix=tests/data/query/datasets/mix-rewritten"):
         assert any(needed in c for c in ran), needed
 
 

@@ -1,8 +1,9 @@
 // The odf-hash subcommands. Each add_*_command registers a CLI11 subcommand on the root app
 // and returns how to run it once parsed. Commands print their results on stdout, warnings
 // and errors on stderr, and return the process exit code:
-//   0 ok, 1 mismatch / failed check / invalid dataset, 2 usage or I/O error, and for
-//   `compare` of two datasets 3: a side failed its own verification, nothing is vouched for.
+//   0 ok, 1 mismatch / failed check / invalid dataset, 2 usage or I/O error, and 3: for
+//   `compare` of two datasets, a side failed its own verification, nothing is vouched for;
+//   for `verify-query`, all valid but signed by a key not in your trusted keys.
 #pragma once
 
 #include <functional>
@@ -18,6 +19,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitMismatch = 1;
 inline constexpr int kExitError = 2;
 inline constexpr int kExitUnverified = 3;
+inline constexpr int kExitUntrustedKey = 3;
 
 struct Command {
   CLI::App* app = nullptr;
@@ -28,6 +30,7 @@ Command add_physical_command(CLI::App& root);
 Command add_decode_command(CLI::App& root);
 Command add_logical_command(CLI::App& root);
 Command add_verify_command(CLI::App& root);
+Command add_verify_query_command(CLI::App& root);
 Command add_compare_command(CLI::App& root);
 Command add_slice_command(CLI::App& root);
 // `help [COMMAND]` and `completions SHELL`; add them after the other commands (they list

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "odf_hash/arrow_c_data.h"
@@ -42,5 +43,9 @@ std::vector<SchemaDifference> diff_schemas(const ArrowSchema& original,
 // A readable type: "int32", "utf8", "large_utf8", "timestamp[us, tz=UTC]", "decimal(10, 2)",
 // "list<int64>", "struct<a: int64, b: utf8>", "dictionary<values=utf8, indices=int32>".
 std::string describe_arrow_type(const ArrowSchema& type);
+
+// A leaf column's readable type from its format string alone (ColumnDigest::type): as
+// describe_arrow_type, with "?" for the children a format string does not hold.
+std::string describe_arrow_format(std::string_view format);
 
 }  // namespace odf_hash

@@ -22,6 +22,8 @@
 - :func:`plan`, :func:`check`, :func:`merge` -- the same verification split for a cluster:
   plan once, check each file anywhere (Dask: :mod:`odf_hash.dask`, Ray: :mod:`odf_hash.ray`),
   merge into the :class:`Report` :func:`verify` gives.
+- :func:`verify_query` -- a kamu node's signed query answer checked offline: its hashes,
+  its Ed25519 signature, whose key signed it, and the blocks it read on verified copies.
 - :class:`Multihash` -- parse and format the hash strings ODF metadata holds.
 
 Hashing releases the GIL: hash several tables from several threads at once.
@@ -84,6 +86,14 @@ from ._errors import (
     ReferenceCompatibilityWarning,
     UnsupportedTypeError,
 )
+from ._query import (
+    DatasetTie,
+    HashCheck,
+    QueryCheck,
+    QueryPart,
+    SignatureCheck,
+    verify_query,
+)
 
 __all__ = [
     "Allow",
@@ -94,8 +104,10 @@ __all__ = [
     "ColumnDigest",
     "Comparison",
     "DatasetComparison",
+    "DatasetTie",
     "Error",
     "FileCheck",
+    "HashCheck",
     "InvalidInputError",
     "IoError",
     "Link",
@@ -105,9 +117,12 @@ __all__ = [
     "Plan",
     "Problem",
     "ProblemKind",
+    "QueryCheck",
+    "QueryPart",
     "ReferenceCompatibilityWarning",
     "Report",
     "SideCheck",
+    "SignatureCheck",
     "Task",
     "Unreferenced",
     "UnsupportedTypeError",
@@ -131,6 +146,7 @@ __all__ = [
     "plan",
     "slice",
     "verify",
+    "verify_query",
     "verify_workspace",
 ]
 
