@@ -7,6 +7,7 @@ import base64
 import hashlib
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -65,6 +66,12 @@ def odf_hash_bin():
     return path
 
 
+# What LeakSanitizer prints when it cannot suspend the process's threads to scan them (not a
+# leak report: a leak report says "detected memory leaks").
+LSAN_INFRA_FAILURE = b"LeakSanitizer has encountered a fatal error"
+LSAN_INFRA_RETRIES = 2
+
+
 class Ran:
     """Outcome of one odf-hash run: exit code, stdout and stderr as text."""
 
@@ -82,14 +89,22 @@ def run(odf_hash_bin):
     """run(*args, input=bytes|None, cwd=path, **popen_kwargs) -> Ran."""
 
     def _run(*args, input=None, cwd=None, **kwargs):
-        proc = subprocess.run(
-            [odf_hash_bin, *map(str, args)],
-            input=input,
-            cwd=cwd,
-            capture_output=True,
-            timeout=120,
-            **kwargs,
-        )
+        for attempt in range(LSAN_INFRA_RETRIES + 1):
+            proc = subprocess.run(
+                [odf_hash_bin, *map(str, args)],
+                input=input,
+                cwd=cwd,
+                capture_output=True,
+                timeout=120,
+                **kwargs,
+            )
+            if LSAN_INFRA_FAILURE not in proc.stderr:
+                break
+            # LeakSanitizer could not stop the threads to scan them (google/sanitizers#1353:
+            # intermittent on loaded machines): the run is not a verdict on odf-hash. Say so
+            # in the test log and run the same command again; a leak it does find still fails.
+            print(f"note: LeakSanitizer infrastructure failure on attempt {attempt + 1} of "
+                  f"{[str(a) for a in args]}; running it again", file=sys.stderr)
         return Ran(proc)
 
     return _run
