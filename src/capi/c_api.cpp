@@ -485,23 +485,23 @@ int odf_hash_compare(const char* original, const char* reproduced, uint32_t thre
     if (original == nullptr || reproduced == nullptr || out == nullptr) {
       return invalid(err, "odf_hash_compare: NULL argument");
     }
-    odf_hash::odf::CompareOptions options;
+    odf_hash::compare::CompareOptions options;
     options.locate_rows = rows > 0;
     options.rows.max_rows = rows;
-    auto r = odf_hash::odf::compare_paths_or_urls(original, reproduced, logical_options(threads),
-                                                  {}, options);
+    auto r = odf_hash::compare::compare_paths_or_urls(original, reproduced,
+                                                      logical_options(threads), {}, options);
     if (!r.is_ok()) return report(err, r.status());
-    const int verdict = r->verdict == odf_hash::odf::CompareVerdict::kIdentical ? ODF_HASH_IDENTICAL
-                        : r->verdict == odf_hash::odf::CompareVerdict::kEquivalent
-                            ? ODF_HASH_EQUIVALENT
-                            : ODF_HASH_DIFFERENT;
-    using Records = odf_hash::odf::FileComparison::Records;
+    const int verdict =
+        r->verdict == odf_hash::compare::CompareVerdict::kIdentical    ? ODF_HASH_IDENTICAL
+        : r->verdict == odf_hash::compare::CompareVerdict::kEquivalent ? ODF_HASH_EQUIVALENT
+                                                                       : ODF_HASH_DIFFERENT;
+    using Records = odf_hash::compare::FileComparison::Records;
     const int records = r->records == Records::kEqual            ? ODF_HASH_RECORDS_EQUAL
                         : r->records == Records::kSameOtherOrder ? ODF_HASH_RECORDS_SAME_OTHER_ORDER
                         : r->records == Records::kDifferent      ? ODF_HASH_RECORDS_DIFFERENT
                                                                  : ODF_HASH_RECORDS_UNKNOWN;
-    *out = new odf_hash_comparison{verdict, records, odf_hash::odf::reproduction_verified(*r),
-                                   odf_hash::odf::file_comparison_json(*r)};
+    *out = new odf_hash_comparison{verdict, records, odf_hash::compare::reproduction_verified(*r),
+                                   odf_hash::compare::file_comparison_json(*r)};
     return ok(err);
   });
 }

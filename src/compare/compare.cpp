@@ -17,7 +17,7 @@
 #include "odf_hash/logical/schema_diff.h"
 #include "odf_hash/remote/open_store.h"
 
-namespace odf_hash::odf {
+namespace odf_hash::compare {
 
 namespace {
 
@@ -486,4 +486,4 @@ Result<UnorderedFileDigest> unordered_digest_path_or_url(const std::string& path
   return unordered_digest_object(std::move(a));
 }
 
-}  // namespace odf_hash::odf
+}  // namespace odf_hash::compare

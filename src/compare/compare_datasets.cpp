@@ -19,32 +19,32 @@
 #include "odf_hash/odf/dataset.h"
 #include "slice_runs.h"
 
-namespace odf_hash::odf {
+namespace odf_hash::compare {
 
 namespace {
 
 struct Side {
-  DatasetDir dir;
-  std::vector<ChainBlock> blocks;                             // seed first
-  std::map<std::pair<uint64_t, uint64_t>, DataSlice> slices;  // by interval
-  std::optional<OffsetInterval> unreached;                    // SideCheck::unreached
-  VerifyPlan plan;  // the chain's verification (plan_verify), over the same walk
+  odf::DatasetDir dir;
+  std::vector<odf::ChainBlock> blocks;                             // seed first
+  std::map<std::pair<uint64_t, uint64_t>, odf::DataSlice> slices;  // by interval
+  std::optional<odf::OffsetInterval> unreached;                    // SideCheck::unreached
+  odf::VerifyPlan plan;  // the chain's verification (plan_verify), over the same walk
 };
 
 Result<Side> read_side(const std::string& location, const StoreOptions& store) {
-  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dir, DatasetDir::open(location, store));
+  ODF_HASH_ASSIGN_OR_RETURN(odf::DatasetDir dir, odf::DatasetDir::open(location, store));
   ODF_HASH_RETURN_IF_ERROR(dir.read_head().status());
-  detail::ChainWalk walk = detail::walk_chain(dir);
-  std::vector<ChainBlock> blocks(walk.blocks.rbegin(), walk.blocks.rend());
+  odf::detail::ChainWalk walk = odf::detail::walk_chain(dir);
+  std::vector<odf::ChainBlock> blocks(walk.blocks.rbegin(), walk.blocks.rend());
   const bool complete = walk.complete;
-  VerifyOptions verify;
+  odf::VerifyOptions verify;
   verify.store = store;
-  VerifyPlan plan = detail::plan_walked(dir, std::move(walk), verify);
+  odf::VerifyPlan plan = odf::detail::plan_walked(dir, std::move(walk), verify);
   Side side{std::move(dir), std::move(blocks), {}, {}, std::move(plan)};
   side.unreached = detail::unreached_offsets(side.blocks, complete);
   for (const auto& b : side.blocks) {
     if (b.block.new_data) {
-      const OffsetInterval& i = b.block.new_data->offset_interval;
+      const odf::OffsetInterval& i = b.block.new_data->offset_interval;
       side.slices.emplace(std::pair{i.start, i.end}, *b.block.new_data);
     }
   }
@@ -52,19 +52,20 @@ Result<Side> read_side(const std::string& location, const StoreOptions& store) {
 }
 
 // The events' contents of both chains compared (chain_diff.h).
-std::vector<ChainDifference> chain_differences(const Side& a, const Side& b) {
-  std::vector<const MetadataBlock*> ba, bb;
+std::vector<odf::ChainDifference> chain_differences(const Side& a, const Side& b) {
+  std::vector<const odf::MetadataBlock*> ba, bb;
   for (const auto& c : a.blocks) ba.push_back(&c.block);
   for (const auto& c : b.blocks) bb.push_back(&c.block);
-  return diff_chains(ba, bb);
+  return odf::diff_chains(ba, bb);
 }
 
-std::string data_key(const DatasetDir& dir, const Multihash& hash) {
-  std::optional<DatasetFile> f = dir.find_data(hash);
+std::string data_key(const odf::DatasetDir& dir, const Multihash& hash) {
+  std::optional<odf::DatasetFile> f = dir.find_data(hash);
   return f ? f->rel_path : "data/" + hash.to_string();
 }
 
-Result<std::shared_ptr<ObjectReader>> open_data(const DatasetDir& dir, const std::string& key) {
+Result<std::shared_ptr<ObjectReader>> open_data(const odf::DatasetDir& dir,
+                                                const std::string& key) {
   ODF_HASH_ASSIGN_OR_RETURN(OpenedObject o, dir.store().open(key));
   return std::shared_ptr<ObjectReader>(std::move(o.reader));
 }
@@ -86,7 +87,7 @@ Result<FileComparison> compare_run(const Side& a, const Side& b, const SliceComp
         objects->push_back(std::move(o));
         continue;
       }
-      const DatasetDir* dir = &side->dir;
+      const odf::DatasetDir* dir = &side->dir;
       const std::string key = f.file;
       objects->push_back(std::make_shared<DeferredObject>(
           dir->store().location(key), f.size, [dir, key] { return open_data(*dir, key); }));
@@ -112,8 +113,10 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
   out.original_blocks = a->blocks.size();
   out.reproduced_blocks = b->blocks.size();
   for (size_t i = 0; i < std::max(a->blocks.size(), b->blocks.size()); ++i) {
-    const std::string ea = i < a->blocks.size() ? event_kind_name(a->blocks[i].block.event) : "";
-    const std::string eb = i < b->blocks.size() ? event_kind_name(b->blocks[i].block.event) : "";
+    const std::string ea =
+        i < a->blocks.size() ? odf::event_kind_name(a->blocks[i].block.event) : "";
+    const std::string eb =
+        i < b->blocks.size() ? odf::event_kind_name(b->blocks[i].block.event) : "";
     if (ea != eb) {
       out.divergence = ChainDivergence{uint64_t(i), ea, eb};
       break;
@@ -121,7 +124,7 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
   }
   out.chain_differences = chain_differences(*a, *b);
   for (const auto& block : a->blocks) {
-    if (block.block.event != EventKind::kSetVocab) continue;
+    if (block.block.event != odf::EventKind::kSetVocab) continue;
     out.system_time_column = block.block.vocab_system_time_column.value_or("system_time");
     out.event_time_column = block.block.vocab_event_time_column.value_or("event_time");
   }
@@ -164,7 +167,7 @@ auto beside(const std::function<void()>& checks, Work work) {
 
 }  // namespace
 
-RowWindow run_row_window(const std::vector<SliceFile>& files, const OffsetInterval& interval) {
+RowWindow run_row_window(const std::vector<SliceFile>& files, const odf::OffsetInterval& interval) {
   const bool cut = std::any_of(files.begin(), files.end(),
                                [](const SliceFile& f) { return f.window.has_value(); });
   if (files.empty() || !cut) return {};
@@ -205,7 +208,7 @@ Result<DatasetComparison> compare_datasets(const std::string& original,
   // Each file is checked once, beside the first run reading it (what the run reads is
   // checked while it is read, whatever the comparison finds).
   detail::DueTasks due_a(out.original_check), due_b(out.reproduced_check);
-  std::vector<std::optional<FileCheckResult>> ra(out.original_check.tasks.size()),
+  std::vector<std::optional<odf::FileCheckResult>> ra(out.original_check.tasks.size()),
       rb(out.reproduced_check.tasks.size());
   for (SliceComparison& s : out.slices) {
     if (!detail::compared_run(s)) continue;
@@ -213,8 +216,10 @@ Result<DatasetComparison> compare_datasets(const std::string& original,
     const std::vector<uint64_t> tb = due_b.take(s.reproduced_files);
     Result<FileComparison> c = beside(
         [&] {
-          for (uint64_t t : ta) ra[t] = check_file(a->dir.store(), out.original_check.tasks[t]);
-          for (uint64_t t : tb) rb[t] = check_file(b->dir.store(), out.reproduced_check.tasks[t]);
+          for (uint64_t t : ta)
+            ra[t] = odf::check_file(a->dir.store(), out.original_check.tasks[t]);
+          for (uint64_t t : tb)
+            rb[t] = odf::check_file(b->dir.store(), out.reproduced_check.tasks[t]);
         },
         [&] { return compare_run(*a, *b, s, logical, options); });
     if (c.is_ok()) {
@@ -230,4 +235,4 @@ Result<DatasetComparison> compare_datasets(const std::string& original,
   return out;
 }
 
-}  // namespace odf_hash::odf
+}  // namespace odf_hash::compare

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace odf_hash::odf {
+namespace odf_hash::compare {
 
 namespace {
 
@@ -102,7 +102,7 @@ std::string unordered_comparison_json(const UnorderedComparison& c, int indent) 
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::string chain_differences_json(const std::vector<ChainDifference>& d, int indent) {
+std::string chain_differences_json(const std::vector<odf::ChainDifference>& d, int indent) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& c : d) {
     j.push_back({{"sequence_number", c.sequence_number},
@@ -116,4 +116,4 @@ std::string chain_differences_json(const std::vector<ChainDifference>& d, int in
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-}  // namespace odf_hash::odf
+}  // namespace odf_hash::compare

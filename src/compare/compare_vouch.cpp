@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-namespace odf_hash::odf {
+namespace odf_hash::compare {
 
 const char* slice_verdict_name(const SliceComparison& s) {
   if (!s.error.empty()) return "error";  // also a malformed chain's slice, one-sided
@@ -28,31 +28,31 @@ const char* dataset_verdict_name(DatasetVerdict v) {
   return "unverified";
 }
 
-}  // namespace odf_hash::odf
+}  // namespace odf_hash::compare
 
-namespace odf_hash::odf::detail {
+namespace odf_hash::compare::detail {
 
-std::optional<OffsetInterval> unreached_offsets(const std::vector<ChainBlock>& seed_first,
-                                                bool complete) {
+std::optional<odf::OffsetInterval> unreached_offsets(const std::vector<odf::ChainBlock>& seed_first,
+                                                     bool complete) {
   if (complete) return std::nullopt;
   // The oldest block read that tells where its offsets begin: everything before lies below.
-  for (const ChainBlock& cb : seed_first) {
-    const MetadataBlock& b = cb.block;
+  for (const odf::ChainBlock& cb : seed_first) {
+    const odf::MetadataBlock& b = cb.block;
     if (b.new_data) {
       const uint64_t start = b.new_data->offset_interval.start;
       if (start == 0) return std::nullopt;
-      return OffsetInterval{0, start - 1};
+      return odf::OffsetInterval{0, start - 1};
     }
-    if (b.prev_offset) return OffsetInterval{0, *b.prev_offset};
+    if (b.prev_offset) return odf::OffsetInterval{0, *b.prev_offset};
   }
-  return OffsetInterval{0, std::numeric_limits<uint64_t>::max()};
+  return odf::OffsetInterval{0, std::numeric_limits<uint64_t>::max()};
 }
 
 void mark_unreached(DatasetComparison& c) {
-  const std::optional<OffsetInterval>& ua = c.original_check.unreached;
-  const std::optional<OffsetInterval>& ub = c.reproduced_check.unreached;
+  const std::optional<odf::OffsetInterval>& ua = c.original_check.unreached;
+  const std::optional<odf::OffsetInterval>& ub = c.reproduced_check.unreached;
   // An unreached range starts at 0: an entry starting at or before its end meets it.
-  auto meets = [](const OffsetInterval& i, const std::optional<OffsetInterval>& u) {
+  auto meets = [](const odf::OffsetInterval& i, const std::optional<odf::OffsetInterval>& u) {
     return u && i.start <= u->end;
   };
   for (SliceComparison& s : c.slices) {
@@ -78,17 +78,18 @@ bool compared_run(const SliceComparison& s) {
   return !s.original_files.empty() && !s.reproduced_files.empty() && s.error.empty();
 }
 
-SideCheck side_check(VerifyPlan plan, const std::vector<SliceComparison>& slices, bool original) {
+SideCheck side_check(odf::VerifyPlan plan, const std::vector<SliceComparison>& slices,
+                     bool original) {
   SideCheck side;
-  const DatasetReport& r = plan.report;
+  const odf::DatasetReport& r = plan.report;
   side.head = r.head;
   side.kind = r.kind;
   side.chain_complete = r.chain_complete;
   side.problems = r.problems;
-  for (Problem& p : plan.unexpected) side.problems.push_back(std::move(p));
-  std::map<std::string, const FileTask*> data;  // the plan's data files by key
-  for (const FileTask& t : plan.tasks) {
-    if (t.role == FileRole::kData) data.emplace(t.file, &t);
+  for (odf::Problem& p : plan.unexpected) side.problems.push_back(std::move(p));
+  std::map<std::string, const odf::FileTask*> data;  // the plan's data files by key
+  for (const odf::FileTask& t : plan.tasks) {
+    if (t.role == odf::FileRole::kData) data.emplace(t.file, &t);
   }
   std::map<std::string, bool> taken;
   for (const SliceComparison& s : slices) {
@@ -96,7 +97,7 @@ SideCheck side_check(VerifyPlan plan, const std::vector<SliceComparison>& slices
     for (const SliceFile& f : original ? s.original_files : s.reproduced_files) {
       auto it = data.find(f.file);
       if (it == data.end() || !taken.emplace(f.file, true).second) continue;
-      FileTask t = *it->second;
+      odf::FileTask t = *it->second;
       t.id = side.tasks.size();
       side.tasks.push_back(std::move(t));
     }
@@ -106,7 +107,7 @@ SideCheck side_check(VerifyPlan plan, const std::vector<SliceComparison>& slices
 }
 
 DueTasks::DueTasks(const SideCheck& side) {
-  for (const FileTask& t : side.tasks) pending_.emplace(t.file, t.id);
+  for (const odf::FileTask& t : side.tasks) pending_.emplace(t.file, t.id);
 }
 
 std::vector<uint64_t> DueTasks::take(const std::vector<SliceFile>& files) {
@@ -120,7 +121,7 @@ std::vector<uint64_t> DueTasks::take(const std::vector<SliceFile>& files) {
   return due;
 }
 
-void record_checks(SideCheck& side, std::vector<std::optional<FileCheckResult>> results) {
+void record_checks(SideCheck& side, std::vector<std::optional<odf::FileCheckResult>> results) {
   side.files.clear();
   for (auto& r : results) {
     if (!r) continue;  // unchecked: files.size() < tasks.size(), so not vouched for
@@ -144,4 +145,4 @@ void decide_verdict(DatasetComparison& c) {
   c.same_records = c.verdict == DatasetVerdict::kSameRecords;
 }
 
-}  // namespace odf_hash::odf::detail
+}  // namespace odf_hash::compare::detail

@@ -13,12 +13,12 @@
 #include "odf_hash/odf/dataset.h"
 #include "odf_hash/odf/verify_plan.h"
 
-namespace odf_hash::odf::detail {
+namespace odf_hash::compare::detail {
 
 // The offsets a broken chain's lower blocks hold (SideCheck::unreached), from the blocks
 // read (seed first: the oldest first) and whether the walk reached the seed.
-std::optional<OffsetInterval> unreached_offsets(const std::vector<ChainBlock>& seed_first,
-                                                bool complete);
+std::optional<odf::OffsetInterval> unreached_offsets(const std::vector<odf::ChainBlock>& seed_first,
+                                                     bool complete);
 
 // Marks the one-sided entries of `c.slices` lying in the other side's unreached offsets,
 // and puts first the entry of offsets neither side reached (none when a side reached them).
@@ -27,7 +27,8 @@ void mark_unreached(DatasetComparison& c);
 // A side's SideCheck from its plan and the comparison's entries (`original`: the original's
 // files of each entry, else the reproduction's): the plan's problems, and one task per data
 // file a run both sides hold reads (each file once, renumbered 0, 1, ... in entry order).
-SideCheck side_check(VerifyPlan plan, const std::vector<SliceComparison>& slices, bool original);
+SideCheck side_check(odf::VerifyPlan plan, const std::vector<SliceComparison>& slices,
+                     bool original);
 
 // Whether an entry is a run the comparison reads: both sides hold it and it is well formed.
 bool compared_run(const SliceComparison& s);
@@ -46,9 +47,9 @@ class DueTasks {
 
 // The results of side.tasks' checks, by task id, put into side.files and side.problems in
 // task order (a task without a result stays unchecked: the side is then not vouched for).
-void record_checks(SideCheck& side, std::vector<std::optional<FileCheckResult>> results);
+void record_checks(SideCheck& side, std::vector<std::optional<odf::FileCheckResult>> results);
 
 // c.verdict, c.same_records and each entry's `vouched`, from the sides and the entries.
 void decide_verdict(DatasetComparison& c);
 
-}  // namespace odf_hash::odf::detail
+}  // namespace odf_hash::compare::detail

@@ -6,11 +6,11 @@
 #include <optional>
 #include <string>
 
-namespace odf_hash::odf::detail {
+namespace odf_hash::compare::detail {
 
 namespace {
 
-std::string interval_text(const OffsetInterval& i) {
+std::string interval_text(const odf::OffsetInterval& i) {
   return "[" + std::to_string(i.start) + ", " + std::to_string(i.end) + "]";
 }
 
@@ -48,7 +48,7 @@ std::vector<SliceFile> well_formed(std::vector<SliceFile> files, bool is_origina
 // `f` as part of the entry [from, to]: with its window when it holds more.
 SliceFile part(const SliceFile& f, uint64_t from, uint64_t to) {
   SliceFile p = f;
-  const OffsetInterval w{std::max(from, f.interval.start), std::min(to, f.interval.end)};
+  const odf::OffsetInterval w{std::max(from, f.interval.start), std::min(to, f.interval.end)};
   if (w.start != f.interval.start || w.end != f.interval.end) p.window = w;
   return p;
 }
@@ -119,4 +119,4 @@ std::vector<SliceComparison> slice_runs(std::vector<SliceFile> original,
   return out;
 }
 
-}  // namespace odf_hash::odf::detail
+}  // namespace odf_hash::compare::detail

@@ -6,7 +6,7 @@
 
 #include "odf_hash/compare/compare_datasets.h"
 
-namespace odf_hash::odf::detail {
+namespace odf_hash::compare::detail {
 
 // `original` and `reproduced` (each side's slices, by interval start) as SliceComparisons,
 // by interval start:
@@ -23,4 +23,4 @@ namespace odf_hash::odf::detail {
 std::vector<SliceComparison> slice_runs(std::vector<SliceFile> original,
                                         std::vector<SliceFile> reproduced);
 
-}  // namespace odf_hash::odf::detail
+}  // namespace odf_hash::compare::detail

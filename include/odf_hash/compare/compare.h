@@ -26,7 +26,7 @@
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/schema_diff.h"
 
-namespace odf_hash::odf {
+namespace odf_hash::compare {
 
 // What ODF checks.
 enum class CompareVerdict {
@@ -172,4 +172,4 @@ Result<UnorderedComparison> compare_unordered_paths_or_urls(const std::string& o
 Result<UnorderedFileDigest> unordered_digest_path_or_url(const std::string& path_or_url,
                                                          const StoreOptions& store = {});
 
-}  // namespace odf_hash::odf
+}  // namespace odf_hash::compare

@@ -24,19 +24,19 @@
 #include "odf_hash/odf/verify.h"
 #include "odf_hash/odf/verify_plan.h"
 
-namespace odf_hash::odf {
+namespace odf_hash::compare {
 
 // One data file of a dataset: its key ("data/f1620…") and the offsets it holds.
 struct SliceFile {
   std::string file;
-  OffsetInterval interval;
+  odf::OffsetInterval interval;
   uint64_t size = 0;  // bytes, as the chain records it
   // The part of the file in this entry when not all of it: offsets window->start ..
   // window->end of `interval`, i.e. its rows (window->start - interval.start) ..
   // (window->end - interval.start) (a slice holds its offsets in row order). Set where the
   // other dataset holds only some of the file's offsets (a longer or later reproduction, a
   // gap), on the file cut there.
-  std::optional<OffsetInterval> window;
+  std::optional<odf::OffsetInterval> window;
 };
 
 // One part of the offset line: offsets both datasets hold (the smallest run of consecutive
@@ -46,7 +46,7 @@ struct SliceFile {
 // meet), or offsets only one side holds. One whole file on each side: the slice pair of two
 // datasets split alike.
 struct SliceComparison {
-  OffsetInterval interval;  // the offsets of this entry (of the run, or of the one side)
+  odf::OffsetInterval interval;  // the offsets of this entry (of the run, or of the one side)
   // In offset order; empty on the side lacking the interval. The first and last file of a
   // side may hold more offsets than `interval` (SliceFile::window says which part is here).
   std::vector<SliceFile> original_files;
@@ -89,24 +89,24 @@ const char* slice_verdict_name(const SliceComparison& s);
 // Files the comparison does not read are not checked (files_unchecked): the data of offsets
 // only this side holds, checkpoints, linked objects.
 struct SideCheck {
-  std::optional<Multihash> head;    // refs/head, when it holds a multihash
-  std::optional<DatasetKind> kind;  // from the Seed, when reached
-  bool chain_complete = false;      // the walk reached the seed
+  std::optional<Multihash> head;         // refs/head, when it holds a multihash
+  std::optional<odf::DatasetKind> kind;  // from the Seed, when reached
+  bool chain_complete = false;           // the walk reached the seed
   // verify's problems (verify.h; problem_kind_name gives the kinds `verify --json` names):
   // the chain's and the layout's first, as plan_verify lists them, then those of the files
   // checked, in the order of `tasks`.
-  std::vector<Problem> problems;
+  std::vector<odf::Problem> problems;
   // The checks of the data files the comparison reads, each file once, in offset order (ids
   // 0, 1, ...: their positions; `file` is the SliceFile's key). pair_dataset_slices leaves
   // them to run (an engine runs a run's tasks beside its comparison: check_file of
   // verify_plan.h), compare_datasets runs them.
-  std::vector<FileTask> tasks;
-  std::vector<FileCheck> files;  // one per task checked, in task order
-  uint64_t files_unchecked = 0;  // files the chain references that the comparison never reads
+  std::vector<odf::FileTask> tasks;
+  std::vector<odf::FileCheck> files;  // one per task checked, in task order
+  uint64_t files_unchecked = 0;       // files the chain references that the comparison never reads
   // When the chain is broken (not complete): the offsets the blocks below the break hold,
   // which could not be read: from 0 to just before the first offset read, or to UINT64_MAX
   // when no block read tells. nullopt otherwise.
-  std::optional<OffsetInterval> unreached;
+  std::optional<odf::OffsetInterval> unreached;
 
   // No problem, and every task checked.
   bool vouched() const noexcept { return problems.empty() && files.size() == tasks.size(); }
@@ -138,7 +138,7 @@ struct DatasetComparison {
   // transform, inputs, schema, sources, consumed offsets. Neither these nor
   // the divergence change same_records: they say why records may differ, or that the
   // reproduction ran something else and still gave the same records.
-  std::vector<ChainDifference> chain_differences;
+  std::vector<odf::ChainDifference> chain_differences;
   std::vector<SliceComparison> slices;  // by interval start, then end
   // The time columns (the original's last SetVocab, else ODF's default names): ODF stamps
   // each record with the time it was added (system time), and a source without an event
@@ -173,7 +173,7 @@ Result<DatasetComparison> pair_dataset_slices(const std::string& original,
 // `interval`: skip the first file's offsets before it, keep as many rows as it has offsets.
 // Whole (RowWindow::whole) when the files hold just `interval`, so that one whole file on
 // each side is compared byte for byte first.
-RowWindow run_row_window(const std::vector<SliceFile>& files, const OffsetInterval& interval);
+RowWindow run_row_window(const std::vector<SliceFile>& files, const odf::OffsetInterval& interval);
 
 // Whether the records of a "different" comparison differ in some of `columns` only: the same
 // schema and row count, and every other column's digest equal (the same values, row by row).
@@ -190,4 +190,4 @@ Result<DatasetComparison> compare_datasets(const std::string& original,
                                            const StoreOptions& store = {},
                                            const CompareOptions& options = {});
 
-}  // namespace odf_hash::odf
+}  // namespace odf_hash::compare

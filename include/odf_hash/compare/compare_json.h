@@ -23,7 +23,7 @@
 #include "odf_hash/io/unordered.h"
 #include "odf_hash/odf/chain_diff.h"
 
-namespace odf_hash::odf {
+namespace odf_hash::compare {
 
 // `indent` < 0: one line; otherwise pretty-printed with that many spaces per level. Bytes
 // that are not UTF-8 (in paths) are replaced by U+FFFD.
@@ -39,7 +39,7 @@ std::string unordered_comparison_json(const UnorderedComparison& c, int indent =
 // The chain differences of a dataset comparison (chain_diff.h), the "chain_differences" of
 // `compare --json` on two datasets: [{"sequence_number", "reproduced_sequence_number",
 // "event", "field", "original", "reproduced", "identity_only"}], values whole.
-std::string chain_differences_json(const std::vector<ChainDifference>& d, int indent = -1);
+std::string chain_differences_json(const std::vector<odf::ChainDifference>& d, int indent = -1);
 
 // What a dataset comparison verified of one side (compare_datasets.h's SideCheck), the
 // "verification" of "original" and "reproduced" in `compare --json` on two datasets:
@@ -51,4 +51,4 @@ std::string chain_differences_json(const std::vector<ChainDifference>& d, int in
 //    offsets below a broken chain)}
 std::string side_check_json(const SideCheck& c, int indent = -1);
 
-}  // namespace odf_hash::odf
+}  // namespace odf_hash::compare

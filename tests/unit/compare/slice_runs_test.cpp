@@ -12,10 +12,10 @@
 
 namespace {
 
+using odf_hash::compare::SliceComparison;
+using odf_hash::compare::SliceFile;
+using odf_hash::compare::detail::slice_runs;
 using odf_hash::odf::OffsetInterval;
-using odf_hash::odf::SliceComparison;
-using odf_hash::odf::SliceFile;
-using odf_hash::odf::detail::slice_runs;
 
 std::vector<SliceFile> files(const std::string& prefix,
                              std::vector<std::pair<uint64_t, uint64_t>> intervals) {

@@ -19,7 +19,7 @@
 
 namespace fs = std::filesystem;
 using namespace odf_hash;
-using namespace odf_hash::odf;
+using namespace odf_hash::compare;
 
 namespace {
 

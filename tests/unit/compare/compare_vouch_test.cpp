@@ -12,6 +12,8 @@
 #include "odf_hash/compare/compare_datasets.h"
 #include "odf_hash/compare/compare_json.h"
 
+using namespace odf_hash::compare;
+
 namespace {
 
 class CompareVouch : public ::testing::Test {
