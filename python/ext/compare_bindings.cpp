@@ -17,8 +17,8 @@
 #include "odf_hash/compare/compare.h"
 #include "odf_hash/compare/compare_datasets.h"
 #include "odf_hash/compare/compare_json.h"
+#include "odf_hash/compare/unordered.h"
 #include "odf_hash/io/row_window.h"
-#include "odf_hash/io/unordered.h"
 #include "odf_hash/logical/record_digest.h"
 #include "odf_hash/odf/verify_plan_json.h"
 #include "os_string.h"
@@ -238,8 +238,8 @@ nb::dict unordered_side(const odf_hash::UnorderedSide& s) {
   return d;
 }
 
-nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t examples,
-                           const StoreTuple& store) {
+nb::dict compare::compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t examples,
+                                    const StoreTuple& store) {
   odf_hash::UnorderedOptions options;
   options.max_examples = examples;
   odf_hash::CancelFlag cancel{false};
@@ -296,8 +296,8 @@ void bind_compare(nb::module_& m) {
         "store"_a);
   m.def("pair_dataset_slices", &pair_dataset_slices, "original"_a, "reproduced"_a, "store"_a);
   m.def("task_fingerprint", &task_fingerprint, "task_json"_a);
-  m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a, "examples"_a,
-        "store"_a);
+  m.def("compare_unordered", &compare::compare_unordered, "original"_a, "reproduced"_a,
+        "examples"_a, "store"_a);
   m.def("unordered_file", &unordered_file, "path"_a, "store"_a);
   m.def("unordered_stream_capsule", &unordered_stream_capsule, "capsule"_a);
 }

@@ -105,7 +105,7 @@ struct RunFiles {
   const std::vector<compare::SliceFile>* reproduced = nullptr;
 };
 
-void print_rows(const RowDiff& d, const RunFiles& run) {
+void print_rows(const compare::RowDiff& d, const RunFiles& run) {
   const uint64_t common = std::min(d.original_rows, d.reproduced_rows);
   for (const auto& c : d.columns) {
     std::string hidden;
@@ -148,13 +148,13 @@ void print_side(const char* label, const compare::ComparedFile& s) {
   }
 }
 
-void print_unordered_side(const char* label, const UnorderedSide& s) {
+void print_unordered_side(const char* label, const compare::UnorderedSide& s) {
   std::printf("%-11s %s\n", label, escape_text(s.path).c_str());
   std::printf("  unordered %s (%llu rows)\n", unordered_digest_string(s.digest.digest).c_str(),
               static_cast<unsigned long long>(s.digest.rows));
 }
 
-void print_only(const char* label, const UnorderedSide& s) {
+void print_only(const char* label, const compare::UnorderedSide& s) {
   std::printf("%-19s %llu record%s\n", label, static_cast<unsigned long long>(s.only_here),
               s.only_here == 1 ? "" : "s");
   for (const auto& e : s.examples) {
@@ -319,7 +319,7 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
           const auto& cols = s.comparison->rows->columns;
           for (size_t k = 0; k < cols.size(); ++k) {
             for (size_t r = 0; r < cols[k].first.size(); ++r) {
-              const DifferingRow& row = cols[k].first[r];
+              const compare::DifferingRow& row = cols[k].first[r];
               nlohmann::json& jr = c["differences"][k]["rows"][r];
               jr["original_file"] = s.original_files.at(row.original_file).file;
               jr["reproduced_file"] = s.reproduced_files.at(row.reproduced_file).file;
@@ -452,15 +452,15 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
 
 // --ignore-order: the same multiset of records? (unordered.h; not the ODF hash)
 int run_unordered(const CompareArgs& args) {
-  UnorderedOptions options;
+  compare::UnorderedOptions options;
   options.max_examples = args.show_rows;
-  Result<UnorderedComparison> result =
+  Result<compare::UnorderedComparison> result =
       compare::compare_unordered_paths_or_urls(args.original, args.reproduced, args.store, options);
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
   }
-  const UnorderedComparison& c = *result;
+  const compare::UnorderedComparison& c = *result;
   if (args.json) {
     print_json(nlohmann::json::parse(compare::unordered_comparison_json(c)));
   } else {

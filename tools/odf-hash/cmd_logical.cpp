@@ -11,12 +11,12 @@
 
 #include "check_runner.h"
 #include "commands.h"
+#include "odf_hash/compare/unordered.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
 #include "odf_hash/io/record_stream.h"
 #include "odf_hash/io/store.h"
 #include "odf_hash/io/store_options.h"
-#include "odf_hash/io/unordered.h"
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/record_digest.h"
 #include "odf_hash/remote/open_store.h"
@@ -62,7 +62,7 @@ ThreadPlan plan_threads(const LogicalOptions& opt) {
 struct FileOutcome {
   std::optional<FileFormat> format;
   std::optional<LogicalDigest> digest;
-  std::optional<UnorderedFileDigest> unordered;
+  std::optional<compare::UnorderedFileDigest> unordered;
   Status error;
 };
 
@@ -95,7 +95,7 @@ FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options,
   }
   out.format = *format;
   if (unordered) {
-    Result<UnorderedFileDigest> u = unordered_digest_object(std::move(object));
+    Result<compare::UnorderedFileDigest> u = compare::unordered_digest_object(std::move(object));
     if (!u.is_ok()) {
       out.error = u.status();
       return out;

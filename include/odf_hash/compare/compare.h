@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "odf_hash/compare/row_diff.h"
+#include "odf_hash/compare/unordered.h"
 #include "odf_hash/core/multihash.h"
 #include "odf_hash/core/status.h"
-#include "odf_hash/io/row_diff.h"
 #include "odf_hash/io/store.h"
 #include "odf_hash/io/store_options.h"
-#include "odf_hash/io/unordered.h"
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/schema_diff.h"
 

@@ -20,7 +20,7 @@
 
 #include "odf_hash/compare/compare.h"
 #include "odf_hash/compare/compare_datasets.h"
-#include "odf_hash/io/unordered.h"
+#include "odf_hash/compare/unordered.h"
 #include "odf_hash/odf/chain_diff.h"
 
 namespace odf_hash::compare {

@@ -1,6 +1,6 @@
 // Values of a batch as text, for reports that show rows (compare's differing rows): the part
 // of a diff that needs Arrow C++ (its scalar formatting of every type), so it lives in the
-// module; finding the rows is done over the C Data Interface (src/io/row_diff.cpp).
+// module; finding the rows is done over the C Data Interface (src/compare/row_diff.cpp).
 #pragma once
 
 #include <cstdint>

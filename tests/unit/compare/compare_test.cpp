@@ -66,12 +66,13 @@ void expect_records(const FileComparison& c, const nlohmann::json& pair) {
   for (const auto& col : c.rows->columns) differing += col.differing_rows;
   EXPECT_EQ(differing, pair["differing"].size()) << name;
   for (const auto& d : pair["differing"]) {
-    auto col = std::find_if(c.rows->columns.begin(), c.rows->columns.end(),
-                            [&](const ColumnRowDifferences& x) { return x.column == d["field"]; });
+    auto col = std::find_if(
+        c.rows->columns.begin(), c.rows->columns.end(),
+        [&](const compare::ColumnRowDifferences& x) { return x.column == d["field"]; });
     ASSERT_NE(col, c.rows->columns.end()) << name << ": " << d["field"];
-    auto row = std::find_if(col->first.begin(), col->first.end(), [&](const DifferingRow& r) {
-      return r.row == d["row"].get<uint64_t>();
-    });
+    auto row = std::find_if(
+        col->first.begin(), col->first.end(),
+        [&](const compare::DifferingRow& r) { return r.row == d["row"].get<uint64_t>(); });
     ASSERT_NE(row, col->first.end()) << name << ": row " << d["row"];
     EXPECT_NE(row->original, row->reproduced) << name;
     if (d["null"] == "original") {

@@ -28,7 +28,7 @@
 #include "odf_hash/io/row_window.h"
 #include "odf_hash/io/store.h"
 
-namespace odf_hash {
+namespace odf_hash::compare {
 
 struct DifferingRow {
   uint64_t row = 0;               // index from 0 in both files
@@ -121,4 +121,4 @@ Result<RowDiff> locate_record_differences(
     const RowDiffOptions& options = {}, RowWindow original_window = {},
     RowWindow reproduced_window = {});
 
-}  // namespace odf_hash
+}  // namespace odf_hash::compare

@@ -1,19 +1,19 @@
 // locate_row_differences (row_diff.h): two record streams read in step, row segments hashed
 // with the logical hasher and halved where their digests differ.
-#include "odf_hash/io/row_diff.h"
+#include "odf_hash/compare/row_diff.h"
 
 #include <algorithm>
 #include <cstring>
 #include <map>
 
-#include "concat_stream.h"
 #include "odf_hash/internal/io/arrow_module.h"
+#include "odf_hash/internal/io/concat_stream.h"
 #include "odf_hash/internal/io/deferred_object.h"
+#include "odf_hash/internal/io/owned_c_data.h"
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/record_digest.h"
-#include "owned_c_data.h"
 
-namespace odf_hash {
+namespace odf_hash::compare {
 
 namespace {
 
@@ -466,4 +466,4 @@ Result<RowDiff> locate_record_differences(
   return out;
 }
 
-}  // namespace odf_hash
+}  // namespace odf_hash::compare

@@ -1,5 +1,5 @@
 // A C Data Interface struct (ArrowSchema, ArrowArray, ArrowArrayStream) owned by a scope:
-// released when it ends (internal to io).
+// released when it ends (io and the layers above it; not installed).
 #pragma once
 
 namespace odf_hash::io_internal {

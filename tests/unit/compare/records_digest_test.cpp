@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "odf_hash/compare/unordered.h"
 #include "odf_hash/io/local_store.h"
-#include "odf_hash/io/unordered.h"
 #include "reader_fixtures.h"
 
 namespace odf_hash::test {
@@ -41,10 +41,10 @@ std::vector<std::shared_ptr<ObjectReader>> open_all(const std::vector<std::strin
   return out;
 }
 
-RecordsDigest digest(const std::vector<std::string>& paths, RowWindow window = {}) {
-  auto r = records_digest_objects(open_all(paths), window);
+compare::RecordsDigest digest(const std::vector<std::string>& paths, RowWindow window = {}) {
+  auto r = compare::records_digest_objects(open_all(paths), window);
   EXPECT_TRUE(r.is_ok()) << r.status().message();
-  return r.is_ok() ? *r : RecordsDigest{};
+  return r.is_ok() ? *r : compare::RecordsDigest{};
 }
 
 // More than eight chunks of 4096 records, so that the multi-lane and the partial last chunk
@@ -59,50 +59,50 @@ std::vector<int64_t> ids(int64_t first, int64_t n) {
 
 TEST(RecordsDigest, BatchesAndFilesDoNotCount) {
   const auto all = ids(0, kRows);
-  const RecordsDigest one = digest({table_file("rd_one.arrow", all, 1 << 20)});
-  const RecordsDigest small = digest({table_file("rd_small.arrow", all, 1000)});
+  const compare::RecordsDigest one = digest({table_file("rd_one.arrow", all, 1 << 20)});
+  const compare::RecordsDigest small = digest({table_file("rd_small.arrow", all, 1000)});
   const std::vector<int64_t> head(all.begin(), all.begin() + 5000),
       tail(all.begin() + 5000, all.end());
-  const RecordsDigest split =
+  const compare::RecordsDigest split =
       digest({table_file("rd_head.arrow", head, 333), table_file("rd_tail.arrow", tail, 4096)});
   EXPECT_EQ(one.ordered, small.ordered);
   EXPECT_EQ(one.ordered, split.ordered);
   EXPECT_EQ(one.unordered.digest, split.unordered.digest);
   EXPECT_EQ(one.unordered.rows, uint64_t(kRows));
   // The order-independent part is unordered_digest_objects'.
-  auto u = unordered_digest_objects(open_all({fixture_path("rd_small.arrow")}));
+  auto u = compare::unordered_digest_objects(open_all({fixture_path("rd_small.arrow")}));
   ASSERT_TRUE(u.is_ok()) << u.status().message();
   EXPECT_EQ(u->digest, one.unordered.digest);
 }
 
 TEST(RecordsDigest, OrderCountsInTheOrderedDigestOnly) {
   auto all = ids(0, kRows);
-  const RecordsDigest a = digest({table_file("rd_order_a.arrow", all, 4000)});
+  const compare::RecordsDigest a = digest({table_file("rd_order_a.arrow", all, 4000)});
   std::swap(all[10], all[kRows - 3]);  // two records in the first and the last chunk
-  const RecordsDigest b = digest({table_file("rd_order_b.arrow", all, 4000)});
+  const compare::RecordsDigest b = digest({table_file("rd_order_b.arrow", all, 4000)});
   EXPECT_NE(a.ordered, b.ordered);
   EXPECT_EQ(a.unordered.digest, b.unordered.digest);
 }
 
 TEST(RecordsDigest, OneRecordMoreOrLess) {
   const auto all = ids(0, kRows);
-  const RecordsDigest a = digest({table_file("rd_len_a.arrow", all, 4096)});
+  const compare::RecordsDigest a = digest({table_file("rd_len_a.arrow", all, 4096)});
   const std::vector<int64_t> fewer(all.begin(), all.end() - 1);
-  const RecordsDigest b = digest({table_file("rd_len_b.arrow", fewer, 4096)});
+  const compare::RecordsDigest b = digest({table_file("rd_len_b.arrow", fewer, 4096)});
   EXPECT_NE(a.ordered, b.ordered);
   EXPECT_EQ(b.unordered.rows, uint64_t(kRows - 1));
   // The window of the first kRows - 1 rows of the whole table is that table.
-  const RecordsDigest w =
+  const compare::RecordsDigest w =
       digest({fixture_path("rd_len_a.arrow")}, RowWindow{0, uint64_t(kRows - 1)});
   EXPECT_EQ(w.ordered, b.ordered);
 }
 
 TEST(RecordsDigest, EmptyTable) {
-  const RecordsDigest a = digest({table_file("rd_empty_a.arrow", {}, 10)});
-  const RecordsDigest b = digest({table_file("rd_empty_b.arrow", {}, 1)});
+  const compare::RecordsDigest a = digest({table_file("rd_empty_a.arrow", {}, 10)});
+  const compare::RecordsDigest b = digest({table_file("rd_empty_b.arrow", {}, 1)});
   EXPECT_EQ(a.ordered, b.ordered);
   EXPECT_EQ(a.unordered.rows, 0u);
-  EXPECT_FALSE(records_digest_objects({}).is_ok());
+  EXPECT_FALSE(compare::records_digest_objects({}).is_ok());
 }
 
 }  // namespace

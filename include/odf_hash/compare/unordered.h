@@ -28,7 +28,7 @@
 #include "odf_hash/io/store.h"
 #include "odf_hash/logical/schema_diff.h"
 
-namespace odf_hash {
+namespace odf_hash::compare {
 
 inline constexpr unsigned kUnorderedPartitions = 64;
 
@@ -99,4 +99,4 @@ Result<UnorderedComparison> compare_unordered(std::shared_ptr<ObjectReader> orig
                                               std::shared_ptr<ObjectReader> reproduced,
                                               const UnorderedOptions& options = {});
 
-}  // namespace odf_hash
+}  // namespace odf_hash::compare

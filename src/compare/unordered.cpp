@@ -1,6 +1,6 @@
 // compare_unordered and unordered_digest_object (unordered.h): record digests summed and
 // spilled to partitions on disk, partitions compared pairwise only when the sums differ.
-#include "odf_hash/io/unordered.h"
+#include "odf_hash/compare/unordered.h"
 
 #include <algorithm>
 #include <array>
@@ -14,13 +14,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "concat_stream.h"
 #include "odf_hash/internal/core/sha3_multi.h"
 #include "odf_hash/internal/io/arrow_module.h"
+#include "odf_hash/internal/io/concat_stream.h"
+#include "odf_hash/internal/io/owned_c_data.h"
 #include "odf_hash/logical/record_digest.h"
-#include "owned_c_data.h"
 
-namespace odf_hash {
+namespace odf_hash::compare {
 
 namespace {
 
@@ -464,4 +464,4 @@ Result<UnorderedComparison> compare_unordered(std::shared_ptr<ObjectReader> orig
   return out;
 }
 
-}  // namespace odf_hash
+}  // namespace odf_hash::compare
