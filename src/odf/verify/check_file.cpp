@@ -96,6 +96,216 @@ FileCheckResult check_linked_object(const ObjectStore& store, const FileTask& t,
 
 }  // namespace
 
+namespace {
+
+// The steps of checking one data or checkpoint file, in order: exists and opens (open), its
+// size (open), then either its physical hash and, when the bytes differ and the task allows
+// it, the logical fallback (physical_then_logical), or, for a file of another size that may
+// fall back, its records first (records_first); with --deep, the records against the block
+// (deep_checked) once the bytes or the records matched. Each step returns the result when it
+// decides it, else nullopt to go on.
+class FileChecker {
+ public:
+  FileChecker(const ObjectStore& store, const FileTask& t, const CheckProgress& progress)
+      : store_(store),
+        t_(t),
+        progress_(progress),
+        data_(t.role == FileRole::kData),
+        what_(data_ ? "data file" : "checkpoint file"),
+        fallback_(t.logical_fallback()),
+        r_{t.id,
+           FileCheck{t.role, t.block, t.sequence_number, t.file, FileOutcome::kFailed, std::nullopt,
+                     std::nullopt, std::nullopt},
+           std::nullopt, task_fingerprint(t)} {}
+  FileChecker(const FileChecker&) = delete;
+  FileChecker& operator=(const FileChecker&) = delete;
+  ~FileChecker() {
+    if (deep_thread_ && deep_thread_->joinable()) deep_thread_->join();
+  }
+
+  FileCheckResult run() {
+    if (auto done = open()) return std::move(*done);
+    // Another size: the physical hash cannot match, so the records are looked at first.
+    const bool size_first = fallback_ && size_ != t_.size && t_.logical;
+    if (t_.deep && !size_first) start_deep();
+    if (size_first) return records_first();
+    return physical_then_logical();
+  }
+
+ private:
+  FileCheckResult fail(ProblemKind kind, std::string expected, std::string actual,
+                       std::string message) {
+    r_.check.outcome = FileOutcome::kFailed;
+    r_.problem = Problem{kind,
+                         t_.block,
+                         t_.sequence_number,
+                         r_.check.file,
+                         std::move(expected),
+                         std::move(actual),
+                         std::move(message),
+                         std::nullopt};
+    return r_;
+  }
+
+  std::string no_fallback_note() const {
+    return data_ && t_.derivative ? " (logical fallback skipped: --integrity-only)" : "";
+  }
+
+  // Step 1: the file exists, opens, and (without the fallback) has the recorded size. Without
+  // the fallback a file of another size fails whatever its bytes: it is not read.
+  std::optional<FileCheckResult> open() {
+    if (t_.known_missing) {
+      return fail(ProblemKind::kFileMissing, "", "",
+                  "the " + what_ + " does not exist" + detail::misnamed_hint(t_.misnamed));
+    }
+    const uint64_t max_size = fallback_ ? std::numeric_limits<uint64_t>::max() : t_.size;
+    detail::EntryOpen entry = detail::open_entry(store_, t_.file, "the " + what_, max_size);
+    if (entry.fault == detail::EntryFault::kMissing) {
+      return fail(ProblemKind::kFileMissing, "", "", "the " + what_ + " does not exist");
+    }
+    if (entry.fault != detail::EntryFault::kNone && entry.fault != detail::EntryFault::kTooLarge) {
+      return fail(detail::problem_kind_of(entry.fault, ProblemKind::kFileMissing,
+                                          ProblemKind::kFileUnreadable),
+                  "", "", std::move(entry.message));
+    }
+    size_ = entry.info.size;
+    if (size_ != t_.size && !fallback_) {
+      // A body without Content-Length that went on past the recorded size: its size is only
+      // known to be larger.
+      return fail(ProblemKind::kSizeMismatch, std::to_string(t_.size) + " bytes",
+                  entry.info.size_at_least ? "more than " + std::to_string(t_.size) + " bytes"
+                                           : std::to_string(size_) + " bytes",
+                  "the " + what_ + "'s size differs from the recorded size" + no_fallback_note());
+    }
+    object_ = std::move(entry.reader);
+    return std::nullopt;
+  }
+
+  // --deep reads the records on a thread of its own while the bytes are hashed (the reader
+  // takes read_at beside read()), so a deep check costs about the wall time of one logical
+  // hash, not of both reads; its finding counts only once the bytes (or the records) matched.
+  void start_deep() {
+    try {
+      deep_thread_.emplace([this] { early_deep_ = detail::check_records(object_, t_); });
+    } catch (const std::system_error&) {  // no thread to be had: checked after the bytes
+    }
+  }
+
+  // Last step: the bytes matched (or the records did); with --deep, the records against the
+  // block.
+  FileCheckResult deep_checked() {
+    if (!t_.deep) return r_;
+    if (deep_thread_) deep_thread_->join();
+    std::optional<Problem> p =
+        early_deep_ ? std::move(*early_deep_) : detail::check_records(object_, t_);
+    if (p) {
+      r_.check.outcome = FileOutcome::kFailed;
+      r_.problem = std::move(p);
+    }
+    return r_;
+  }
+
+  Result<PhysicalDigest> hash_physical() {
+    return physical_hash_object(*object_, [&](uint64_t done, uint64_t) {
+      if (progress_) progress_(done);
+      return true;
+    });
+  }
+
+  // A file of another size that may fall back: a server announcing a huge object of garbage
+  // is answered by its Parquet footer (a range read), not streamed whole first; the physical
+  // hash is only needed, for the report, once the records match.
+  FileCheckResult records_first() {
+    const std::string differs = "the data file's size differs from the recorded one (" +
+                                std::to_string(size_) + " bytes, recorded " +
+                                std::to_string(t_.size) + ")";
+    auto logical = logical_hash_object(object_);
+    if (!logical.is_ok()) {
+      return fail(ProblemKind::kFileUnreadable, t_.logical->to_string(), "",
+                  differs + " and it cannot be read for the logical fallback: " +
+                      logical.status().message() +
+                      (size_ < t_.size ? "; it is shorter than recorded: cut short (an "
+                                         "interrupted download or copy?); fetch it again from "
+                                         "the dataset's source"
+                                       : ""));
+    }
+    if (!(logical->multihash() == *t_.logical)) {
+      return fail(ProblemKind::kLogicalHashMismatch, t_.logical->to_string(),
+                  logical->multihash().to_string(),
+                  differs + " and so does its logical hash: the records differ");
+    }
+    auto physical = hash_physical();
+    if (!physical.is_ok()) {
+      return fail(ProblemKind::kFileUnreadable, "", "",
+                  "cannot read the " + what_ + ": " + physical.status().message());
+    }
+    r_.check.outcome = FileOutcome::kLogicalMatch;
+    r_.check.actual_physical = physical->hash;
+    r_.check.logical = logical->multihash();
+    return deep_checked();
+  }
+
+  // The physical hash; when it differs and the task allows it, the logical fallback
+  // (derivative data may be reproduced with a different encoding: the records count).
+  FileCheckResult physical_then_logical() {
+    auto physical = hash_physical();
+    if (!physical.is_ok()) {
+      return fail(ProblemKind::kFileUnreadable, "", "",
+                  "cannot read the " + what_ + ": " + physical.status().message());
+    }
+    if (physical->hash == t_.physical && size_ == t_.size) {
+      r_.check.outcome = FileOutcome::kPhysicalMatch;
+      return deep_checked();
+    }
+    if (!fallback_) {
+      return fail(ProblemKind::kPhysicalHashMismatch, t_.physical.to_string(),
+                  physical->hash.to_string(),
+                  "the " + what_ + "'s physical hash differs from the recorded one" +
+                      (data_ && !t_.derivative ? " (root dataset: no logical fallback)"
+                                               : no_fallback_note()));
+    }
+    if (!t_.logical) {  // a data slice always records one; a task without it cannot fall back
+      return fail(ProblemKind::kPhysicalHashMismatch, t_.physical.to_string(),
+                  physical->hash.to_string(),
+                  "the data file's physical hash differs from the recorded one and no logical "
+                  "hash is recorded to fall back to");
+    }
+    // The file as opened and hashed above, read again at random offsets.
+    auto logical = logical_hash_object(object_);
+    if (!logical.is_ok()) {
+      return fail(
+          ProblemKind::kFileUnreadable, t_.logical->to_string(), "",
+          "the data file's physical hash differs (actual " + physical->hash.to_string() +
+              ") and it cannot be read for the logical fallback: " + logical.status().message());
+    }
+    Multihash actual_logical = logical->multihash();
+    if (!(actual_logical == *t_.logical)) {
+      return fail(ProblemKind::kLogicalHashMismatch, t_.logical->to_string(),
+                  actual_logical.to_string(),
+                  "the data file's physical hash differs (actual " + physical->hash.to_string() +
+                      ") and so does its logical hash: the records differ");
+    }
+    r_.check.outcome = FileOutcome::kLogicalMatch;
+    r_.check.actual_physical = physical->hash;
+    r_.check.logical = actual_logical;
+    return deep_checked();
+  }
+
+  const ObjectStore& store_;
+  const FileTask& t_;
+  const CheckProgress& progress_;
+  const bool data_;
+  const std::string what_;
+  const bool fallback_;
+  FileCheckResult r_;
+  uint64_t size_ = 0;
+  std::shared_ptr<ObjectReader> object_;
+  std::optional<std::optional<Problem>> early_deep_;
+  std::optional<std::thread> deep_thread_;
+};
+
+}  // namespace
+
 FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
                            const CheckProgress& progress) {
   if (t.role == FileRole::kLinkedObject) {
@@ -103,164 +313,7 @@ FileCheckResult check_file(const ObjectStore& store, const FileTask& t,
     r.task_digest = task_fingerprint(t);
     return r;
   }
-  const bool data = t.role == FileRole::kData;
-  FileCheckResult r{t.id,
-                    FileCheck{t.role, t.block, t.sequence_number, t.file, FileOutcome::kFailed,
-                              std::nullopt, std::nullopt, std::nullopt},
-                    std::nullopt, task_fingerprint(t)};
-  auto fail = [&](ProblemKind kind, std::string expected, std::string actual, std::string message) {
-    r.check.outcome = FileOutcome::kFailed;
-    r.problem = Problem{kind,
-                        t.block,
-                        t.sequence_number,
-                        r.check.file,
-                        std::move(expected),
-                        std::move(actual),
-                        std::move(message),
-                        std::nullopt};
-    return r;
-  };
-  const std::string what = data ? "data file" : "checkpoint file";
-  if (t.known_missing) {
-    return fail(ProblemKind::kFileMissing, "", "",
-                "the " + what + " does not exist" + detail::misnamed_hint(t.misnamed));
-  }
-  const bool derivative = t.derivative;
-  const bool fallback = t.logical_fallback();
-  const std::string no_fallback_note =
-      data && derivative ? " (logical fallback skipped: --integrity-only)" : "";
-  // Without the fallback a file of another size fails whatever its bytes: it is not read.
-  const uint64_t max_size = fallback ? std::numeric_limits<uint64_t>::max() : t.size;
-  detail::EntryOpen entry = detail::open_entry(store, t.file, "the " + what, max_size);
-  if (entry.fault == detail::EntryFault::kMissing) {
-    return fail(ProblemKind::kFileMissing, "", "", "the " + what + " does not exist");
-  }
-  if (entry.fault != detail::EntryFault::kNone && entry.fault != detail::EntryFault::kTooLarge) {
-    return fail(detail::problem_kind_of(entry.fault, ProblemKind::kFileMissing,
-                                        ProblemKind::kFileUnreadable),
-                "", "", std::move(entry.message));
-  }
-  const uint64_t size = entry.info.size;
-  if (size != t.size && !fallback) {
-    // A body without Content-Length that went on past the recorded size: its size is only
-    // known to be larger.
-    return fail(ProblemKind::kSizeMismatch, std::to_string(t.size) + " bytes",
-                entry.info.size_at_least ? "more than " + std::to_string(t.size) + " bytes"
-                                         : std::to_string(size) + " bytes",
-                "the " + what + "'s size differs from the recorded size" + no_fallback_note);
-  }
-  std::shared_ptr<ObjectReader> object = std::move(entry.reader);
-  // --deep reads the records on a thread of its own while the bytes are hashed (the reader
-  // takes read_at beside read()), so a deep check costs about the wall time of one logical
-  // hash, not of both reads; its finding counts only once the bytes (or the records) matched.
-  // A file of another size is looked at records first (below): checked there, after.
-  std::optional<std::optional<Problem>> early_deep;
-  std::optional<std::thread> deep_thread;
-  const bool size_first = fallback && size != t.size && t.logical;
-  if (t.deep && !size_first) {
-    try {
-      deep_thread.emplace([&] { early_deep = detail::check_records(object, t); });
-    } catch (const std::system_error&) {  // no thread to be had: checked after the bytes
-    }
-  }
-  struct Join {
-    std::optional<std::thread>& thread;
-    ~Join() {
-      if (thread && thread->joinable()) thread->join();
-    }
-  } join_deep{deep_thread};
-  // The bytes matched (or the records did): with --deep, the records against the block.
-  auto deep_checked = [&]() -> FileCheckResult& {
-    if (!t.deep) return r;
-    if (deep_thread) deep_thread->join();
-    std::optional<Problem> p =
-        early_deep ? std::move(*early_deep) : detail::check_records(object, t);
-    if (p) {
-      r.check.outcome = FileOutcome::kFailed;
-      r.problem = std::move(p);
-    }
-    return r;
-  };
-  auto hash_physical = [&] {
-    return physical_hash_object(*object, [&](uint64_t done, uint64_t) {
-      if (progress) progress(done);
-      return true;
-    });
-  };
-  if (size_first) {
-    // Another size: the physical hash cannot match, so the records are looked at first. A
-    // server announcing a huge object of garbage is then answered by its Parquet footer (a
-    // range read), not streamed whole first; the physical hash is only needed, for the
-    // report, once the records match.
-    const std::string differs = "the data file's size differs from the recorded one (" +
-                                std::to_string(size) + " bytes, recorded " +
-                                std::to_string(t.size) + ")";
-    auto logical = logical_hash_object(object);
-    if (!logical.is_ok()) {
-      return fail(ProblemKind::kFileUnreadable, t.logical->to_string(), "",
-                  differs + " and it cannot be read for the logical fallback: " +
-                      logical.status().message() +
-                      (size < t.size ? "; it is shorter than recorded: cut short (an "
-                                       "interrupted download or copy?); fetch it again from "
-                                       "the dataset's source"
-                                     : ""));
-    }
-    if (!(logical->multihash() == *t.logical)) {
-      return fail(ProblemKind::kLogicalHashMismatch, t.logical->to_string(),
-                  logical->multihash().to_string(),
-                  differs + " and so does its logical hash: the records differ");
-    }
-    auto physical = hash_physical();
-    if (!physical.is_ok()) {
-      return fail(ProblemKind::kFileUnreadable, "", "",
-                  "cannot read the " + what + ": " + physical.status().message());
-    }
-    r.check.outcome = FileOutcome::kLogicalMatch;
-    r.check.actual_physical = physical->hash;
-    r.check.logical = logical->multihash();
-    return deep_checked();
-  }
-  auto physical = hash_physical();
-  if (!physical.is_ok()) {
-    return fail(ProblemKind::kFileUnreadable, "", "",
-                "cannot read the " + what + ": " + physical.status().message());
-  }
-  if (physical->hash == t.physical && size == t.size) {
-    r.check.outcome = FileOutcome::kPhysicalMatch;
-    return deep_checked();
-  }
-  if (!fallback) {
-    return fail(
-        ProblemKind::kPhysicalHashMismatch, t.physical.to_string(), physical->hash.to_string(),
-        "the " + what + "'s physical hash differs from the recorded one" +
-            (data && !derivative ? " (root dataset: no logical fallback)" : no_fallback_note));
-  }
-  if (!t.logical) {  // a data slice always records one; a task without it cannot fall back
-    return fail(ProblemKind::kPhysicalHashMismatch, t.physical.to_string(),
-                physical->hash.to_string(),
-                "the data file's physical hash differs from the recorded one and no logical "
-                "hash is recorded to fall back to");
-  }
-  // Derivative data may be reproduced with a different encoding: the records count.
-  // The file as opened and hashed above, read again at random offsets.
-  auto logical = logical_hash_object(object);
-  if (!logical.is_ok()) {
-    return fail(
-        ProblemKind::kFileUnreadable, t.logical->to_string(), "",
-        "the data file's physical hash differs (actual " + physical->hash.to_string() +
-            ") and it cannot be read for the logical fallback: " + logical.status().message());
-  }
-  Multihash actual_logical = logical->multihash();
-  if (!(actual_logical == *t.logical)) {
-    return fail(ProblemKind::kLogicalHashMismatch, t.logical->to_string(),
-                actual_logical.to_string(),
-                "the data file's physical hash differs (actual " + physical->hash.to_string() +
-                    ") and so does its logical hash: the records differ");
-  }
-  r.check.outcome = FileOutcome::kLogicalMatch;
-  r.check.actual_physical = physical->hash;
-  r.check.logical = actual_logical;
-  return deep_checked();
+  return FileChecker(store, t, progress).run();
 }
 
 namespace {
