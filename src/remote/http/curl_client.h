@@ -1,6 +1,6 @@
 // Internal to remote: what every HTTP request of the HTTP store shares (libcurl set-up,
-// response headers, the retry policy), so that http_store.cpp holds only the store and its
-// readers.
+// response headers, the retry policy), so that http_store.cpp holds only the store and
+// http_object*.cpp its object reader.
 #pragma once
 
 #include "curl_api.h"  // libcurl, loaded on first use
