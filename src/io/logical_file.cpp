@@ -1,6 +1,6 @@
 // Logical hash of a data file: its arrow-rs-typed record stream through the logical hasher,
 // as one stream or, for a Parquet file on several threads, as column groups each read and
-// hashed on its own thread (LogicalHashOptions::column_streams).
+// hashed on its own thread (LogicalFileOptions::column_streams).
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -22,7 +22,7 @@ namespace odf_hash {
 
 namespace {
 
-using ColumnStreams = LogicalHashOptions::ColumnStreams;
+using ColumnStreams = LogicalFileOptions::ColumnStreams;
 
 // Below this many decompressed bytes in the footer, a file is read as one stream under
 // kAuto: opening more readers would cost more than decoding in parallel gains.
@@ -120,12 +120,11 @@ Result<LogicalDigest> hash_column_groups(const io_internal::ArrowModuleApi& api,
   whole.release(&whole);
   if (rc != 0) return Status::io_error(object->name() + ": reading the stream's schema failed");
 
-  LogicalHashOptions one = options;
+  LogicalHashOptions one = options;  // each group is one stream
   // Each group reads its next batch on a thread of its own while it hashes the current one
   // (logical_hash_stream with 2 threads; a group's lane groups rarely need more): the heaviest
   // group, often a single wide column, would otherwise bound the wall time alone.
   one.threads = 2;
-  one.column_streams = ColumnStreams::kOff;
   std::atomic<bool> cancel{false};
   std::vector<Result<LogicalDigest>> results(groups.size(), Status::internal("not run"));
   const auto run = [&](size_t g) {
@@ -174,7 +173,7 @@ Result<LogicalDigest> hash_column_groups(const io_internal::ArrowModuleApi& api,
 // The digest from column groups when the options and the file call for it; nullopt-like
 // error status kUnsupported (never reported) when the file is to be read as one stream.
 Result<LogicalDigest> try_column_groups(const std::shared_ptr<ObjectReader>& object,
-                                        const LogicalHashOptions& options) {
+                                        const LogicalFileOptions& options) {
   const Status no = Status::unsupported("one stream");
   if (options.column_streams == ColumnStreams::kOff) return no;
   const unsigned threads = logical::resolve_threads(options.threads);
@@ -197,7 +196,7 @@ Result<LogicalDigest> try_column_groups(const std::shared_ptr<ObjectReader>& obj
 }  // namespace
 
 Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
-                                          const LogicalHashOptions& options) {
+                                          const LogicalFileOptions& options) {
   const std::string name = object->name();
   {
     Result<LogicalDigest> split = try_column_groups(object, options);
@@ -221,7 +220,7 @@ Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
 }
 
 Result<LogicalDigest> logical_hash_objects(std::vector<std::shared_ptr<ObjectReader>> objects,
-                                           const LogicalHashOptions& options, RowWindow window) {
+                                           const LogicalFileOptions& options, RowWindow window) {
   if (objects.size() == 1 && window.whole()) {
     return logical_hash_object(std::move(objects[0]), options);
   }
@@ -241,7 +240,7 @@ Result<LogicalDigest> logical_hash_objects(std::vector<std::shared_ptr<ObjectRea
 }
 
 Result<LogicalDigest> logical_hash_file(const std::string& path,
-                                        const LogicalHashOptions& options) {
+                                        const LogicalFileOptions& options) {
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_local_file(path));
   return logical_hash_object(std::move(object), options);
 }

@@ -37,7 +37,7 @@ struct LogicalOptions {
   bool unordered = false;  // the order-independent digest instead (unordered.h)
   unsigned jobs = 0;       // 0: chosen from the file count (see plan_threads)
   unsigned threads = 0;    // 0: chosen from the file count and --jobs
-  LogicalHashOptions::ColumnStreams column_streams = LogicalHashOptions::ColumnStreams::kAuto;
+  LogicalFileOptions::ColumnStreams column_streams = LogicalFileOptions::ColumnStreams::kAuto;
   bool require_reference = false;  // --require-reference-compatible
   StoreOptions store;              // for URLs
 };
@@ -79,7 +79,7 @@ std::string hex_of(const Digest256& d) {
 
 // The file is opened once: its format is detected and its records hashed from the same
 // descriptor (what was detected is what is hashed).
-FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options,
+FileOutcome hash_one(const std::string& path, const LogicalFileOptions& options,
                      const StoreOptions& store, bool unordered) {
   FileOutcome out;
   Result<std::unique_ptr<ObjectReader>> opened = open_object(path, store);
@@ -167,7 +167,7 @@ nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool colum
 // like sha256sum checks its own. Files are checked --jobs at a time, each on --threads
 // threads (default: one file per core, one thread each: lists usually name many files).
 int run_logical_check(const LogicalOptions& opt) {
-  LogicalHashOptions options;
+  LogicalFileOptions options;
   options.threads = opt.threads == 0 ? 1 : opt.threads;
   options.column_streams = opt.column_streams;
   const unsigned jobs = opt.jobs != 0 ? opt.jobs : std::max(1u, default_jobs() / options.threads);
@@ -193,7 +193,7 @@ int run_logical(const LogicalOptions& opt) {
     return kExitError;
   }
   const ThreadPlan plan = plan_threads(opt);
-  LogicalHashOptions options;
+  LogicalFileOptions options;
   options.threads = plan.threads;
   options.column_streams = opt.column_streams;
   bool failed = false;
@@ -257,7 +257,7 @@ Command add_logical_command(CLI::App& root) {
                   "every core for one file, 1 when there are more files than cores). The "
                   "hashes do not depend on --jobs or --threads")
       ->check(CLI::Range(1u, 1024u));
-  using ColumnStreams = LogicalHashOptions::ColumnStreams;
+  using ColumnStreams = LogicalFileOptions::ColumnStreams;
   app->add_option("--column-streams", opt->column_streams,
                   "With --threads > 1, read a Parquet file's columns in groups, each by its own "
                   "reader on its own thread: 'auto' (default: for files with >= 2 top-level "

@@ -103,21 +103,6 @@ struct LogicalHashOptions {
   enum class MultiLane { kAuto, kOff, kOn };
   MultiLane multi_lane = MultiLane::kAuto;
 
-  // Files only (logical_hash_file / logical_hash_object in logical_file.h): with threads > 1, a
-  // Parquet file's top-level columns may be split into up to 2 x `threads` groups balanced
-  // by their sizes in the footer, each group read by its own Parquet reader over the same
-  // file and hashed by one of `threads` workers taking the groups in turn (its next batch
-  // read ahead on another thread), then combined (combine_fields_digests): decoding runs in
-  // parallel too, and only the columns of the groups being read are open at a time. Up to
-  // 2 x `threads` threads run.
-  //   kAuto: when the file has >= 2 top-level columns and >= 8 MiB of data (decompressed);
-  //   kOff:  one record stream (decoded on one thread, hashed on `threads`);
-  //   kOn:   whenever the file has >= 2 top-level columns (tests).
-  // Arrow IPC files are always read as one stream. A file that fails in column groups is
-  // read again as one stream, whose error is reported: errors never depend on this option.
-  enum class ColumnStreams { kAuto, kOff, kOn };
-  ColumnStreams column_streams = ColumnStreams::kAuto;
-
   // Set (from any thread) to stop hashing a stream or file between record batches with a
   // kCancelled error (cancel.h). Null: never cancelled. Never changes a result.
   const std::atomic<bool>* cancel = nullptr;
