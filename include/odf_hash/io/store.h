@@ -3,7 +3,7 @@
 //
 // A store names its objects by keys: relative, '/'-separated paths such as "refs/head" or
 // "data/f1620…" (no leading '/', no "." or ".." components, no empty components). Code that
-// checks datasets (src/odf) and the file readers (src/io) read through this interface only,
+// checks datasets (the odf layer) and the file readers (io) read through this interface only,
 // so they never learn where the bytes come from.
 //
 // The interface assumes nothing of a local file system:

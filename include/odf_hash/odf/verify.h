@@ -43,12 +43,12 @@
 //     opened by their canonical names: no unreferenced entries, no misnamed hints; the kind
 //     inferred from the events read, no SetVocab / SetDataSchema below it: the scope lists
 //     each). Not met: history-rewritten, and everything walked is checked;
-//  8. deep: each data file's records against its block (src/odf/verify/deep_check.h): row count,
-//     the offset column of the newest SetVocab at or below the block ("offset" by
-//     default), the logical hash (row-count-mismatch, offset-column-mismatch,
-//     logical-hash-misrecorded);
+//  8. deep: each data file's records against its block: row count, the offset column of
+//     the newest SetVocab at or below the block ("offset" by default), the logical hash
+//     (row-count-mismatch, offset-column-mismatch, logical-hash-misrecorded);
 //  9. sampled (sample_fraction / sample_count, sample_seed): the whole chain, and a
-//     deterministic size-weighted random subset of the files (src/odf/verify/sample.h).
+//     deterministic size-weighted random subset of the files (the same files for the same
+//     seed, also as the dataset grows).
 //     DatasetReport::verdict() never calls a partial pass (7., 9.) a plain VALID.
 // Names: only the canonical name of a hash counts ("f1620" + 64 lower-case hex digits,
 // Multihash::to_string), the one kamu writes and opens. A block, data file or checkpoint
@@ -117,9 +117,9 @@ enum class ProblemKind {
   kLinkedObjectHashMismatch,  // a linked object's bytes do not hash to its name
   kLinkMalformed,             // an ObjectLink value is not a multihash, or its column unreadable
   kLinkedObjectsSummaryMismatch,  // AddData's linkedObjects summary disagrees with the file
-  // Trust anchors (6. above, src/odf/verify/trust.h): a trusted head (VerifyOptions::expect_head)
-  // or the block of --since is not on the chain walked from refs/head down to the seed: the history
-  // below the head was rewritten (or the hash given is wrong).
+  // Trust anchors (6. above): a trusted head (VerifyOptions::expect_head) or the block of
+  // --since is not on the chain walked from refs/head down to the seed: the history below the
+  // head was rewritten (or the hash given is wrong).
   kHistoryRewritten,
   // The trusted head could not be looked for to the end: refs/head unreadable, the chain
   // broken before the seed, or the walk stopped at --since above it.

@@ -69,9 +69,9 @@ struct FileTask {
   std::optional<LinkRef> link;
 
   // VerifyOptions::deep, data files only: after the bytes, the records are read and checked
-  // against the block (deep_check.h): rows = offsets.end - offsets.start + 1, the column
-  // `offset_column` (SetVocab's, "offset" by default) holds offsets.start..end in order, and
-  // the logical hash is `logical`.
+  // against the block: rows = offsets.end - offsets.start + 1, the column `offset_column`
+  // (SetVocab's, "offset" by default) holds offsets.start..end in order, and the logical hash
+  // is `logical`.
   bool deep = false;
   std::string offset_column;
   OffsetInterval offsets;

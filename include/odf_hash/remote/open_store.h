@@ -13,8 +13,7 @@
 //                                         (GATEWAY/ipfs/BLOCK-CID?format=raw) and checked
 //                                         against the CID that links to it, from the root CID
 //                                         down the UnixFS path to each object; folders are
-//                                         listed (verified content too). See
-//                                         src/remote/ipfs/ipfs_store.h.
+//                                         listed (verified content too).
 //   ipns://NAME/path                      refused (kInvalidArgument): nothing anchors what a
 //                                         gateway resolves a name to, unless
 //                                         StoreOptions::trust_gateway, which reads
