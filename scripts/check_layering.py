@@ -14,15 +14,17 @@ and the fronts (src/capi, tools/odf-hash, python/ext) any public header. Where a
                                              or a front
     include/odf_hash/arrow_c_data.h          the Arrow C Data Interface: core
     include/odf_hash/odf_hash.h              the C ABI: the fronts'
+A public header never names a private file (src/..., or a header found only there) in its
+text: it is a contract read on its own, also where it is installed.
 A quoted include that is not "odf_hash/..." must be a private header of the including layer
 (found beside the file, or under its layer's src/ folder): a layer never reaches into
 another layer's src/ folder; what another layer needs goes to internal/.
 
     check_layering.py [ROOT]        check the tree at ROOT (default: this repository)
     check_layering.py --self-test   copy the tree to a scratch folder, add one upward include,
-                                    one include of another layer's private header and one
-                                    internal header in a public one, and check that each is
-                                    reported (and that the unchanged copy passes)
+                                    one include of another layer's private header, one
+                                    internal header in a public one and a private file named
+                                    in a public one, and check that each is reported (and that the unchanged copy passes)
 Exit status 0 when every include is allowed, 1 otherwise (each violation on its own line).
 """
 
@@ -41,6 +43,8 @@ FRONT_ALLOWED = set(ALLOWED) | {"capi"}
 FRONTS = {"src/capi": "capi", "tools/odf-hash": "cli", "python/ext": "python"}
 SOURCE_SUFFIXES = {".h", ".hpp", ".cpp", ".cc", ".c"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+# A file named in a public header's text (a comment sending the reader somewhere).
+FILE_NAMED = re.compile(r"\b((?:src/)?[\w/.-]*?[\w-]+\.(?:h|cpp))\b")
 
 
 class Unit:
@@ -117,6 +121,24 @@ def check_file(root, path, unit):
                             f"what other layers use belongs in include/odf_hash/internal/")
         else:
             problems.append(f"{where}: not found beside the file nor in its layer's folder")
+    if unit.public and unit.layer != "capi":
+        problems += private_files_named(root, rel, text)
+    return problems
+
+
+def private_files_named(root, rel, text):
+    """A public header is a contract read on its own: it never sends its reader to a private
+    source file (src/...), which an installed copy does not have."""
+    public = {p.name for p in (root / "include").glob("**/*.h")}
+    private = {p.name for p in (root / "src").glob("**/*") if p.suffix in (".h", ".cpp")}
+    problems = []
+    for match in FILE_NAMED.finditer(text):
+        name = match.group(1)
+        base = name.rsplit("/", 1)[-1]
+        if (name.startswith("src/") or base in private) and base not in public:
+            line = text.count("\n", 0, match.start()) + 1
+            problems.append(f"{rel}:{line}: a public header names a private file ({name}); "
+                            f"say what it needs in place")
     return problems
 
 
@@ -161,6 +183,8 @@ def self_test(root):
             (scratch / "tools/odf-hash/main.cpp",
              '#include "odf_hash/internal/core/sha3_multi.h"\n',
              "a front includes an internal header"),
+            (scratch / "include/odf_hash/odf/verify.h", "// the rows (deep_check.h)\n",
+             "a public header names a private file"),
         ]
         failed = 0
         for path, line, expected in cases:
