@@ -6,6 +6,8 @@ import dataclasses
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from . import _odf_hash
+from ._args import _path, _store, _threads
+from ._errors import InvalidInputError
 
 _ROW_FIELDS = ("column", "row", "offset", "original", "reproduced")
 
@@ -187,7 +189,6 @@ def _side(raw: Dict[str, Any]) -> tuple:
 
 def _rows(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        from ._errors import InvalidInputError
 
         raise InvalidInputError(f"rows must be a non-negative integer, not {value!r}")
     return min(value, 1 << 20)
@@ -245,7 +246,6 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     and column order? It is NOT the ODF hash (docs/unordered-digest.md): one read of each
     file, bounded memory, the records only one side has named (``rows`` of them per side).
     """
-    from . import _path, _store, _threads
 
     opts = _store("compare", store)
     n = _rows(rows)
@@ -253,7 +253,6 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     if (isinstance(original, (list, tuple)) or isinstance(reproduced, (list, tuple))
             or wa is not None or wb is not None):
         if ignore_order:
-            from ._errors import InvalidInputError
 
             raise InvalidInputError("odf_hash.compare: ignore_order=True compares two files, "
                                     "not lists of files or windows")
@@ -275,7 +274,6 @@ def _window(w: Any, what: str) -> Optional[Tuple[int, Optional[int]]]:
     """(skip, limit) checked: non-negative integers, limit None for every row to the end."""
     if w is None:
         return None
-    from ._errors import InvalidInputError
 
     if not isinstance(w, (tuple, list)) or len(w) != 2:
         raise InvalidInputError(f"{what}: a window is (skip, limit), got {w!r}")
@@ -292,11 +290,9 @@ def _window(w: Any, what: str) -> Optional[Tuple[int, Optional[int]]]:
 
 def _paths(x: Any, what: str) -> List[str]:
     """A list of paths or URLs (one path: a list of one)."""
-    from . import _path
 
     paths = [_path(p, what) for p in x] if isinstance(x, (list, tuple)) else [_path(x, what)]
     if not paths:
-        from ._errors import InvalidInputError
 
         raise InvalidInputError(f"{what}: an empty list of files")
     return paths
@@ -322,7 +318,6 @@ def unordered_digest(source: Any, **store: Any) -> str:
     ``__arrow_c_stream__``), read batch by batch."""
     if hasattr(source, "__arrow_c_stream__"):
         return _odf_hash.unordered_stream_capsule(source.__arrow_c_stream__())[0]
-    from . import _path, _store
 
     return _odf_hash.unordered_file(_path(source, "odf_hash.unordered_digest"),
                                     _store("unordered_digest", store))[0]
