@@ -224,7 +224,7 @@ std::string task_fingerprint(const std::string& task_json) {
       value_or_raise(odf_hash::odf::parse_file_task_json(task_json)));
 }
 
-nb::dict unordered_side(const odf_hash::UnorderedSide& s) {
+nb::dict unordered_side(const odf_hash::compare::UnorderedSide& s) {
   nb::dict d;
   d["path"] = s.path;
   d["rows"] = s.digest.rows;
@@ -238,9 +238,9 @@ nb::dict unordered_side(const odf_hash::UnorderedSide& s) {
   return d;
 }
 
-nb::dict compare::compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t examples,
+nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t examples,
                                     const StoreTuple& store) {
-  odf_hash::UnorderedOptions options;
+  odf_hash::compare::UnorderedOptions options;
   options.max_examples = examples;
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
@@ -296,7 +296,7 @@ void bind_compare(nb::module_& m) {
         "store"_a);
   m.def("pair_dataset_slices", &pair_dataset_slices, "original"_a, "reproduced"_a, "store"_a);
   m.def("task_fingerprint", &task_fingerprint, "task_json"_a);
-  m.def("compare_unordered", &compare::compare_unordered, "original"_a, "reproduced"_a,
+  m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a,
         "examples"_a, "store"_a);
   m.def("unordered_file", &unordered_file, "path"_a, "store"_a);
   m.def("unordered_stream_capsule", &unordered_stream_capsule, "capsule"_a);
