@@ -239,7 +239,7 @@ nb::dict unordered_side(const odf_hash::compare::UnorderedSide& s) {
 }
 
 nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t examples,
-                                    const StoreTuple& store) {
+                           const StoreTuple& store) {
   odf_hash::compare::UnorderedOptions options;
   options.max_examples = examples;
   odf_hash::CancelFlag cancel{false};
@@ -296,8 +296,8 @@ void bind_compare(nb::module_& m) {
         "store"_a);
   m.def("pair_dataset_slices", &pair_dataset_slices, "original"_a, "reproduced"_a, "store"_a);
   m.def("task_fingerprint", &task_fingerprint, "task_json"_a);
-  m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a,
-        "examples"_a, "store"_a);
+  m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a, "examples"_a,
+        "store"_a);
   m.def("unordered_file", &unordered_file, "path"_a, "store"_a);
   m.def("unordered_stream_capsule", &unordered_stream_capsule, "capsule"_a);
 }
