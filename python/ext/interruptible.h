@@ -16,11 +16,11 @@
 #include <exception>
 #include <mutex>
 #include <optional>
-#include <system_error>
 #include <thread>
 #include <type_traits>
 #include <utility>
 
+#include "odf_hash/core/parallel.h"
 #include "odf_hash/io/cancel.h"
 
 namespace odf_hash_py {
@@ -57,9 +57,9 @@ std::invoke_result_t<Work&> run_interruptible(odf_hash::CancelFlag& cancel, Work
       cv.notify_all();
     };
     std::thread worker;
-    try {
-      worker = std::thread(run);
-    } catch (const std::system_error&) {
+    if (std::optional<std::thread> t = odf_hash::try_thread(run)) {
+      worker = std::move(*t);
+    } else {  // no thread to be had: the work runs here, not interruptible
       run();
     }
     if (worker.joinable()) {

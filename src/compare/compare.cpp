@@ -4,9 +4,8 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <system_error>
-#include <thread>
 
+#include "odf_hash/core/parallel.h"
 #include "odf_hash/internal/io/deferred_object.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
@@ -233,20 +232,6 @@ const char* compare_verdict_name(CompareVerdict verdict) {
 namespace {
 
 using Group = std::vector<std::shared_ptr<ObjectReader>>;
-
-// Runs `a` here and `b` on a thread of its own, side by side (one after the other when no
-// thread can be had).
-template <typename A, typename B>
-void side_by_side(A&& a, B&& b) {
-  std::optional<std::thread> other;
-  try {
-    other.emplace(b);
-  } catch (const std::system_error&) {
-    b();
-  }
-  a();
-  if (other) other->join();
-}
 
 // Why arrow0 is equal although the records are not: its blind spots (docs/divergences.md).
 std::vector<FileComparison::Cause> blind_spots(const FileComparison& c,

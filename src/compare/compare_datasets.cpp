@@ -8,11 +8,10 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <system_error>
-#include <thread>
 #include <tuple>
 
 #include "compare_vouch.h"
+#include "odf_hash/core/parallel.h"
 #include "odf_hash/internal/io/deferred_object.h"
 #include "odf_hash/internal/odf/chain_walk.h"
 #include "odf_hash/io/cancel.h"
@@ -146,25 +145,6 @@ Result<DatasetComparison> pair(const std::string& original, const std::string& r
   return out;
 }
 
-// `checks` on a thread of its own while `work` runs on this one (one after the other when
-// the system refuses a thread).
-template <typename Work>
-auto beside(const std::function<void()>& checks, Work work) {
-  std::optional<std::thread> thread;
-  try {
-    thread.emplace(checks);
-  } catch (const std::system_error&) {
-    checks();
-  }
-  struct Join {
-    std::optional<std::thread>& thread;
-    ~Join() {
-      if (thread && thread->joinable()) thread->join();
-    }
-  } join{thread};
-  return work();
-}
-
 }  // namespace
 
 RowWindow run_row_window(const std::vector<SliceFile>& files, const odf::OffsetInterval& interval) {
@@ -214,14 +194,14 @@ Result<DatasetComparison> compare_datasets(const std::string& original,
     if (!detail::compared_run(s)) continue;
     const std::vector<uint64_t> ta = due_a.take(s.original_files);
     const std::vector<uint64_t> tb = due_b.take(s.reproduced_files);
-    Result<FileComparison> c = beside(
-        [&] {
-          for (uint64_t t : ta)
-            ra[t] = odf::check_file(a->dir.store(), out.original_check.tasks[t]);
-          for (uint64_t t : tb)
-            rb[t] = odf::check_file(b->dir.store(), out.reproduced_check.tasks[t]);
-        },
-        [&] { return compare_run(*a, *b, s, logical, options); });
+    Result<FileComparison> c = Status::internal("not run");
+    side_by_side([&] { c = compare_run(*a, *b, s, logical, options); },
+                 [&] {
+                   for (uint64_t t : ta)
+                     ra[t] = odf::check_file(a->dir.store(), out.original_check.tasks[t]);
+                   for (uint64_t t : tb)
+                     rb[t] = odf::check_file(b->dir.store(), out.reproduced_check.tasks[t]);
+                 });
     if (c.is_ok()) {
       s.comparison = std::move(c).value();
     } else {

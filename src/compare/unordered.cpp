@@ -8,12 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
-#include <system_error>
-#include <thread>
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "odf_hash/core/parallel.h"
 #include "odf_hash/internal/core/sha3_multi.h"
 #include "odf_hash/internal/io/arrow_module.h"
 #include "odf_hash/internal/io/concat_stream.h"
@@ -250,11 +249,11 @@ Status read_side(std::vector<std::shared_ptr<ObjectReader>> objects, Spill* spil
   // (also on every early return).
   struct InFlight {
     Owned<ArrowArray> batch;
-    std::optional<std::thread> thread;
+    std::optional<HelperTask> task;
     Status status = Status::ok();
     Status wait() {
-      if (thread) thread->join();
-      thread.reset();
+      if (task) task->wait();
+      task.reset();
       batch.reset();
       return status;
     }
@@ -275,17 +274,14 @@ Status read_side(std::vector<std::shared_ptr<ObjectReader>> objects, Spill* spil
     if (pipelined) {
       in_flight.batch.value = batch.value;  // ownership moves
       batch.value = ArrowArray{};
-      try {
-        in_flight.thread.emplace([&in_flight, &digest, first] {
-          in_flight.status = digest(in_flight.batch.value, first);
-        });
-        continue;
-      } catch (const std::system_error&) {  // no thread to be had: digest it here
+      in_flight.task.emplace([&in_flight, &digest, first] {
+        in_flight.status = digest(in_flight.batch.value, first);
+      });
+      if (!in_flight.task->threaded()) {  // no thread to be had: digest it here, and on
         pipelined = false;
-        ODF_HASH_RETURN_IF_ERROR(digest(in_flight.batch.value, first));
-        in_flight.batch.reset();
-        continue;
+        ODF_HASH_RETURN_IF_ERROR(in_flight.wait());
       }
+      continue;
     }
     ODF_HASH_RETURN_IF_ERROR(digest(batch.value, first));
   }
@@ -413,15 +409,9 @@ Result<UnorderedComparison> compare_unordered(std::shared_ptr<ObjectReader> orig
   ODF_HASH_RETURN_IF_ERROR(spill_a.open());
   ODF_HASH_RETURN_IF_ERROR(spill_b.open());
   SideResult a, b;
-  Status sb = Status::internal("not run");
-  std::optional<std::thread> other;
-  try {
-    other.emplace([&] { sb = read_side({reproduced}, &spill_b, b); });
-  } catch (const std::system_error&) {  // no thread to be had: one file after the other
-    sb = read_side({reproduced}, &spill_b, b);
-  }
-  Status sa = read_side({original}, &spill_a, a);
-  if (other) other->join();
+  Status sa = Status::internal("not run"), sb = Status::internal("not run");
+  side_by_side([&] { sa = read_side({original}, &spill_a, a); },
+               [&] { sb = read_side({reproduced}, &spill_b, b); });
   ODF_HASH_RETURN_IF_ERROR(sa);
   ODF_HASH_RETURN_IF_ERROR(sb);
   out.original.digest = a.digest;

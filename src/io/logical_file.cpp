@@ -5,13 +5,11 @@
 #include <atomic>
 #include <cerrno>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
 
+#include "odf_hash/core/parallel.h"
 #include "odf_hash/internal/io/arrow_module.h"
-#include "odf_hash/internal/logical/worker_pool.h"  // logical::resolve_threads
 #include "odf_hash/io/cancel.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
@@ -106,8 +104,8 @@ struct Cancellable {
 };
 
 // The file's digest from its column groups, each opened as its own Parquet stream and hashed
-// by one of `workers` threads (the calling one among them), which take the groups in order.
-// Any failure (including a thread the system refuses) is returned as an error; the caller
+// by one of `workers` threads (the calling one among them, fewer when the system refuses
+// threads), which take the groups in order. Any failure is returned as an error; the caller
 // then reads the file as one stream.
 Result<LogicalDigest> hash_column_groups(const io_internal::ArrowModuleApi& api,
                                          const std::shared_ptr<ObjectReader>& object,
@@ -140,32 +138,15 @@ Result<LogicalDigest> hash_column_groups(const io_internal::ArrowModuleApi& api,
     }
     if (!results[g].is_ok()) cancel.store(true, std::memory_order_relaxed);
   };
-  std::atomic<size_t> next{0};
-  const auto work = [&] {
-    for (size_t g = next.fetch_add(1); g < groups.size(); g = next.fetch_add(1)) run(g);
-  };
-  std::vector<std::thread> threads;
-  bool started = true;
-  for (unsigned w = 1; w < workers && started; ++w) {
-    try {
-      threads.emplace_back(work);
-    } catch (const std::system_error&) {
-      cancel.store(true);
-      started = false;
-    }
-  }
-  if (started) work();
-  for (auto& t : threads) t.join();
+  parallel_for(groups.size(), workers, run);  // fewer threads when refused: the same digest
   Result<LogicalDigest> out = Status::internal("a column group was not hashed");
-  if (started) {
-    std::vector<FieldsDigest> parts;
-    bool ok = true;
-    for (size_t g = 0; g < groups.size() && ok; ++g) {
-      ok = results[g].is_ok();
-      if (ok) parts.push_back(FieldsDigest{groups[g], std::move(results[g]).value()});
-    }
-    if (ok) out = combine_fields_digests(schema, std::move(parts));
+  std::vector<FieldsDigest> parts;
+  bool ok = true;
+  for (size_t g = 0; g < groups.size() && ok; ++g) {
+    ok = results[g].is_ok();
+    if (ok) parts.push_back(FieldsDigest{groups[g], std::move(results[g]).value()});
   }
+  if (ok) out = combine_fields_digests(schema, std::move(parts));
   schema.release(&schema);
   return out;
 }
@@ -176,7 +157,7 @@ Result<LogicalDigest> try_column_groups(const std::shared_ptr<ObjectReader>& obj
                                         const LogicalFileOptions& options) {
   const Status no = Status::unsupported("one stream");
   if (options.column_streams == ColumnStreams::kOff) return no;
-  const unsigned threads = logical::resolve_threads(options.threads);
+  const unsigned threads = resolve_threads(options.threads);
   if (threads < 2) return no;
   Result<const io_internal::ArrowModuleApi*> api = io_internal::arrow_module();
   if (!api.is_ok()) return no;

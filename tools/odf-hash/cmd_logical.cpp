@@ -12,6 +12,7 @@
 #include "check_runner.h"
 #include "commands.h"
 #include "odf_hash/compare/unordered.h"
+#include "odf_hash/core/parallel.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
 #include "odf_hash/io/record_stream.h"
@@ -21,7 +22,6 @@
 #include "odf_hash/logical/record_digest.h"
 #include "odf_hash/remote/open_store.h"
 #include "output.h"
-#include "parallel.h"
 #include "reference_gaps.h"
 #include "store_flags.h"
 
@@ -50,7 +50,7 @@ struct ThreadPlan {
   unsigned threads;
 };
 ThreadPlan plan_threads(const LogicalOptions& opt) {
-  const unsigned cores = default_jobs();
+  const unsigned cores = resolve_threads(0);
   const unsigned files = static_cast<unsigned>(std::max<size_t>(opt.files.size(), 1));
   ThreadPlan p{opt.jobs, opt.threads};
   if (p.jobs == 0)
@@ -170,7 +170,8 @@ int run_logical_check(const LogicalOptions& opt) {
   LogicalFileOptions options;
   options.threads = opt.threads == 0 ? 1 : opt.threads;
   options.column_streams = opt.column_streams;
-  const unsigned jobs = opt.jobs != 0 ? opt.jobs : std::max(1u, default_jobs() / options.threads);
+  const unsigned jobs =
+      opt.jobs != 0 ? opt.jobs : std::max(1u, resolve_threads(0) / options.threads);
   CheckRun run{opt.files, opt.check, jobs, opt.json, true};
   CheckKind kind{HashCode::kArrow0Sha3_256, "logical arrow0-sha3-256", false,
                  [&](const std::string& path, ProgressDisplay&) -> Result<CheckedHash> {

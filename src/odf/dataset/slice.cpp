@@ -1,9 +1,6 @@
 #include "odf_hash/odf/slice.h"
 
-#include <optional>
-#include <system_error>
-#include <thread>
-
+#include "odf_hash/core/parallel.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
 #include "odf_hash/io/physical.h"
@@ -52,14 +49,9 @@ Result<DataSlice> data_slice_of_object(std::shared_ptr<ObjectReader> object,
                                        const SliceOptions& options) {
   if (object == nullptr) return Status::invalid_argument("data_slice_of_object: null object");
   Result<PhysicalDigest> physical = Status::internal("not run");
-  std::optional<std::thread> t;
-  try {
-    t.emplace([&] { physical = physical_hash_object(*object); });
-  } catch (const std::system_error&) {  // no thread to be had: one hash after the other
-    physical = physical_hash_object(*object);
-  }
-  Result<LogicalDigest> logical = logical_hash_object(object, options.logical);
-  if (t) t->join();
+  Result<LogicalDigest> logical = Status::internal("not run");
+  side_by_side([&] { logical = logical_hash_object(object, options.logical); },
+               [&] { physical = physical_hash_object(*object); });
   return slice_of(object->name(), physical, logical, options);
 }
 

@@ -11,14 +11,13 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <utility>
 
 #include "dataset/entry.h"
 #include "deep_check.h"
 #include "file_hints.h"
 #include "linked_objects.h"
+#include "odf_hash/core/parallel.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/internal/odf/chain_walk.h"
 #include "odf_hash/io/cancel.h"
@@ -119,9 +118,6 @@ class FileChecker {
            std::nullopt, task_fingerprint(t)} {}
   FileChecker(const FileChecker&) = delete;
   FileChecker& operator=(const FileChecker&) = delete;
-  ~FileChecker() {
-    if (deep_thread_ && deep_thread_->joinable()) deep_thread_->join();
-  }
 
   FileCheckResult run() {
     if (auto done = open()) return std::move(*done);
@@ -184,18 +180,16 @@ class FileChecker {
   // --deep reads the records on a thread of its own while the bytes are hashed (the reader
   // takes read_at beside read()), so a deep check costs about the wall time of one logical
   // hash, not of both reads; its finding counts only once the bytes (or the records) matched.
+  // Without a thread to be had, the records are checked after the bytes (at wait()).
   void start_deep() {
-    try {
-      deep_thread_.emplace([this] { early_deep_ = detail::check_records(object_, t_); });
-    } catch (const std::system_error&) {  // no thread to be had: checked after the bytes
-    }
+    deep_.emplace([this] { early_deep_ = detail::check_records(object_, t_); });
   }
 
   // Last step: the bytes matched (or the records did); with --deep, the records against the
   // block.
   FileCheckResult deep_checked() {
     if (!t_.deep) return r_;
-    if (deep_thread_) deep_thread_->join();
+    if (deep_) deep_->wait();
     std::optional<Problem> p =
         early_deep_ ? std::move(*early_deep_) : detail::check_records(object_, t_);
     if (p) {
@@ -301,7 +295,7 @@ class FileChecker {
   uint64_t size_ = 0;
   std::shared_ptr<ObjectReader> object_;
   std::optional<std::optional<Problem>> early_deep_;
-  std::optional<std::thread> deep_thread_;
+  std::optional<HelperTask> deep_;  // declared last: joined before the members it writes go
 };
 
 }  // namespace

@@ -1,13 +1,11 @@
 #include "odf_hash/odf/verify.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <iterator>
 #include <mutex>
-#include <system_error>
-#include <thread>
 
+#include "odf_hash/core/parallel.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/odf/verify_plan.h"
 #include "trust.h"
@@ -47,32 +45,16 @@ class ProgressTracker {
 std::vector<FileCheckResult> run_tasks(const ObjectStore& store, const std::vector<FileTask>& tasks,
                                        unsigned jobs, ProgressTracker& progress) {
   std::vector<std::optional<FileCheckResult>> results(tasks.size());
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i = next++; i < tasks.size(); i = next++) {
-      uint64_t reported = 0;
-      results[i] = check_file(store, tasks[i], [&](uint64_t done) {
-        progress.add_bytes(done - reported);
-        reported = done;
-      });
-      progress.file_done();
-    }
-  };
   jobs =
       std::max(1u, std::min<unsigned>({jobs, kMaxVerifyJobs, static_cast<unsigned>(tasks.size())}));
-  // The kernel may refuse a thread (a ulimit, a container's pids limit): go on with those
-  // that started, and this thread works too. (A joinable std::thread destroyed while an
-  // exception unwinds would terminate the process.)
-  std::vector<std::thread> threads;
-  for (unsigned j = 1; j < jobs; ++j) {
-    try {
-      threads.emplace_back(worker);
-    } catch (const std::system_error&) {
-      break;
-    }
-  }
-  worker();
-  for (auto& t : threads) t.join();
+  parallel_for(tasks.size(), jobs, [&](size_t i) {
+    uint64_t reported = 0;
+    results[i] = check_file(store, tasks[i], [&](uint64_t done) {
+      progress.add_bytes(done - reported);
+      reported = done;
+    });
+    progress.file_done();
+  });
   std::vector<FileCheckResult> out;
   out.reserve(results.size());
   for (auto& r : results) out.push_back(std::move(*r));
