@@ -61,6 +61,8 @@ struct Side {
   Owned<ArrowSchema> schema;  // of the stream read (projected when it could be)
   Owned<ArrowArrayStream> stream;
   Owned<ArrowArray> batch;
+  // `batch` imported for rendering its values, once for all shown (reset with the batch).
+  io_internal::RenderBatchHandle render;
   int64_t pos = 0;    // next row of `batch`
   uint64_t base = 0;  // rows before `batch`
   bool done = false;
@@ -92,12 +94,25 @@ struct Side {
     return Status::ok();
   }
 
+  // The value of column `c` (of the columns asked) at row `row` of the batch, as text.
+  Result<std::string> render_value(const io_internal::ArrowModuleApi& api, size_t c, int64_t row,
+                                   size_t max_chars) {
+    if (!render) {
+      ODF_HASH_ASSIGN_OR_RETURN(render,
+                                io_internal::open_render_batch(api, schema.value, batch.value));
+    }
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> v,
+                              api.render_batch_values(render.get(), leaves[c], {row}, max_chars));
+    return v.at(0);
+  }
+
   int64_t remaining() const { return batch.value.release ? batch.value.length - pos : 0; }
 
   // Moves to the next batch holding rows (or to the end).
   Status advance() {
     while (!done && remaining() == 0) {
       if (batch.value.release != nullptr) base += uint64_t(batch.value.length);
+      render.reset();
       batch.reset();
       pos = 0;
       if (stream.value.get_next(&stream.value, &batch.value) != 0) {
@@ -342,14 +357,10 @@ class Locator {
     if (!row.offset) row.offset = b_.offset_at(b_.pos + start);
     row.original_file = a_.file_at(row.row);
     row.reproduced_file = b_.file_at(b_.base + uint64_t(b_.pos + start));
-    ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> va,
-                              api_.render_values(a_.schema.value, a_.batch.value, a_.leaves[c],
-                                                 {a_.pos + start}, options_.max_value_chars));
-    ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> vb,
-                              api_.render_values(b_.schema.value, b_.batch.value, b_.leaves[c],
-                                                 {b_.pos + start}, options_.max_value_chars));
-    row.original = va.at(0);
-    row.reproduced = vb.at(0);
+    ODF_HASH_ASSIGN_OR_RETURN(row.original,
+                              a_.render_value(api_, c, a_.pos + start, options_.max_value_chars));
+    ODF_HASH_ASSIGN_OR_RETURN(row.reproduced,
+                              b_.render_value(api_, c, b_.pos + start, options_.max_value_chars));
     col.first.push_back(std::move(row));
     return Status::ok();
   }

@@ -325,15 +325,21 @@ Status render_examples(std::shared_ptr<ObjectReader> object,
     }
     if (batch.value.release == nullptr) break;
     const uint64_t end = row0 + uint64_t(batch.value.length);
+    // Imported once for every value shown of it (a wide table: one import, not one per
+    // column of each example).
+    io_internal::RenderBatchHandle render;
     for (; next < examples.size() && examples[next].row < end; ++next) {
       const int64_t r = int64_t(examples[next].row - row0);
       const int64_t offset = offset_at(schema.value, batch.value, offset_child, r);
       if (offset != kNoOffset) examples[next].offset = offset;
+      if (!render) {
+        ODF_HASH_ASSIGN_OR_RETURN(render,
+                                  io_internal::open_render_batch(*api, schema.value, batch.value));
+      }
       std::string text;
       for (int64_t c = 0; c < schema.value.n_children; ++c) {
-        ODF_HASH_ASSIGN_OR_RETURN(
-            std::vector<std::string> v,
-            api->render_values(schema.value, batch.value, {int(c)}, {r}, max_chars));
+        ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> v,
+                                  api->render_batch_values(render.get(), {int(c)}, {r}, max_chars));
         const char* field = schema.value.children[c]->name;
         text += (c ? ", " : "") + std::string(field != nullptr ? field : "") + "=" + v.at(0);
       }

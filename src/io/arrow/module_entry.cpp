@@ -23,7 +23,8 @@ odf_hash_arrow_module_api() {
 #else
         nullptr, nullptr,
 #endif
-        &odf_hash::io_internal::render_values,
+        &odf_hash::io_internal::render_values, &odf_hash::io_internal::open_render_batch,
+        &odf_hash::io_internal::render_batch_values, &odf_hash::io_internal::close_render_batch,
   };
   return &api;
 }

@@ -36,6 +36,10 @@
 
 namespace odf_hash::io_internal {
 
+// A batch imported once into Arrow C++ to render many of its values (arrow/render_values.h):
+// rendering a value costs the value, not an import of every column of its batch.
+struct RenderBatch;
+
 struct ArrowModuleApi {
   // sizeof(ArrowModuleApi) and ODF_HASH_ARROW_MODULE_ABI of the build that made the module.
   uint32_t size;
@@ -59,7 +63,56 @@ struct ArrowModuleApi {
                                                     const std::vector<int>& child_path,
                                                     const std::vector<int64_t>& rows,
                                                     size_t max_chars);
+  // The same over a batch imported once: open (the schema and batch stay the caller's and
+  // must outlive the handle), render any values, close.
+  Result<RenderBatch*> (*open_render_batch)(const ArrowSchema& schema, const ArrowArray& batch);
+  Result<std::vector<std::string>> (*render_batch_values)(const RenderBatch* batch,
+                                                          const std::vector<int>& child_path,
+                                                          const std::vector<int64_t>& rows,
+                                                          size_t max_chars);
+  void (*close_render_batch)(RenderBatch* batch);
 };
+
+// A RenderBatch closed when it goes (null: none open).
+class RenderBatchHandle {
+ public:
+  RenderBatchHandle() = default;
+  RenderBatchHandle(const ArrowModuleApi* api, RenderBatch* batch) : api_(api), batch_(batch) {}
+  RenderBatchHandle(RenderBatchHandle&& o) noexcept : api_(o.api_), batch_(o.batch_) {
+    o.batch_ = nullptr;
+  }
+  RenderBatchHandle& operator=(RenderBatchHandle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      api_ = o.api_;
+      batch_ = o.batch_;
+      o.batch_ = nullptr;
+    }
+    return *this;
+  }
+  RenderBatchHandle(const RenderBatchHandle&) = delete;
+  RenderBatchHandle& operator=(const RenderBatchHandle&) = delete;
+  ~RenderBatchHandle() { reset(); }
+
+  void reset() {
+    if (batch_ != nullptr) api_->close_render_batch(batch_);
+    batch_ = nullptr;
+  }
+  const RenderBatch* get() const { return batch_; }
+  explicit operator bool() const { return batch_ != nullptr; }
+
+ private:
+  const ArrowModuleApi* api_ = nullptr;
+  RenderBatch* batch_ = nullptr;
+};
+
+// Imports `batch` (of `schema`) for rendering; both must outlive the handle.
+inline Result<RenderBatchHandle> open_render_batch(const ArrowModuleApi& api,
+                                                   const ArrowSchema& schema,
+                                                   const ArrowArray& batch) {
+  ODF_HASH_ASSIGN_OR_RETURN(RenderBatch * b, api.open_render_batch(schema, batch));
+  return RenderBatchHandle(&api, b);
+}
 
 // The module's table, loading the module on the first call (thread-safe; the module is
 // never unloaded). An error says where the module was looked for and why each failed.
