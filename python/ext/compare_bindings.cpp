@@ -82,6 +82,27 @@ nb::dict comparison_dict(const odf_hash::compare::FileComparison& c) {
   nb::list causes;
   for (const auto& k : c.causes) causes.append(nb::make_tuple(k.kind, k.column, k.text));
   d["causes"] = causes;
+  // The run of rows one side alone has (compare.h's RowBlock), or None.
+  if (c.row_block) {
+    const auto& b = *c.row_block;
+    nb::list first;
+    for (const auto& e : b.first) {
+      nb::dict r;
+      r["row"] = e.row;
+      r["offset"] = e.offset ? nb::cast(*e.offset) : nb::none();
+      r["values"] = e.values;
+      first.append(r);
+    }
+    nb::dict block;
+    block["side"] = b.in_original ? "original" : "reproduced";
+    block["row"] = b.row;
+    block["rows"] = b.rows;
+    block["at_end"] = b.at_end;
+    block["first"] = first;
+    d["row_block"] = block;
+  } else {
+    d["row_block"] = nb::none();
+  }
   return d;
 }
 

@@ -15,6 +15,7 @@
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/schema_diff.h"
 #include "odf_hash/remote/open_store.h"
+#include "record_text.h"
 
 namespace odf_hash::compare {
 
@@ -313,6 +314,51 @@ Status check_records(FileComparison& out, const Group& original, const Group& re
   return Status::ok();
 }
 
+// kDifferent with row counts that differ: whether the records differ by one run of rows one
+// side alone has, every other row the same record at the same place. The rows before the
+// first differing record are equal (a first read of the rows both have, as records); the
+// longer side's rows after the run, shifted by its length, must then all equal the shorter
+// side's (a second read). Whole tables only (not the windows of a dataset's runs).
+Status find_row_block(FileComparison& out, const Group& original, const Group& reproduced,
+                      const CompareOptions& options) {
+  const uint64_t na = out.original.logical->num_rows, nb = out.reproduced.logical->num_rows;
+  if (na == nb || !options.locate_rows) return Status::ok();
+  for (const auto& d : out.schema_differences) {
+    const bool one_side = d.kind == SchemaDifference::Kind::kOnlyInOriginal ||
+                          d.kind == SchemaDifference::Kind::kOnlyInReproduced;
+    if (one_side) return Status::ok();  // no record is the same on both sides
+  }
+  const bool in_original = na > nb;
+  const uint64_t common = std::min(na, nb), extra = in_original ? na - nb : nb - na;
+  RowDiffOptions first_only = options.rows;
+  first_only.max_rows = 1;
+  const RowWindow both{0, common};
+  ODF_HASH_ASSIGN_OR_RETURN(
+      RowDiff head, locate_record_differences(original, reproduced, first_only, both, both));
+  uint64_t at = common;
+  for (const auto& c : head.columns) {
+    if (!c.first.empty()) at = std::min(at, c.first.front().row);
+  }
+  if (head.differing_records > 0 && at == common) return Status::ok();  // nothing to point at
+  if (at < common) {
+    const RowWindow longer{at + extra, std::nullopt}, shorter{at, std::nullopt};
+    ODF_HASH_ASSIGN_OR_RETURN(
+        RowDiff tail,
+        locate_record_differences(original, reproduced, first_only, in_original ? longer : shorter,
+                                  in_original ? shorter : longer));
+    if (tail.differing_records > 0) return Status::ok();  // more than one run differs
+  }
+  FileComparison::RowBlock block{in_original, at, extra, at == common, {}};
+  const Group& holder = in_original ? original : reproduced;
+  if (holder.size() == 1) {
+    for (uint64_t r = at; r < at + std::min<uint64_t>(extra, 3); ++r) block.first.push_back({r});
+    ODF_HASH_RETURN_IF_ERROR(
+        detail::render_records(holder[0], block.first, options.rows.max_value_chars));
+  }
+  out.row_block = std::move(block);
+  return Status::ok();
+}
+
 // The records of two groups of objects (one object each for compare_objects), compared once
 // their bytes were found to differ: the logical hashes, then the records (equal arrow0
 // hashes) or where and why (different ones).
@@ -354,6 +400,9 @@ Result<FileComparison> compare_records(FileComparison out, const Group& original
         },
         error);
     ODF_HASH_RETURN_IF_ERROR(error);
+  }
+  if (wa.whole() && wb.whole()) {
+    ODF_HASH_RETURN_IF_ERROR(find_row_block(out, original, reproduced, options));
   }
   return out;
 }

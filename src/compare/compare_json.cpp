@@ -54,18 +54,32 @@ nlohmann::json schema_json(const std::vector<SchemaDifference>& differences) {
   return schema;
 }
 
-nlohmann::json unordered_side_json(const UnorderedSide& s) {
-  nlohmann::json examples = nlohmann::json::array();
-  for (const auto& e : s.examples) {
-    examples.push_back({{"row", e.row},
-                        {"offset", e.offset ? nlohmann::json(*e.offset) : nlohmann::json()},
-                        {"values", e.values}});
+nlohmann::json record_refs_json(const std::vector<UnorderedRecordRef>& records) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& e : records) {
+    out.push_back({{"row", e.row},
+                   {"offset", e.offset ? nlohmann::json(*e.offset) : nlohmann::json()},
+                   {"values", e.values}});
   }
+  return out;
+}
+
+nlohmann::json unordered_side_json(const UnorderedSide& s) {
   return {{"path", s.path},
           {"rows", s.digest.rows},
           {"unordered", unordered_digest_string(s.digest.digest)},
           {"only_here", s.only_here},
-          {"examples", examples}};
+          {"examples", record_refs_json(s.examples)}};
+}
+
+// The run of rows one side alone has (FileComparison::row_block), or null.
+nlohmann::json row_block_json(const std::optional<FileComparison::RowBlock>& b) {
+  if (!b) return nullptr;
+  return {{"side", b->in_original ? "original" : "reproduced"},
+          {"row", b->row},
+          {"rows", b->rows},
+          {"at_end", b->at_end},
+          {"first", record_refs_json(b->first)}};
 }
 
 void why_json(const FileComparison& c, nlohmann::json& j) {
@@ -87,6 +101,7 @@ std::string file_comparison_json(const FileComparison& c, int indent) {
   j["verified"] = reproduction_verified(c);
   if (c.verdict == CompareVerdict::kDifferent) j["differing_columns"] = c.differing_columns;
   if (c.rows) j["differences"] = rows_json(*c.rows);
+  if (c.verdict == CompareVerdict::kDifferent) j["row_block"] = row_block_json(c.row_block);
   why_json(c, j);
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -18,6 +18,7 @@
 #include "odf_hash/internal/io/concat_stream.h"
 #include "odf_hash/internal/io/owned_c_data.h"
 #include "odf_hash/logical/record_digest.h"
+#include "record_text.h"
 
 namespace odf_hash::compare {
 
@@ -302,54 +303,6 @@ void keep_example(std::vector<UnorderedRecordRef>& examples, size_t max, const E
   if (examples.size() > max) examples.pop_back();
 }
 
-// Renders the examples (ascending rows) of one side: its records read again up to the last.
-Status render_examples(std::shared_ptr<ObjectReader> object,
-                       std::vector<UnorderedRecordRef>& examples, size_t max_chars) {
-  if (examples.empty()) return Status::ok();
-  ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
-  const std::string name = object->name();
-  Owned<ArrowArrayStream> stream;
-  Owned<ArrowSchema> schema;
-  ODF_HASH_RETURN_IF_ERROR(api->open_record_stream(object, &stream.value));
-  if (stream.value.get_schema(&stream.value, &schema.value) != 0) {
-    return Status::io_error(name + ": reading the stream's schema failed");
-  }
-  const int offset_child = find_top(schema.value, "offset");
-  uint64_t row0 = 0;
-  size_t next = 0;
-  while (next < examples.size()) {
-    Owned<ArrowArray> batch;
-    if (stream.value.get_next(&stream.value, &batch.value) != 0) {
-      const char* err = stream.value.get_last_error(&stream.value);
-      return Status::io_error(name + ": " + (err != nullptr ? err : "reading a batch failed"));
-    }
-    if (batch.value.release == nullptr) break;
-    const uint64_t end = row0 + uint64_t(batch.value.length);
-    // Imported once for every value shown of it (a wide table: one import, not one per
-    // column of each example).
-    io_internal::RenderBatchHandle render;
-    for (; next < examples.size() && examples[next].row < end; ++next) {
-      const int64_t r = int64_t(examples[next].row - row0);
-      const int64_t offset = offset_at(schema.value, batch.value, offset_child, r);
-      if (offset != kNoOffset) examples[next].offset = offset;
-      if (!render) {
-        ODF_HASH_ASSIGN_OR_RETURN(render,
-                                  io_internal::open_render_batch(*api, schema.value, batch.value));
-      }
-      std::string text;
-      for (int64_t c = 0; c < schema.value.n_children; ++c) {
-        ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> v,
-                                  api->render_batch_values(render.get(), {int(c)}, {r}, max_chars));
-        const char* field = schema.value.children[c]->name;
-        text += (c ? ", " : "") + std::string(field != nullptr ? field : "") + "=" + v.at(0);
-      }
-      examples[next].values = std::move(text);
-    }
-    row0 = end;
-  }
-  return Status::ok();
-}
-
 // By digest, then by row (the entries of one record: the first rows are the ones matched).
 bool by_key(const Entry& x, const Entry& y) {
   return x.key != y.key ? x.key < y.key : x.row() < y.row();
@@ -454,10 +407,61 @@ Result<UnorderedComparison> compare_unordered(std::shared_ptr<ObjectReader> orig
     }
   }
   ODF_HASH_RETURN_IF_ERROR(
-      render_examples(original, out.original.examples, options.max_value_chars));
+      detail::render_records(original, out.original.examples, options.max_value_chars));
   ODF_HASH_RETURN_IF_ERROR(
-      render_examples(reproduced, out.reproduced.examples, options.max_value_chars));
+      detail::render_records(reproduced, out.reproduced.examples, options.max_value_chars));
   return out;
 }
+
+namespace detail {
+
+Status render_records(std::shared_ptr<ObjectReader> object,
+                      std::vector<UnorderedRecordRef>& examples, size_t max_chars) {
+  if (examples.empty()) return Status::ok();
+  ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
+  const std::string name = object->name();
+  Owned<ArrowArrayStream> stream;
+  Owned<ArrowSchema> schema;
+  ODF_HASH_RETURN_IF_ERROR(api->open_record_stream(object, &stream.value));
+  if (stream.value.get_schema(&stream.value, &schema.value) != 0) {
+    return Status::io_error(name + ": reading the stream's schema failed");
+  }
+  const int offset_child = find_top(schema.value, "offset");
+  uint64_t row0 = 0;
+  size_t next = 0;
+  while (next < examples.size()) {
+    Owned<ArrowArray> batch;
+    if (stream.value.get_next(&stream.value, &batch.value) != 0) {
+      const char* err = stream.value.get_last_error(&stream.value);
+      return Status::io_error(name + ": " + (err != nullptr ? err : "reading a batch failed"));
+    }
+    if (batch.value.release == nullptr) break;
+    const uint64_t end = row0 + uint64_t(batch.value.length);
+    // Imported once for every value shown of it (a wide table: one import, not one per
+    // column of each example).
+    io_internal::RenderBatchHandle render;
+    for (; next < examples.size() && examples[next].row < end; ++next) {
+      const int64_t r = int64_t(examples[next].row - row0);
+      const int64_t offset = offset_at(schema.value, batch.value, offset_child, r);
+      if (offset != kNoOffset) examples[next].offset = offset;
+      if (!render) {
+        ODF_HASH_ASSIGN_OR_RETURN(render,
+                                  io_internal::open_render_batch(*api, schema.value, batch.value));
+      }
+      std::string text;
+      for (int64_t c = 0; c < schema.value.n_children; ++c) {
+        ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> v,
+                                  api->render_batch_values(render.get(), {int(c)}, {r}, max_chars));
+        const char* field = schema.value.children[c]->name;
+        text += (c ? ", " : "") + std::string(field != nullptr ? field : "") + "=" + v.at(0);
+      }
+      examples[next].values = std::move(text);
+    }
+    row0 = end;
+  }
+  return Status::ok();
+}
+
+}  // namespace detail
 
 }  // namespace odf_hash::compare

@@ -204,6 +204,35 @@ void print_equivalent_records(const compare::FileComparison& c, const RunFiles& 
   print_causes(c);
 }
 
+// Records that differ by one run of rows one side alone has: the run, and its first rows.
+void print_row_block(const compare::FileComparison::RowBlock& b) {
+  const char* side = b.in_original ? "original" : "reproduced";
+  const std::string count = std::to_string(b.rows) + (b.rows == 1 ? " row" : " rows");
+  const std::string rows =
+      b.rows == 1 ? "row " + std::to_string(b.row)
+                  : "rows " + std::to_string(b.row) + "-" + std::to_string(b.row + b.rows - 1);
+  if (b.at_end) {
+    std::printf(
+        "records     %s appended at the end of the %s (%s); the rows both have are "
+        "the same records, in order\n",
+        count.c_str(), side, rows.c_str());
+  } else {
+    std::printf(
+        "records     %s only in the %s (%s); the other rows are the same records, in "
+        "order\n",
+        count.c_str(), side, rows.c_str());
+  }
+  for (const auto& e : b.first) {
+    std::string where = "row " + std::to_string(e.row);
+    if (e.offset) where += " (offset " + std::to_string(*e.offset) + ")";
+    std::printf("    %-26s %s\n", where.c_str(), e.values.c_str());
+  }
+  if (!b.first.empty() && b.rows > b.first.size()) {
+    std::printf("    ... and %llu more\n",
+                static_cast<unsigned long long>(b.rows - b.first.size()));
+  }
+}
+
 // The verdict line, the records line and, when either differs, where and why.
 void print_verdict(const compare::FileComparison& c, const RunFiles& run = {}) {
   switch (c.verdict) {
@@ -222,12 +251,17 @@ void print_verdict(const compare::FileComparison& c, const RunFiles& run = {}) {
       std::printf("rows        original %llu, reproduced %llu\n",
                   static_cast<unsigned long long>(c.original.logical->num_rows),
                   static_cast<unsigned long long>(c.reproduced.logical->num_rows));
+      if (c.row_block) {  // the answer, and no wall of rows shifted by the run
+        print_schema(c);
+        print_row_block(*c.row_block);
+        break;
+      }
+      print_why(c);  // what the records are first (another order?), then where they differ
       std::string list;
       for (const auto& col : c.differing_columns) list += (list.empty() ? "" : ", ") + col;
       std::printf("columns     %s\n",
                   list.empty() ? "(schema differs)" : escape_text(list).c_str());
       if (c.rows) print_rows(*c.rows, run);
-      print_why(c);
       break;
     }
   }

@@ -90,6 +90,19 @@ struct FileComparison {
     std::string text;    // one sentence for a report
   };
   std::vector<Cause> causes;
+
+  // kDifferent, rows located, row counts that differ: when the records differ by one run of
+  // rows that only one side has (rows dropped, inserted or appended) and every other row is
+  // the same record at the same place, in order (compared as records: record_digest.h).
+  struct RowBlock {
+    bool in_original = false;  // the run is in the original only, else in the reproduced only
+    uint64_t row = 0;          // its first row, counted in the side holding it
+    uint64_t rows = 0;         // how many
+    bool at_end = false;       // after every row both have: appended
+    // Its first rows (at most 3) with their offsets and values, when each side is one file.
+    std::vector<UnorderedRecordRef> first;
+  };
+  std::optional<RowBlock> row_block;
 };
 
 // "unknown", "equal", "same-other-order", "different".

@@ -10,6 +10,9 @@
 //    "differences"? (rows located): [{"column", "differing_rows", "hidden_segments",
 //      "null_on_one_side", "first_hidden_rows"? [first, end), "rows": [{"row", "offset"
 //      (or null), "original", "reproduced"}]}] (for "equivalent": top-level fields),
+//    "row_block" (for "different" only; null unless the records differ by one run of rows
+//      one side alone has, compare.h's RowBlock): {"side" ("original" / "reproduced"),
+//      "row", "rows", "at_end", "first": [{"row", "offset" (or null), "values"}]},
 //    "schema_differences": [{"field", "kind", "original", "reproduced", "encoding_only"}],
 //    "causes": [{"kind", "column", "text"}]}   (why the two verdicts disagree)
 #pragma once

@@ -103,6 +103,12 @@ class Comparison:
     #: the reproduction is verified: ``"identical"``, or ``"equivalent"`` with ``"equal"``
     #: records (what ``odf-hash compare`` exits 0 for)
     verified: bool = False
+    #: for ``"different"`` with row counts that differ: when the records differ by one run
+    #: of rows only one side has (rows dropped, inserted or appended), every other row the
+    #: same record at the same place: ``{"side": "original" | "reproduced", "row", "rows",
+    #: "at_end", "first": [{"row", "offset", "values"}]}`` (its first rows, for single
+    #: files); else None
+    row_block: Optional[Dict[str, Any]] = None
 
     @property
     def same_records(self) -> bool:
@@ -306,7 +312,7 @@ def _comparison(d: Dict[str, Any]) -> Comparison:
     return Comparison(d["verdict"], d["original"], d["reproduced"],
                       list(d["differing_columns"]), differences,
                       _schema(d["schema_differences"]), d["records"],
-                      [Cause(*c) for c in d["causes"]], d["verified"])
+                      [Cause(*c) for c in d["causes"]], d["verified"], d.get("row_block"))
 
 
 def unordered_digest(source: Any, **store: Any) -> str:
