@@ -42,6 +42,7 @@ ALLOWED["query"] = set(ORDER) | {"query"}
 FRONT_ALLOWED = set(ALLOWED) | {"capi"}
 FRONTS = {"src/capi": "capi", "tools/odf-hash": "cli", "python/ext": "python"}
 SOURCE_SUFFIXES = {".h", ".hpp", ".cpp", ".cc", ".c"}
+UMBRELLA = "odf_hash/odf_hash.hpp"
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 # A file named in a public header's text (a comment sending the reader somewhere).
 FILE_NAMED = re.compile(r"\b((?:src/)?[\w/.-]*?[\w-]+\.(?:h|cpp))\b")
@@ -75,6 +76,8 @@ def header_unit(name):
         return Unit("core", public=True)
     if name == "odf_hash/odf_hash.h":  # the C ABI: a front's header
         return Unit("capi", front=True, public=True)
+    if name == UMBRELLA:  # the whole C++ API: every public header, no internal one
+        return Unit("umbrella", front=True, public=True)
     if len(parts) == 3 and parts[1] in ALLOWED:
         return Unit(parts[1], public=True)
     if len(parts) == 4 and parts[1] == "internal" and parts[2] in ALLOWED:
@@ -142,6 +145,22 @@ def private_files_named(root, rel, text):
     return problems
 
 
+def umbrella_problems(root):
+    """The umbrella header includes every public header of the layers (none left out)."""
+    umbrella = root / "include" / UMBRELLA
+    if not umbrella.is_file():
+        return [f"include/{UMBRELLA}: missing (the whole C++ API in one include)"]
+    listed = set(INCLUDE.findall(umbrella.read_text(encoding="utf-8")))
+    problems = []
+    for layer in ORDER + ["compare", "query"]:
+        for header in sorted((root / "include" / "odf_hash" / layer).glob("*.h")):
+            name = f"odf_hash/{layer}/{header.name}"
+            if name not in listed:
+                problems.append(f"include/{UMBRELLA}: does not include \"{name}\" (every public "
+                                f"header is part of the umbrella)")
+    return problems
+
+
 def check_tree(root):
     root = pathlib.Path(root).resolve()
     problems, files = [], 0
@@ -157,7 +176,7 @@ def check_tree(root):
                 continue
             files += 1
             problems += check_file(root, path, unit)
-    return files, problems
+    return files, problems + umbrella_problems(root)
 
 
 def self_test(root):
@@ -187,6 +206,16 @@ def self_test(root):
              "a public header names a private file"),
         ]
         failed = 0
+        # A new public header the umbrella does not list.
+        new_header = scratch / "include/odf_hash/core/new_part.h"
+        new_header.write_text("#pragma once\n", encoding="utf-8")
+        _, found = check_tree(scratch)
+        new_header.unlink()
+        if any("odf_hash/core/new_part.h" in p and "umbrella" in p for p in found):
+            print("self-test: include/odf_hash/core/new_part.h missing from the umbrella: reported")
+        else:
+            print(f"self-test: a public header missing from the umbrella was not reported: {found}")
+            failed += 1
         for path, line, expected in cases:
             original = path.read_text(encoding="utf-8")
             path.write_text(original + line, encoding="utf-8")
