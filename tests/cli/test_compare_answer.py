@@ -151,3 +151,12 @@ def test_a_shuffled_copy_says_another_order_before_the_rows(run, tmp_path):
     columns_line = next(i for i, line in enumerate(lines) if line.startswith("columns"))
     assert records < columns_line, text
     assert "in another order" in lines[records]
+
+
+def test_rows_against_an_empty_table(run, tmp_path):
+    cols = columns(10)
+    a, b = pair(tmp_path, without(cols, 0, 10), cols, "pyarrow")
+    doc, text = compared(run, a, b)
+    assert {k: doc["row_block"][k] for k in ("side", "row", "rows", "at_end")} == {
+        "side": "reproduced", "row": 0, "rows": 10, "at_end": True}
+    assert "10 rows only in the reproduced (rows 0-9); the original has none" in text

@@ -211,7 +211,10 @@ void print_row_block(const compare::FileComparison::RowBlock& b) {
   const std::string rows =
       b.rows == 1 ? "row " + std::to_string(b.row)
                   : "rows " + std::to_string(b.row) + "-" + std::to_string(b.row + b.rows - 1);
-  if (b.at_end) {
+  if (b.at_end && b.row == 0) {  // the other side has no row at all
+    std::printf("records     %s only in the %s (%s); the %s has none\n", count.c_str(), side,
+                rows.c_str(), b.in_original ? "reproduced" : "original");
+  } else if (b.at_end) {
     std::printf(
         "records     %s appended at the end of the %s (%s); the rows both have are "
         "the same records, in order\n",
