@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/multihash.h"
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/core/sha3.h"
 
 namespace {
 

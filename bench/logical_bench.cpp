@@ -11,8 +11,8 @@
 
 #include <random>
 
-#include "odf_hash/logical.h"
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/sha3.h"
+#include "odf_hash/logical/logical.h"
 
 namespace {
 

@@ -29,8 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/logical.h"
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/sha3.h"
+#include "odf_hash/logical/logical.h"
 
 namespace {
 

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/sha3.h"
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/core/sha3.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 
 namespace {
 

@@ -310,7 +310,7 @@ enum {
   ODF_HASH_DIFFERENT = 2   /* different logical hashes */
 };
 
-/* What the records are (include/odf_hash/compare.h, FileComparison::Records). */
+/* What the records are (include/odf_hash/compare/compare.h, FileComparison::Records). */
 enum {
   ODF_HASH_RECORDS_UNKNOWN = 0,          /* not compared (different hashes, rows = 0) */
   ODF_HASH_RECORDS_EQUAL = 1,            /* the same records in the same order */
@@ -332,7 +332,7 @@ ODF_HASH_API int odf_hash_comparison_records(const odf_hash_comparison* comparis
 /* 1 when the reproduction is verified (identical, or equivalent with equal records: what
  * `odf-hash compare` exits 0 for), else 0. */
 ODF_HASH_API int odf_hash_comparison_verified(const odf_hash_comparison* comparison);
-/* The comparison as `odf-hash compare --json` prints it (include/odf_hash/compare_json.h
+/* The comparison as `odf-hash compare --json` prints it (include/odf_hash/compare/compare_json.h
  * lists the keys). Belongs to the comparison. */
 ODF_HASH_API const char* odf_hash_comparison_json(const odf_hash_comparison* comparison);
 ODF_HASH_API void odf_hash_comparison_free(odf_hash_comparison* comparison);

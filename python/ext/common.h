@@ -11,10 +11,10 @@
 #include <utility>
 
 #include "odf_hash/arrow_c_data.h"
-#include "odf_hash/cancel.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/io/cancel.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/logical/logical.h"
 
 namespace odf_hash_py {
 

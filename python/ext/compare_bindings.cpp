@@ -14,13 +14,13 @@
 
 #include "common.h"
 #include "interruptible.h"
-#include "odf_hash/compare.h"
-#include "odf_hash/compare_datasets.h"
-#include "odf_hash/compare_json.h"
-#include "odf_hash/record_digest.h"
-#include "odf_hash/row_window.h"
-#include "odf_hash/unordered.h"
-#include "odf_hash/verify_plan_json.h"
+#include "odf_hash/compare/compare.h"
+#include "odf_hash/compare/compare_datasets.h"
+#include "odf_hash/compare/compare_json.h"
+#include "odf_hash/compare/unordered.h"
+#include "odf_hash/io/row_window.h"
+#include "odf_hash/logical/record_digest.h"
+#include "odf_hash/odf/verify_plan_json.h"
 #include "os_string.h"
 
 namespace odf_hash_py {
@@ -29,7 +29,7 @@ using namespace nb::literals;
 
 namespace {
 
-nb::dict compared_file(const odf_hash::odf::ComparedFile& f) {
+nb::dict compared_file(const odf_hash::compare::ComparedFile& f) {
   nb::dict d;
   d["path"] = f.path;
   d["physical"] = f.physical ? nb::object(nb::str(f.physical->to_string().c_str())) : nb::none();
@@ -45,9 +45,9 @@ nb::dict compared_file(const odf_hash::odf::ComparedFile& f) {
 }
 
 // A FileComparison as the dict odf_hash._compare builds its dataclasses from.
-nb::dict comparison_dict(const odf_hash::odf::FileComparison& c) {
+nb::dict comparison_dict(const odf_hash::compare::FileComparison& c) {
   nb::dict d;
-  d["verdict"] = odf_hash::odf::compare_verdict_name(c.verdict);
+  d["verdict"] = odf_hash::compare::compare_verdict_name(c.verdict);
   d["original"] = compared_file(c.original);
   d["reproduced"] = compared_file(c.reproduced);
   nb::list cols;
@@ -77,11 +77,32 @@ nb::dict comparison_dict(const odf_hash::odf::FileComparison& c) {
                                  x.reproduced, x.encoding_only));
   }
   d["schema_differences"] = schema;
-  d["records"] = odf_hash::odf::records_name(c.records);
-  d["verified"] = odf_hash::odf::reproduction_verified(c);
+  d["records"] = odf_hash::compare::records_name(c.records);
+  d["verified"] = odf_hash::compare::reproduction_verified(c);
   nb::list causes;
   for (const auto& k : c.causes) causes.append(nb::make_tuple(k.kind, k.column, k.text));
   d["causes"] = causes;
+  // The run of rows one side alone has (compare.h's RowBlock), or None.
+  if (c.row_block) {
+    const auto& b = *c.row_block;
+    nb::list first;
+    for (const auto& e : b.first) {
+      nb::dict r;
+      r["row"] = e.row;
+      r["offset"] = e.offset ? nb::cast(*e.offset) : nb::none();
+      r["values"] = e.values;
+      first.append(r);
+    }
+    nb::dict block;
+    block["side"] = b.in_original ? "original" : "reproduced";
+    block["row"] = b.row;
+    block["rows"] = b.rows;
+    block["at_end"] = b.at_end;
+    block["first"] = first;
+    d["row_block"] = block;
+  } else {
+    d["row_block"] = nb::none();
+  }
   return d;
 }
 
@@ -89,13 +110,13 @@ nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned th
                        const StoreTuple& store) {
   const std::string& a = a_arg.value;
   const std::string& b = b_arg.value;
-  odf_hash::odf::CompareOptions compare;
+  odf_hash::compare::CompareOptions compare;
   compare.locate_rows = rows > 0;
   compare.rows.max_rows = rows;
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::compare_paths_or_urls(a, b, options_for(threads, &cancel),
-                                                store_for(store, cancel), compare);
+    return odf_hash::compare::compare_paths_or_urls(a, b, options_for(threads, &cancel),
+                                                    store_for(store, cancel), compare);
   });
   return comparison_dict(value_or_raise(std::move(r)));
 }
@@ -118,12 +139,12 @@ nb::dict compare_file_groups(const std::vector<OsString>& a_arg, const std::vect
   std::vector<std::string> a, b;
   for (const auto& x : a_arg) a.push_back(x.value);
   for (const auto& x : b_arg) b.push_back(x.value);
-  odf_hash::odf::CompareOptions compare;
+  odf_hash::compare::CompareOptions compare;
   compare.locate_rows = rows > 0;
   compare.rows.max_rows = rows;
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::compare_path_or_url_groups(
+    return odf_hash::compare::compare_path_or_url_groups(
         a, b, options_for(threads, &cancel), store_for(store, cancel), compare,
         row_window(original_window), row_window(reproduced_window));
   });
@@ -132,7 +153,7 @@ nb::dict compare_file_groups(const std::vector<OsString>& a_arg, const std::vect
 
 // [(file, start, end, window)] of a run's files: window None (the whole file) or (first
 // offset, last offset) of its part.
-nb::list slice_files(const std::vector<odf_hash::odf::SliceFile>& files) {
+nb::list slice_files(const std::vector<odf_hash::compare::SliceFile>& files) {
   nb::list out;
   for (const auto& f : files) {
     out.append(nb::make_tuple(
@@ -143,7 +164,7 @@ nb::list slice_files(const std::vector<odf_hash::odf::SliceFile>& files) {
 }
 
 // A DatasetComparison as the dict odf_hash._compare builds its dataclasses from.
-nb::dict dataset_dict(const odf_hash::odf::DatasetComparison& c) {
+nb::dict dataset_dict(const odf_hash::compare::DatasetComparison& c) {
   nb::dict d;
   d["original"] = c.original;
   d["reproduced"] = c.reproduced;
@@ -175,23 +196,23 @@ nb::dict dataset_dict(const odf_hash::odf::DatasetComparison& c) {
   d["slices"] = slices;
   d["system_time_column"] = c.system_time_column;
   d["event_time_column"] = c.event_time_column;
-  d["verdict"] = odf_hash::odf::dataset_verdict_name(c.verdict);
+  d["verdict"] = odf_hash::compare::dataset_verdict_name(c.verdict);
   // Each side's verification as its JSON (compare_json.h): the problems and file checks in
   // verify's form, which the package reads as it reads verify's reports.
-  d["original_check"] = odf_hash::odf::side_check_json(c.original_check);
-  d["reproduced_check"] = odf_hash::odf::side_check_json(c.reproduced_check);
+  d["original_check"] = odf_hash::compare::side_check_json(c.original_check);
+  d["reproduced_check"] = odf_hash::compare::side_check_json(c.reproduced_check);
   return d;
 }
 
 nb::dict compare_datasets(const OsString& a_arg, const OsString& b_arg, unsigned threads,
                           size_t rows, const StoreTuple& store) {
-  odf_hash::odf::CompareOptions compare;
+  odf_hash::compare::CompareOptions compare;
   compare.locate_rows = rows > 0;
   compare.rows.max_rows = rows;
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::compare_datasets(a_arg.value, b_arg.value, options_for(threads, &cancel),
-                                           store_for(store, cancel), compare);
+    return odf_hash::compare::compare_datasets(
+        a_arg.value, b_arg.value, options_for(threads, &cancel), store_for(store, cancel), compare);
   });
   return dataset_dict(value_or_raise(std::move(r)));
 }
@@ -202,9 +223,10 @@ nb::dict pair_dataset_slices(const OsString& a_arg, const OsString& b_arg,
                              const StoreTuple& store) {
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::pair_dataset_slices(a_arg.value, b_arg.value, store_for(store, cancel));
+    return odf_hash::compare::pair_dataset_slices(a_arg.value, b_arg.value,
+                                                  store_for(store, cancel));
   });
-  odf_hash::odf::DatasetComparison c = value_or_raise(std::move(r));
+  odf_hash::compare::DatasetComparison c = value_or_raise(std::move(r));
   nb::dict d = dataset_dict(c);
   // The checks of the files the runs read (SideCheck::tasks), as task JSON, for the workers.
   for (auto [key, side] : {std::pair{"original_tasks", &c.original_check},
@@ -223,7 +245,7 @@ std::string task_fingerprint(const std::string& task_json) {
       value_or_raise(odf_hash::odf::parse_file_task_json(task_json)));
 }
 
-nb::dict unordered_side(const odf_hash::UnorderedSide& s) {
+nb::dict unordered_side(const odf_hash::compare::UnorderedSide& s) {
   nb::dict d;
   d["path"] = s.path;
   d["rows"] = s.digest.rows;
@@ -239,12 +261,12 @@ nb::dict unordered_side(const odf_hash::UnorderedSide& s) {
 
 nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t examples,
                            const StoreTuple& store) {
-  odf_hash::UnorderedOptions options;
+  odf_hash::compare::UnorderedOptions options;
   options.max_examples = examples;
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::compare_unordered_paths_or_urls(a_arg.value, b_arg.value,
-                                                          store_for(store, cancel), options);
+    return odf_hash::compare::compare_unordered_paths_or_urls(a_arg.value, b_arg.value,
+                                                              store_for(store, cancel), options);
   });
   auto c = value_or_raise(std::move(r));
   nb::dict d;
@@ -266,7 +288,8 @@ std::tuple<std::string, uint64_t> unordered_file(const OsString& path_arg,
                                                  const StoreTuple& store) {
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::unordered_digest_path_or_url(path_arg.value, store_for(store, cancel));
+    return odf_hash::compare::unordered_digest_path_or_url(path_arg.value,
+                                                           store_for(store, cancel));
   });
   auto u = value_or_raise(std::move(r));
   return {odf_hash::unordered_digest_string(u.digest), u.rows};

@@ -3,7 +3,7 @@
 // Python runs signal handlers on its main thread only, between bytecodes: while a C++ call
 // runs there with the GIL released, SIGINT is only noted, and KeyboardInterrupt would wait
 // for the call's end (a stalled server: forever). So the work runs on a thread of its own,
-// with a CancelFlag in its options (odf_hash/cancel.h), while the calling thread waits for
+// with a CancelFlag in its options (odf_hash/io/cancel.h), while the calling thread waits for
 // it, asking Python every 100 ms (taking the GIL briefly) whether a handler raised. When one
 // did, the flag is set, the work stops at its next check (cancel.h says how soon) and its
 // result is dropped, and the handler's exception is raised instead.
@@ -16,12 +16,12 @@
 #include <exception>
 #include <mutex>
 #include <optional>
-#include <system_error>
 #include <thread>
 #include <type_traits>
 #include <utility>
 
-#include "odf_hash/cancel.h"
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/io/cancel.h"
 
 namespace odf_hash_py {
 
@@ -57,9 +57,9 @@ std::invoke_result_t<Work&> run_interruptible(odf_hash::CancelFlag& cancel, Work
       cv.notify_all();
     };
     std::thread worker;
-    try {
-      worker = std::thread(run);
-    } catch (const std::system_error&) {
+    if (std::optional<std::thread> t = odf_hash::try_thread(run)) {
+      worker = std::move(*t);
+    } else {  // no thread to be had: the work runs here, not interruptible
       run();
     }
     if (worker.joinable()) {

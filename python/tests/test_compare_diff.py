@@ -189,3 +189,18 @@ def test_chain_differences_as_records_and_arrow_table(root, tmp_path):
     assert t.num_rows == 3 and t.column("field").to_pylist()[1] == \
         "SetTransform.transform.queries[0].query"
     assert t.column("identity_only").to_pylist() == [True, False, True]
+
+
+def test_a_dropped_row_is_one_run_with_its_values(tmp_path):
+    """Row 7,000 dropped in the reproduction: one run of one row only in the original, every
+    other row the same record at its place (the expected values are the table's)."""
+    t = table()
+    pq.write_table(t, tmp_path / "a.parquet")
+    pq.write_table(pa.concat_tables([t.slice(0, 7_000), t.slice(7_001)]), tmp_path / "b.parquet")
+    c = odf_hash.compare(tmp_path / "a.parquet", tmp_path / "b.parquet")
+    assert c.verdict == "different" and not c
+    assert c.row_block == {"side": "original", "row": 7_000, "rows": 1, "at_end": False,
+                           "first": [{"row": 7_000, "offset": 7_000,
+                                      "values": 'offset=7000, v=14000, s="s7000"'}]}
+    same = odf_hash.compare(tmp_path / "a.parquet", tmp_path / "a.parquet")
+    assert same.row_block is None

@@ -13,18 +13,18 @@
 #include <tuple>
 #include <vector>
 
-#include "odf_hash/compare.h"
-#include "odf_hash/compare_json.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/multihash.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/physical.h"
+#include "odf_hash/compare/compare.h"
+#include "odf_hash/compare/compare_json.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/core/sha3.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/logical/logical.h"
+#include "odf_hash/odf/verify.h"
+#include "odf_hash/odf/verify_json.h"
 #include "odf_hash/query/query_json.h"
 #include "odf_hash/query/verify_query.h"
-#include "odf_hash/reader.h"
-#include "odf_hash/sha3.h"
-#include "odf_hash/verify.h"
-#include "odf_hash/verify_json.h"
+#include "odf_hash/remote/hash_path_or_url.h"
+#include "odf_hash/remote/open_store.h"
 
 using odf_hash::Status;
 using odf_hash::StatusCode;
@@ -485,23 +485,23 @@ int odf_hash_compare(const char* original, const char* reproduced, uint32_t thre
     if (original == nullptr || reproduced == nullptr || out == nullptr) {
       return invalid(err, "odf_hash_compare: NULL argument");
     }
-    odf_hash::odf::CompareOptions options;
+    odf_hash::compare::CompareOptions options;
     options.locate_rows = rows > 0;
     options.rows.max_rows = rows;
-    auto r = odf_hash::odf::compare_paths_or_urls(original, reproduced, logical_options(threads),
-                                                  {}, options);
+    auto r = odf_hash::compare::compare_paths_or_urls(original, reproduced,
+                                                      logical_options(threads), {}, options);
     if (!r.is_ok()) return report(err, r.status());
-    const int verdict = r->verdict == odf_hash::odf::CompareVerdict::kIdentical ? ODF_HASH_IDENTICAL
-                        : r->verdict == odf_hash::odf::CompareVerdict::kEquivalent
-                            ? ODF_HASH_EQUIVALENT
-                            : ODF_HASH_DIFFERENT;
-    using Records = odf_hash::odf::FileComparison::Records;
+    const int verdict =
+        r->verdict == odf_hash::compare::CompareVerdict::kIdentical    ? ODF_HASH_IDENTICAL
+        : r->verdict == odf_hash::compare::CompareVerdict::kEquivalent ? ODF_HASH_EQUIVALENT
+                                                                       : ODF_HASH_DIFFERENT;
+    using Records = odf_hash::compare::FileComparison::Records;
     const int records = r->records == Records::kEqual            ? ODF_HASH_RECORDS_EQUAL
                         : r->records == Records::kSameOtherOrder ? ODF_HASH_RECORDS_SAME_OTHER_ORDER
                         : r->records == Records::kDifferent      ? ODF_HASH_RECORDS_DIFFERENT
                                                                  : ODF_HASH_RECORDS_UNKNOWN;
-    *out = new odf_hash_comparison{verdict, records, odf_hash::odf::reproduction_verified(*r),
-                                   odf_hash::odf::file_comparison_json(*r)};
+    *out = new odf_hash_comparison{verdict, records, odf_hash::compare::reproduction_verified(*r),
+                                   odf_hash::compare::file_comparison_json(*r)};
     return ok(err);
   });
 }

@@ -1,4 +1,4 @@
-#include "odf_hash/check_list.h"
+#include "odf_hash/core/check_list.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "odf_hash/multibase.h"
+#include "odf_hash/core/multibase.h"
 
 #include <array>
 #include <cstdio>

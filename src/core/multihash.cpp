@@ -1,9 +1,9 @@
-#include "odf_hash/multihash.h"
+#include "odf_hash/core/multihash.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "odf_hash/varint.h"
+#include "odf_hash/core/varint.h"
 
 namespace odf_hash {
 namespace {

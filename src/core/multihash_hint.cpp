@@ -1,11 +1,11 @@
-#include "odf_hash/multihash_hint.h"
+#include "odf_hash/core/multihash_hint.h"
 
 #include <algorithm>
 #include <cctype>
 #include <optional>
 
-#include "odf_hash/multibase.h"
-#include "odf_hash/multihash.h"
+#include "odf_hash/core/multibase.h"
+#include "odf_hash/core/multihash.h"
 
 namespace odf_hash {
 namespace {

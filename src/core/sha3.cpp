@@ -1,5 +1,5 @@
 // Sha3_256 (OpenSSL, or our single-state Keccak where it is faster) and Sha3_256OpenSsl.
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/sha3.h"
 
 #include <openssl/evp.h>
 
@@ -11,7 +11,7 @@
 
 #include "keccak.h"
 #include "keccak_dispatch.h"
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 
 namespace odf_hash {
 

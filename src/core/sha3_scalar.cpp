@@ -3,7 +3,7 @@
 
 #include "keccak.h"
 #include "keccak_dispatch.h"
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 
 namespace odf_hash {
 

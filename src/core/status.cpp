@@ -1,4 +1,4 @@
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash {
 

@@ -1,4 +1,4 @@
-#include "odf_hash/varint.h"
+#include "odf_hash/core/varint.h"
 
 #include <cassert>
 #include <string>

@@ -1,6 +1,5 @@
-// Finding and loading libodf_hash_arrow.so (see arrow_module.h), and the record streams of
-// reader.h through it.
-#include "arrow_module.h"
+// Finding and loading libodf_hash_arrow.so (see arrow_module.h).
+#include "odf_hash/internal/io/arrow_module.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -14,9 +13,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "odf_hash/local_store.h"
-#include "odf_hash/reader.h"
 
 #ifndef ODF_HASH_ARROW_MODULE_ABI
 #error "ODF_HASH_ARROW_MODULE_ABI must be defined by the build"
@@ -135,21 +131,3 @@ void use_arrow_module(const ArrowModuleApi* api) {
 }
 
 }  // namespace odf_hash::io_internal
-
-namespace odf_hash {
-
-Status open_record_stream(const std::string& path, ArrowArrayStream* out) {
-  if (out == nullptr) return Status::invalid_argument("open_record_stream: null output stream");
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_local_file(path));
-  return open_record_stream(std::shared_ptr<ObjectReader>(std::move(object)), out);
-}
-
-Status open_record_stream(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out) {
-  if (out == nullptr) return Status::invalid_argument("open_record_stream: null output stream");
-  if (object == nullptr) return Status::invalid_argument("open_record_stream: null object");
-  Result<const io_internal::ArrowModuleApi*> api = io_internal::arrow_module();
-  if (!api.is_ok()) return api.status().with_context(object->name());
-  return (*api)->open_record_stream(std::move(object), out);
-}
-
-}  // namespace odf_hash

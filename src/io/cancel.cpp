@@ -1,5 +1,5 @@
 // cancel.h's store and reader wrappers.
-#include "odf_hash/cancel.h"
+#include "odf_hash/io/cancel.h"
 
 #include <utility>
 

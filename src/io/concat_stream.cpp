@@ -1,5 +1,5 @@
-// concatenate_streams (concat_stream.h) and open_concatenated_record_stream (reader.h).
-#include "concat_stream.h"
+// concatenate_streams (concat_stream.h) and open_concatenated_record_stream (record_stream.h).
+#include "odf_hash/internal/io/concat_stream.h"
 
 #include <cerrno>
 #include <cstring>
@@ -7,11 +7,11 @@
 #include <string>
 #include <string_view>
 
-#include "arrow_module.h"
-#include "odf_hash/deferred_object.h"
-#include "odf_hash/reader.h"
-#include "odf_hash/schema_diff.h"
-#include "owned_c_data.h"
+#include "odf_hash/internal/io/arrow_module.h"
+#include "odf_hash/internal/io/deferred_object.h"
+#include "odf_hash/internal/io/owned_c_data.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/logical/schema_diff.h"
 
 namespace odf_hash::io_internal {
 

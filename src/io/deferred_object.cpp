@@ -1,5 +1,5 @@
 // DeferredObject (deferred_object.h).
-#include "odf_hash/deferred_object.h"
+#include "odf_hash/internal/io/deferred_object.h"
 
 #include <utility>
 

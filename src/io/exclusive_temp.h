@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::io_internal {
 

@@ -1,5 +1,5 @@
-// The local folder store and local file readers (include/odf_hash/local_store.h).
-#include "odf_hash/local_store.h"
+// The local folder store and local file readers (include/odf_hash/io/local_store.h).
+#include "odf_hash/io/local_store.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,27 +1,26 @@
 // Logical hash of a data file: its arrow-rs-typed record stream through the logical hasher,
 // as one stream or, for a Parquet file on several threads, as column groups each read and
-// hashed on its own thread (LogicalHashOptions::column_streams).
+// hashed on its own thread (LogicalFileOptions::column_streams).
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
 
-#include "arrow_module.h"
-#include "odf_hash/cancel.h"
-#include "odf_hash/local_store.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/reader.h"
-#include "worker_pool.h"  // logical::resolve_threads
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/internal/io/arrow_module.h"
+#include "odf_hash/io/cancel.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/logical/logical.h"
 
 namespace odf_hash {
 
 namespace {
 
-using ColumnStreams = LogicalHashOptions::ColumnStreams;
+using ColumnStreams = LogicalFileOptions::ColumnStreams;
 
 // Below this many decompressed bytes in the footer, a file is read as one stream under
 // kAuto: opening more readers would cost more than decoding in parallel gains.
@@ -105,8 +104,8 @@ struct Cancellable {
 };
 
 // The file's digest from its column groups, each opened as its own Parquet stream and hashed
-// by one of `workers` threads (the calling one among them), which take the groups in order.
-// Any failure (including a thread the system refuses) is returned as an error; the caller
+// by one of `workers` threads (the calling one among them, fewer when the system refuses
+// threads), which take the groups in order. Any failure is returned as an error; the caller
 // then reads the file as one stream.
 Result<LogicalDigest> hash_column_groups(const io_internal::ArrowModuleApi& api,
                                          const std::shared_ptr<ObjectReader>& object,
@@ -119,12 +118,11 @@ Result<LogicalDigest> hash_column_groups(const io_internal::ArrowModuleApi& api,
   whole.release(&whole);
   if (rc != 0) return Status::io_error(object->name() + ": reading the stream's schema failed");
 
-  LogicalHashOptions one = options;
+  LogicalHashOptions one = options;  // each group is one stream
   // Each group reads its next batch on a thread of its own while it hashes the current one
   // (logical_hash_stream with 2 threads; a group's lane groups rarely need more): the heaviest
   // group, often a single wide column, would otherwise bound the wall time alone.
   one.threads = 2;
-  one.column_streams = ColumnStreams::kOff;
   std::atomic<bool> cancel{false};
   std::vector<Result<LogicalDigest>> results(groups.size(), Status::internal("not run"));
   const auto run = [&](size_t g) {
@@ -140,32 +138,15 @@ Result<LogicalDigest> hash_column_groups(const io_internal::ArrowModuleApi& api,
     }
     if (!results[g].is_ok()) cancel.store(true, std::memory_order_relaxed);
   };
-  std::atomic<size_t> next{0};
-  const auto work = [&] {
-    for (size_t g = next.fetch_add(1); g < groups.size(); g = next.fetch_add(1)) run(g);
-  };
-  std::vector<std::thread> threads;
-  bool started = true;
-  for (unsigned w = 1; w < workers && started; ++w) {
-    try {
-      threads.emplace_back(work);
-    } catch (const std::system_error&) {
-      cancel.store(true);
-      started = false;
-    }
-  }
-  if (started) work();
-  for (auto& t : threads) t.join();
+  parallel_for(groups.size(), workers, run);  // fewer threads when refused: the same digest
   Result<LogicalDigest> out = Status::internal("a column group was not hashed");
-  if (started) {
-    std::vector<FieldsDigest> parts;
-    bool ok = true;
-    for (size_t g = 0; g < groups.size() && ok; ++g) {
-      ok = results[g].is_ok();
-      if (ok) parts.push_back(FieldsDigest{groups[g], std::move(results[g]).value()});
-    }
-    if (ok) out = combine_fields_digests(schema, std::move(parts));
+  std::vector<FieldsDigest> parts;
+  bool ok = true;
+  for (size_t g = 0; g < groups.size() && ok; ++g) {
+    ok = results[g].is_ok();
+    if (ok) parts.push_back(FieldsDigest{groups[g], std::move(results[g]).value()});
   }
+  if (ok) out = combine_fields_digests(schema, std::move(parts));
   schema.release(&schema);
   return out;
 }
@@ -173,10 +154,10 @@ Result<LogicalDigest> hash_column_groups(const io_internal::ArrowModuleApi& api,
 // The digest from column groups when the options and the file call for it; nullopt-like
 // error status kUnsupported (never reported) when the file is to be read as one stream.
 Result<LogicalDigest> try_column_groups(const std::shared_ptr<ObjectReader>& object,
-                                        const LogicalHashOptions& options) {
+                                        const LogicalFileOptions& options) {
   const Status no = Status::unsupported("one stream");
   if (options.column_streams == ColumnStreams::kOff) return no;
-  const unsigned threads = logical::resolve_threads(options.threads);
+  const unsigned threads = resolve_threads(options.threads);
   if (threads < 2) return no;
   Result<const io_internal::ArrowModuleApi*> api = io_internal::arrow_module();
   if (!api.is_ok()) return no;
@@ -196,7 +177,7 @@ Result<LogicalDigest> try_column_groups(const std::shared_ptr<ObjectReader>& obj
 }  // namespace
 
 Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
-                                          const LogicalHashOptions& options) {
+                                          const LogicalFileOptions& options) {
   const std::string name = object->name();
   {
     Result<LogicalDigest> split = try_column_groups(object, options);
@@ -220,7 +201,7 @@ Result<LogicalDigest> logical_hash_object(std::shared_ptr<ObjectReader> object,
 }
 
 Result<LogicalDigest> logical_hash_objects(std::vector<std::shared_ptr<ObjectReader>> objects,
-                                           const LogicalHashOptions& options, RowWindow window) {
+                                           const LogicalFileOptions& options, RowWindow window) {
   if (objects.size() == 1 && window.whole()) {
     return logical_hash_object(std::move(objects[0]), options);
   }
@@ -240,7 +221,7 @@ Result<LogicalDigest> logical_hash_objects(std::vector<std::shared_ptr<ObjectRea
 }
 
 Result<LogicalDigest> logical_hash_file(const std::string& path,
-                                        const LogicalHashOptions& options) {
+                                        const LogicalFileOptions& options) {
   ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_local_file(path));
   return logical_hash_object(std::move(object), options);
 }

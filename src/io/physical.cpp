@@ -1,5 +1,5 @@
-#include "odf_hash/physical.h"
-#include "odf_hash/store.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/store.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,7 +16,8 @@
 #include <system_error>
 #include <thread>
 
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/core/sha3.h"
 
 namespace odf_hash {
 namespace {
@@ -63,7 +64,6 @@ class ReadAhead {
 
   explicit ReadAhead(int fd) : fd_(fd) {
     for (auto& slot : slots_) slot.data.reset(new uint8_t[kReadBufferSize]);
-    reader_ = std::thread([this] { read_loop(); });
   }
   ~ReadAhead() {
     {
@@ -71,7 +71,14 @@ class ReadAhead {
       stop_ = true;
     }
     changed_.notify_all();
-    reader_.join();
+    if (reader_.joinable()) reader_.join();
+  }
+
+  // False when the system refuses a thread (then the file is read inline).
+  bool start() {
+    std::optional<std::thread> thread = try_thread([this] { read_loop(); });
+    if (thread) reader_ = std::move(*thread);
+    return thread.has_value();
   }
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;
@@ -183,10 +190,8 @@ Result<PhysicalDigest> physical_hash_fd(int fd, const std::string& name_for_erro
   };
   std::optional<ReadAhead> ahead;
   if (total >= ReadAhead::kMinFileSize) {
-    try {
-      ahead.emplace(fd);
-    } catch (const std::system_error&) {  // no thread to be had: read inline, as below
-    }
+    ahead.emplace(fd);
+    if (!ahead->start()) ahead.reset();  // no thread to be had: read inline, as below
   }
   if (ahead) {
     return hash_chunks(name_for_errors, total, progress, [&]() -> Result<Bytes> {

@@ -1,5 +1,6 @@
 // Helpers of the object interface that every store shares.
-#include "odf_hash/store.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/core/text.h"
 
 #include <cstdio>
 
@@ -70,29 +71,6 @@ Result<std::vector<uint8_t>> read_all(ObjectReader& reader) {
   ODF_HASH_ASSIGN_OR_RETURN(size_t more, reader.read(&extra, 1));
   if (more != 0) return Status::internal(reader.name() + ": a reader returned more than size()");
   return bytes;
-}
-
-std::string escape_untrusted(std::string_view text, size_t max_chars) {
-  std::string out;
-  size_t shown = 0;
-  for (unsigned char c : text) {
-    if (shown == max_chars) {
-      out += "\xE2\x80\xA6";  // U+2026 HORIZONTAL ELLIPSIS
-      return out;
-    }
-    if (c == '\\' || c == '"') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    }
-    ++shown;
-  }
-  return out;
 }
 
 }  // namespace odf_hash

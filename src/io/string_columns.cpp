@@ -1,11 +1,11 @@
 // read_string_columns (string_columns.h): the values of a few string columns, walked over the
 // Arrow C Data Interface (no libarrow here: the Arrow module produces the batches).
-#include "odf_hash/string_columns.h"
+#include "odf_hash/internal/io/string_columns.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "arrow_module.h"
+#include "odf_hash/internal/io/arrow_module.h"
 
 namespace odf_hash {
 

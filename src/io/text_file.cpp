@@ -1,5 +1,6 @@
-// Small text files read under a bound and replaced under a lock (include/odf_hash/text_file.h).
-#include "odf_hash/text_file.h"
+// Small text files read under a bound and replaced under a lock
+// (include/odf_hash/internal/io/text_file.h).
+#include "odf_hash/internal/io/text_file.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

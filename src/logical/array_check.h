@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "odf_hash/arrow_c_data.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 #include "type_node.h"
 
 namespace odf_hash::logical {

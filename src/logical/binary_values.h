@@ -20,7 +20,7 @@
 #include "bitmap.h"
 #include "digest_sink.h"
 #include "odf_hash/arrow_c_data.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 #include "type_node.h"
 
 namespace odf_hash::logical {

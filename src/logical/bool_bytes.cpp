@@ -1,7 +1,7 @@
 // bool_bytes_avx512_enabled (bool_bytes.h): the run-time check.
 #include "bool_bytes.h"
 
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 
 namespace odf_hash::logical {
 

@@ -24,8 +24,8 @@
 #include <span>
 #include <vector>
 
-#include "odf_hash/sha3.h"
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/core/sha3.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 
 namespace odf_hash::logical {
 

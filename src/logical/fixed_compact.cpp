@@ -1,7 +1,7 @@
 // fixed_compact_vbmi2_enabled (fixed_compact.h): the run-time check.
 #include "fixed_compact.h"
 
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 
 namespace odf_hash::logical {
 

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "odf_hash/logical.h"
+#include "odf_hash/logical/logical.h"
 
 namespace odf_hash {
 namespace {

@@ -11,11 +11,11 @@
 #include "bitmap.h"
 #include "cost_estimate.h"
 #include "digest_sink.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/internal/core/sha3_multi.h"
+#include "odf_hash/logical/logical.h"
 #include "type_node.h"
 #include "value_hasher.h"
-#include "worker_pool.h"
 
 namespace odf_hash {
 
@@ -83,7 +83,7 @@ struct LogicalHasher::Impl {
   KeccakLevel lane_level = KeccakLevel::kPortable;  // of the lane groups
   bool grouped = false;
   std::vector<ColumnGroup> groups;
-  std::unique_ptr<logical::WorkerPool> pool;  // null: hash on the caller's thread only
+  std::unique_ptr<WorkerPool> pool;  // null: hash on the caller's thread only
   // Per batch.
   std::vector<LeafSlice> slices;
   std::deque<OwnedValidity> struct_validity;  // stable addresses for LeafSlice::inherited
@@ -379,9 +379,9 @@ Result<LogicalHasher> LogicalHasher::create(const ArrowSchema& schema,
   const size_t per_group = logical::max_lanes(impl->lane_level);
   const size_t units = impl->multi_lane ? (n + per_group - 1) / per_group : n;
   const unsigned threads = static_cast<unsigned>(std::min<size_t>(
-      {logical::resolve_threads(options.threads), std::max<size_t>(units, 1), size_t{256}}));
+      {resolve_threads(options.threads), std::max<size_t>(units, 1), size_t{256}}));
   if (threads > 1) {
-    impl->pool = std::make_unique<logical::WorkerPool>(threads);
+    impl->pool = std::make_unique<WorkerPool>(threads);
     if (impl->pool->threads() <= 1) impl->pool.reset();
   }
   return LogicalHasher(std::move(impl));

@@ -3,12 +3,13 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <string>
-#include <system_error>
 #include <thread>
+#include <utility>
 
-#include "odf_hash/logical.h"
-#include "worker_pool.h"
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/logical/logical.h"
 
 namespace odf_hash {
 namespace {
@@ -71,12 +72,9 @@ class BatchReader {
 
   // False when the system refuses a thread (then read serially).
   bool start() {
-    try {
-      thread_ = std::thread([this] { run(); });
-      return true;
-    } catch (const std::system_error&) {
-      return false;
-    }
+    std::optional<std::thread> thread = try_thread([this] { run(); });
+    if (thread) thread_ = std::move(*thread);
+    return thread.has_value();
   }
 
   // The next batch (moved into *out, the caller releases it), the end of the stream
@@ -157,7 +155,7 @@ Result<LogicalDigest> logical_hash_stream(ArrowArrayStream* stream,
     hasher = LogicalHasher::create(schema.schema, options);
     if (!hasher.is_ok()) return hasher.status();
   }
-  if (logical::resolve_threads(options.threads) > 1) {
+  if (resolve_threads(options.threads) > 1) {
     BatchReader reader(stream);  // declared after stream_guard: joined before the release
     if (reader.start()) {
       while (true) {

@@ -1,13 +1,15 @@
 // RecordDigester and UnorderedDigest (record_digest.h); the bytes are specified in
 // docs/unordered-digest.md, which this file must follow exactly.
-#include "odf_hash/record_digest.h"
+#include "odf_hash/logical/record_digest.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <string>
+#include <unordered_set>
 
 #include "array_check.h"
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 #include "record_bytes.h"
 #include "type_node.h"
 
@@ -56,15 +58,17 @@ Result<RecordDigester> RecordDigester::create(const ArrowSchema& schema,
   }
   auto impl = std::make_unique<Impl>();
   ODF_HASH_ASSIGN_OR_RETURN(impl->root, logical::compile_type(schema, "", false));
+  // By name, through sets: a wide table's thousands of fields are matched in linear time.
+  const std::unordered_set<std::string> wanted(fields.begin(), fields.end());
+  std::unordered_set<std::string> present;
   for (size_t i = 0; i < impl->root.children.size(); ++i) {
-    if (fields.empty() ||
-        std::find(fields.begin(), fields.end(), impl->root.children[i].name) != fields.end()) {
+    present.insert(impl->root.children[i].name);
+    if (fields.empty() || wanted.count(impl->root.children[i].name) != 0) {
       impl->order.push_back(i);
     }
   }
   for (const auto& f : fields) {
-    if (std::none_of(impl->root.children.begin(), impl->root.children.end(),
-                     [&](const TypeNode& c) { return c.name == f; })) {
+    if (present.count(f) == 0) {
       return Status::invalid_argument("record digests: no column \"" + f + "\"");
     }
   }
@@ -108,7 +112,7 @@ Status RecordDigester::digest_rows(const ArrowArray& batch, int64_t begin, int64
 }
 
 struct ColumnValueEncoder::Impl {
-  TypeNode root;
+  TypeNode field;  // the top-level field holding the column, compiled alone
   std::vector<int> path;
   std::vector<const TypeNode*> nodes;  // along the path, the column last
 };
@@ -120,24 +124,54 @@ ColumnValueEncoder::~ColumnValueEncoder() = default;
 
 Result<ColumnValueEncoder> ColumnValueEncoder::create(const ArrowSchema& schema,
                                                       const std::vector<int>& child_path) {
+  if (schema.format == nullptr || std::strcmp(schema.format, "+s") != 0) {
+    return Status::invalid_argument("column values: the schema is not a struct of columns");
+  }
+  if (child_path.empty() || child_path[0] < 0 || child_path[0] >= schema.n_children ||
+      schema.children == nullptr || schema.children[child_path[0]] == nullptr) {
+    return Status::invalid_argument("column values: no such column");
+  }
+  // Only the field holding the column: an encoder per column of a wide table must not cost
+  // the whole schema each (compiled, and checked batch by batch).
+  const ArrowSchema& top = *schema.children[child_path[0]];
   auto impl = std::make_unique<Impl>();
-  ODF_HASH_ASSIGN_OR_RETURN(impl->root, logical::compile_type(schema, "", false));
+  ODF_HASH_ASSIGN_OR_RETURN(impl->field,
+                            logical::compile_type(top, top.name != nullptr ? top.name : "", false));
   impl->path = child_path;
-  const TypeNode* node = &impl->root;
-  for (size_t k = 0; k < child_path.size(); ++k) {
-    if ((k > 0 && node->kind != Kind::kStruct) || child_path[k] < 0 ||
+  const TypeNode* node = &impl->field;
+  impl->nodes.push_back(node);
+  for (size_t k = 1; k < child_path.size(); ++k) {
+    if (node->kind != Kind::kStruct || child_path[k] < 0 ||
         size_t(child_path[k]) >= node->children.size()) {
       return Status::invalid_argument("column values: no such column");
     }
     node = &node->children[size_t(child_path[k])];
     impl->nodes.push_back(node);
   }
-  if (impl->nodes.empty()) return Status::invalid_argument("column values: no such column");
   return ColumnValueEncoder(std::move(impl));
 }
 
 Status ColumnValueEncoder::check(const ArrowArray& batch, int64_t begin, int64_t count) const {
-  return logical::check_array(impl_->root, batch, begin, count);
+  // The batch as far as this column needs it (check_array of the record struct checks the
+  // same of every field), then the field itself.
+  const size_t c = size_t(impl_->path[0]);
+  if (batch.length < 0 || batch.offset < 0 || begin < 0 || count < 0 ||
+      begin > batch.length - count) {
+    return Status::invalid_argument("column values: rows [" + std::to_string(begin) + ", " +
+                                    std::to_string(begin + count) + ") of a batch of " +
+                                    std::to_string(batch.length));
+  }
+  if (batch.n_children <= int64_t(c) || batch.children == nullptr || batch.children[c] == nullptr) {
+    return Status::invalid_argument("column values: the batch has no field " + std::to_string(c));
+  }
+  const ArrowArray& field = *batch.children[c];
+  const int64_t first = batch.offset + begin;
+  if (field.length < first + count) {
+    return Status::invalid_argument("column values: field '" + impl_->field.path + "' has length " +
+                                    std::to_string(field.length) + ", needs " +
+                                    std::to_string(first + count));
+  }
+  return logical::check_array(impl_->field, field, first, count);
 }
 
 bool ColumnValueEncoder::encode_row(const ArrowArray& batch, int64_t row,

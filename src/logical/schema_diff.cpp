@@ -1,4 +1,4 @@
-#include "odf_hash/schema_diff.h"
+#include "odf_hash/logical/schema_diff.h"
 
 #include <map>
 #include <string_view>

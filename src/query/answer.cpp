@@ -6,8 +6,9 @@
 #include <utility>
 
 #include "json_tree.h"
-#include "odf_hash/multibase.h"
-#include "odf_hash/verify_pins.h"
+#include "odf_hash/core/multibase.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/odf/verify_pins.h"
 
 namespace odf_hash::query::detail {
 

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "odf_hash/multihash.h"
-#include "odf_hash/sha3.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/core/sha3.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::query::detail {
 

@@ -7,9 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "odf_hash/open_store.h"
-#include "odf_hash/store.h"
-#include "odf_hash/verify_pins.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/odf/verify_pins.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace odf_hash::query::detail {
 

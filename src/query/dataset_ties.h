@@ -2,8 +2,8 @@
 // the verify API only.
 #pragma once
 
+#include "odf_hash/core/status.h"
 #include "odf_hash/query/verify_query.h"
-#include "odf_hash/status.h"
 
 namespace odf_hash::query::detail {
 

@@ -10,9 +10,10 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 
-#include "odf_hash/multibase.h"
-#include "odf_hash/store.h"
-#include "odf_hash/varint.h"
+#include "odf_hash/core/multibase.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/core/varint.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::query {
 

@@ -12,8 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store.h"
 #include "odf_hash/query/canonical_json.h"
-#include "odf_hash/store.h"
 
 namespace odf_hash::query::detail {
 

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::query::detail {
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "odf_hash/verify_json.h"
+#include "odf_hash/odf/verify_json.h"
 
 namespace odf_hash::query {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <string>
 
+#include "odf_hash/internal/io/text_file.h"
 #include "odf_hash/query/canonical_json.h"
-#include "odf_hash/text_file.h"
 
 namespace odf_hash::query {
 

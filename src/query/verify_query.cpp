@@ -9,9 +9,10 @@
 
 #include "answer.h"
 #include "dataset_ties.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/internal/io/text_file.h"
+#include "odf_hash/io/store.h"
 #include "odf_hash/query/did_key.h"
-#include "odf_hash/store.h"
-#include "odf_hash/text_file.h"
 
 namespace odf_hash::query {
 

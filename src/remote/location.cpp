@@ -1,5 +1,5 @@
-// Canonical locations of datasets (include/odf_hash/location.h).
-#include "odf_hash/location.h"
+// Canonical locations of datasets (include/odf_hash/internal/remote/location.h).
+#include "odf_hash/internal/remote/location.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,7 +10,8 @@
 #include <system_error>
 #include <vector>
 
-#include "odf_hash/open_store.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace odf_hash {
 

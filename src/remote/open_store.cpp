@@ -1,19 +1,19 @@
-// The store factory (include/odf_hash/open_store.h).
-#include "odf_hash/open_store.h"
+// The store factory (include/odf_hash/remote/open_store.h).
+#include "odf_hash/remote/open_store.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <cmath>
 #include <cstdlib>
 #include <mutex>
 
-#include "arrow_module.h"
-#include "http_store.h"
+#include "http/http_store.h"
 #include "ipfs/ipfs_store.h"
 #include "ipfs/ipfs_url.h"
-#include "odf_hash/local_store.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/internal/io/arrow_module.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash {
 
@@ -109,72 +109,6 @@ bool is_store_url(std::string_view text) {
   return is_s3(text) || is_http(text) || is_ipfs(text);
 }
 
-// Each "scheme://" starts an authority that ends at '/', '?', '#', whitespace or the end (not
-// at a quote or '<': curl takes those in a password, "http://u:it's@host/"); its user
-// information is what comes before its last '@'. A password holding '/', '?', '#' or a space
-// (which curl refuses, but a user may type) ends the authority early: "u:pa/ss@host" shows
-// as an authority "u:pa" with a port that is not a number. Such an authority is taken as user
-// information up to the next '@' on the line (or whole, without one), so that no part of the
-// password is shown. A port (digits after the host's ':', an IPv6 "[...]:port") is kept.
-std::string redact_url(std::string_view text) {
-  constexpr std::string_view kAuthorityEnd = "/?#\t\r\n ";
-  std::string out;
-  out.reserve(text.size());
-  size_t done = 0;
-  for (size_t sep = text.find("://"); sep != std::string_view::npos;
-       sep = text.find("://", sep + 3)) {
-    const size_t start = sep + 3;
-    if (start < done) continue;  // inside user information already hidden
-    size_t end = text.find_first_of(kAuthorityEnd, start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view authority = text.substr(start, end - start);
-    if (authority.empty()) continue;
-    size_t hide = std::string_view::npos;  // hide text[start, hide)
-    if (const size_t at = authority.rfind('@'); at != std::string_view::npos) {
-      hide = start + at;
-    } else {
-      // "host:port" or "[v6]:port" is an authority; "user:secret" with no '@' before the
-      // first '/', '?', '#' or space is a password that holds one of them.
-      const size_t host_end = authority.front() == '[' ? authority.find(']') : 0;
-      const size_t colon =
-          authority.find(':', host_end == std::string_view::npos ? authority.size() : host_end);
-      const std::string_view port =
-          colon == std::string_view::npos ? std::string_view() : authority.substr(colon + 1);
-      const bool credentials = colon != std::string_view::npos &&
-                               port.find_first_not_of("0123456789") != std::string_view::npos;
-      if (credentials) {
-        const size_t line_end = text.find_first_of("\r\n", end);
-        const size_t next_at = text.substr(0, line_end).find('@', end);
-        hide = next_at != std::string_view::npos ? next_at : end;
-      }
-    }
-    if (hide == std::string_view::npos) continue;
-    out.append(text.substr(done, start - done));
-    out += "***";
-    done = hide;  // from the '@' (or the end of the authority) on
-  }
-  out.append(text.substr(done));
-  return out;
-}
-
-Status check_store_options(const StoreOptions& options) {
-  // A NaN compares false with every bound, so it is refused by name: it would never fire.
-  auto seconds = [](const char* what, double v) {
-    if (std::isfinite(v) && v >= 0.1 && v <= 3600) return Status::ok();
-    return Status::invalid_argument(std::string(what) +
-                                    " must be a number of seconds from 0.1 "
-                                    "to 3600, not " +
-                                    std::to_string(v));
-  };
-  ODF_HASH_RETURN_IF_ERROR(seconds("the connect timeout", options.connect_timeout_s));
-  ODF_HASH_RETURN_IF_ERROR(seconds("the read timeout", options.read_timeout_s));
-  if (options.max_attempts < 1 || options.max_attempts > 20) {
-    return Status::invalid_argument("max_attempts must be from 1 to 20, not " +
-                                    std::to_string(options.max_attempts));
-  }
-  return Status::ok();
-}
-
 Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
                                                 const StoreOptions& options) {
   ODF_HASH_RETURN_IF_ERROR(refuse_nul(url_or_path));
@@ -248,28 +182,6 @@ Result<std::unique_ptr<ObjectReader>> open_object(const std::string& url_or_path
                                     ", not an object that can be read");
   }
   return std::move(opened.reader);
-}
-
-Result<PhysicalDigest> physical_hash_path_or_url(const std::string& name,
-                                                 const StoreOptions& options,
-                                                 const ProgressFn& progress) {
-  // The flag is checked between chunks too: a local file is read without a store.
-  const ProgressFn checked = [&](uint64_t done, uint64_t total) {
-    if (cancel_requested(options.cancel)) return false;
-    return !progress || progress(done, total);
-  };
-  if (!is_store_url(name)) return physical_hash_file(name, checked);
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(name, options));
-  return physical_hash_object(*object, checked);
-}
-
-Result<LogicalDigest> logical_hash_path_or_url(const std::string& name,
-                                               const LogicalHashOptions& logical_options,
-                                               const StoreOptions& options) {
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(name, options));
-  LogicalHashOptions checked = logical_options;
-  if (checked.cancel == nullptr) checked.cancel = options.cancel;
-  return logical_hash_object(std::move(object), checked);
 }
 
 void shutdown_remote_stores() {

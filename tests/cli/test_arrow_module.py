@@ -43,7 +43,7 @@ def test_program_does_not_link_arrow(odf_hash_bin):
 
 
 # Neither Arrow nor libcurl (and the ~30 libraries libcurl needs) is loaded by work on local
-# files: both are loaded on first use (src/remote/curl_api.h for libcurl).
+# files: both are loaded on first use (src/remote/http/curl_api.h for libcurl).
 NOT_FOR_LOCAL_WORK = ("libarrow", "libparquet", "libodf_hash_arrow", "libcurl")
 
 

@@ -122,9 +122,14 @@ def test_extra_rows_change_the_row_counts_not_the_common_rows(run, tmp_path):
     assert (doc["original"]["rows"], doc["reproduced"]["rows"]) == (1000, 1010)
     assert all(d["differing_rows"] == 0 and d["rows"] == [] for d in doc["differences"])
     assert {d["column"] for d in doc["differences"]} == {"offset", "i32", "s"}
+    # The answer (issue 32: "10 rows appended at the end; the common rows are identical", not
+    # "0 of N rows differ"): one run of 10 rows only the reproduction has, after the others.
+    assert {k: doc["row_block"][k] for k in ("side", "row", "rows", "at_end")} == {
+        "side": "reproduced", "row": 1000, "rows": 10, "at_end": True}
     text = run("compare", tmp_path / "a.parquet", tmp_path / "b.parquet")
     assert "rows        original 1000, reproduced 1010" in text.out
-    assert "only one side has" in text.out
+    assert ("10 rows appended at the end of the reproduced (rows 1000-1009); the rows both have "
+            "are the same records, in order") in text.out
 
 
 def test_nested_struct_field_and_null(run, tmp_path):

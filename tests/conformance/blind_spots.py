@@ -13,7 +13,7 @@ polars and DuckDB (the venv has them) and blind_spots.json: each pair, what its 
 fails unless each pair's two hashes are equal and equal to the recorded ones. A run (an
 entry with "original_files" / "reproduced_files") is a table read from several files; its
 "original" / "reproduced" are the same table written whole, which the reference hashes.
-odf-hash's own tests (tests/unit/odf/compare_test.cpp, tests/cli/test_compare_blind_spots.py,
+odf-hash's own tests (tests/unit/compare/compare_test.cpp, tests/cli/test_compare_blind_spots.py,
 python/tests/test_compare_blind_spots.py) read the files and the JSON.
 """
 import argparse

@@ -29,9 +29,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "odf_hash/logical.h"
-#include "odf_hash/physical.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/logical/logical.h"
 
 namespace {
 
@@ -207,7 +208,7 @@ TEST_P(ConformanceVector, LogicalHashOfFileMatchesReference) {
   EXPECT_EQ(ours->num_rows, v["rows"].get<uint64_t>());
 }
 
-// A Parquet file's columns read and hashed in groups (LogicalHashOptions::column_streams,
+// A Parquet file's columns read and hashed in groups (LogicalFileOptions::column_streams,
 // each group its own reader and thread, digests combined) give what one stream gives: the
 // reference hash and row count, the same column digests, and the very same error for a
 // file the reference refuses.
@@ -215,13 +216,13 @@ TEST_P(ConformanceVector, ColumnGroupsGiveTheOneStreamResult) {
   const auto& v = GetParam().json;
   if (!known_bug(GetParam().file).empty()) GTEST_SKIP() << "known bug (see the test above)";
   const std::string path = kDir + GetParam().file;
-  odf_hash::LogicalHashOptions one;
-  one.column_streams = odf_hash::LogicalHashOptions::ColumnStreams::kOff;
+  odf_hash::LogicalFileOptions one;
+  one.column_streams = odf_hash::LogicalFileOptions::ColumnStreams::kOff;
   const auto whole = odf_hash::logical_hash_file(path, one);
   for (unsigned threads : {2u, 3u}) {
-    odf_hash::LogicalHashOptions split;
+    odf_hash::LogicalFileOptions split;
     split.threads = threads;
-    split.column_streams = odf_hash::LogicalHashOptions::ColumnStreams::kOn;
+    split.column_streams = odf_hash::LogicalFileOptions::ColumnStreams::kOn;
     const auto groups = odf_hash::logical_hash_file(path, split);
     ASSERT_EQ(groups.is_ok(), whole.is_ok())
         << threads << " threads: " << (groups.is_ok() ? whole : groups).status().message();

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "odf_hash/check_list.h"
+#include "odf_hash/core/check_list.h"
 
 namespace {
 

@@ -14,8 +14,9 @@
 #include <memory>
 #include <string>
 
-#include "odf_hash/reader.h"
-#include "odf_hash/store.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/io/store.h"
 
 namespace {
 

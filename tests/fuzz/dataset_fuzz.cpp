@@ -34,8 +34,8 @@
 #include <string_view>
 #include <vector>
 
-#include "odf_hash/sha3.h"
-#include "odf_hash/verify.h"
+#include "odf_hash/core/sha3.h"
+#include "odf_hash/odf/verify.h"
 
 namespace {
 

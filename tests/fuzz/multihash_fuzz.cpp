@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "odf_hash/multibase.h"
-#include "odf_hash/multihash.h"
-#include "odf_hash/varint.h"
+#include "odf_hash/core/multibase.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/core/varint.h"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <span>
 
-#include "odf_hash/chain_diff.h"
-#include "odf_hash/odf_block.h"
+#include "odf_hash/odf/chain_diff.h"
+#include "odf_hash/odf/odf_block.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto block = odf_hash::odf::parse_block(std::span<const uint8_t>(data, size));

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "odf_hash/verify_pins.h"
+#include "odf_hash/odf/verify_pins.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "odf_hash/verify_plan_json.h"
+#include "odf_hash/odf/verify_plan_json.h"
 
 namespace {
 

@@ -12,9 +12,9 @@
 
 #include "commands.h"
 #include "line_reader.h"
-#include "odf_hash/check_list.h"
+#include "odf_hash/core/check_list.h"
+#include "odf_hash/core/parallel.h"
 #include "output.h"
-#include "parallel.h"
 
 namespace odf_hash::cli {
 namespace {

@@ -13,9 +13,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "odf_hash/multihash.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/remote/open_store.h"
 #include "progress.h"
 
 namespace odf_hash::cli {

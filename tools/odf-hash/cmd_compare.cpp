@@ -17,11 +17,14 @@
 
 #include "commands.h"
 #include "compare_sides.h"
-#include "odf_hash/compare.h"
-#include "odf_hash/compare_datasets.h"
-#include "odf_hash/compare_json.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/record_digest.h"
+#include "odf_hash/compare/compare.h"
+#include "odf_hash/compare/compare_datasets.h"
+#include "odf_hash/compare/compare_json.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/logical/logical.h"
+#include "odf_hash/logical/record_digest.h"
+#include "odf_hash/remote/open_store.h"
 #include "output.h"
 #include "store_flags.h"
 
@@ -58,7 +61,7 @@ std::string schema_difference_text(const SchemaDifference& d) {
   return "";
 }
 
-void print_schema(const odf::FileComparison& c) {
+void print_schema(const compare::FileComparison& c) {
   if (c.schema_differences.empty()) return;
   std::printf("schema      %zu difference%s\n", c.schema_differences.size(),
               c.schema_differences.size() == 1 ? "" : "s");
@@ -68,7 +71,7 @@ void print_schema(const odf::FileComparison& c) {
   }
 }
 
-void print_causes(const odf::FileComparison& c) {
+void print_causes(const compare::FileComparison& c) {
   for (const auto& k : c.causes) {
     std::printf("  %s%s\n", k.column.empty() ? "" : (escape_text(k.column) + ": ").c_str(),
                 escape_text(k.text).c_str());
@@ -76,20 +79,20 @@ void print_causes(const odf::FileComparison& c) {
 }
 
 // The records line of a "different" arrow0 verdict, and why arrow0 differs when they do not.
-void print_why(const odf::FileComparison& c) {
+void print_why(const compare::FileComparison& c) {
   print_schema(c);
   switch (c.records) {
-    case odf::FileComparison::Records::kEqual:
+    case compare::FileComparison::Records::kEqual:
       std::printf("records     the records are equal; only the arrow0 hash differs:\n");
       break;
-    case odf::FileComparison::Records::kSameOtherOrder:
+    case compare::FileComparison::Records::kSameOtherOrder:
       std::printf("records     the records are the same, in another order:\n");
       break;
-    case odf::FileComparison::Records::kDifferent:
+    case compare::FileComparison::Records::kDifferent:
       std::printf("records     different%s\n",
                   c.schema_differences.empty() ? "" : " (the schemas differ: above)");
       return;
-    case odf::FileComparison::Records::kUnknown:
+    case compare::FileComparison::Records::kUnknown:
       std::printf("records     not compared (--rows 0)\n");
       return;
   }
@@ -98,11 +101,11 @@ void print_why(const odf::FileComparison& c) {
 
 // A run of slices of two datasets (compare_datasets): which file of each side holds a row.
 struct RunFiles {
-  const std::vector<odf::SliceFile>* original = nullptr;
-  const std::vector<odf::SliceFile>* reproduced = nullptr;
+  const std::vector<compare::SliceFile>* original = nullptr;
+  const std::vector<compare::SliceFile>* reproduced = nullptr;
 };
 
-void print_rows(const RowDiff& d, const RunFiles& run) {
+void print_rows(const compare::RowDiff& d, const RunFiles& run) {
   const uint64_t common = std::min(d.original_rows, d.reproduced_rows);
   for (const auto& c : d.columns) {
     std::string hidden;
@@ -136,7 +139,7 @@ void print_rows(const RowDiff& d, const RunFiles& run) {
   }
 }
 
-void print_side(const char* label, const odf::ComparedFile& s) {
+void print_side(const char* label, const compare::ComparedFile& s) {
   std::printf("%-11s %s\n", label, escape_text(s.path).c_str());
   if (s.physical) std::printf("  physical  %s\n", s.physical->to_string().c_str());
   if (s.logical) {
@@ -145,13 +148,13 @@ void print_side(const char* label, const odf::ComparedFile& s) {
   }
 }
 
-void print_unordered_side(const char* label, const UnorderedSide& s) {
+void print_unordered_side(const char* label, const compare::UnorderedSide& s) {
   std::printf("%-11s %s\n", label, escape_text(s.path).c_str());
   std::printf("  unordered %s (%llu rows)\n", unordered_digest_string(s.digest.digest).c_str(),
               static_cast<unsigned long long>(s.digest.rows));
 }
 
-void print_only(const char* label, const UnorderedSide& s) {
+void print_only(const char* label, const compare::UnorderedSide& s) {
   std::printf("%-19s %llu record%s\n", label, static_cast<unsigned long long>(s.only_here),
               s.only_here == 1 ? "" : "s");
   for (const auto& e : s.examples) {
@@ -165,18 +168,18 @@ void print_only(const char* label, const UnorderedSide& s) {
   }
 }
 
-nlohmann::json comparison_json(const odf::FileComparison& c) {
-  return nlohmann::json::parse(odf::file_comparison_json(c));
+nlohmann::json comparison_json(const compare::FileComparison& c) {
+  return nlohmann::json::parse(compare::file_comparison_json(c));
 }
 
 // An equivalent pair's records: equal, or the blind spot of arrow0 that hides how they differ
 // (where, and why arrow0 cannot see it).
-void print_equivalent_records(const odf::FileComparison& c, const RunFiles& run) {
+void print_equivalent_records(const compare::FileComparison& c, const RunFiles& run) {
   switch (c.records) {
-    case odf::FileComparison::Records::kEqual:
+    case compare::FileComparison::Records::kEqual:
       std::printf("records     equal (compared value by value, in order)\n");
       return;
-    case odf::FileComparison::Records::kSameOtherOrder:
+    case compare::FileComparison::Records::kSameOtherOrder:
       std::printf(
           "records     the same records in ANOTHER ORDER: arrow0 (what ODF and kamu check) "
           "accepts this reproduction, but its rows are in another order\n");
@@ -201,30 +204,67 @@ void print_equivalent_records(const odf::FileComparison& c, const RunFiles& run)
   print_causes(c);
 }
 
+// Records that differ by one run of rows one side alone has: the run, and its first rows.
+void print_row_block(const compare::FileComparison::RowBlock& b) {
+  const char* side = b.in_original ? "original" : "reproduced";
+  const std::string count = std::to_string(b.rows) + (b.rows == 1 ? " row" : " rows");
+  const std::string rows =
+      b.rows == 1 ? "row " + std::to_string(b.row)
+                  : "rows " + std::to_string(b.row) + "-" + std::to_string(b.row + b.rows - 1);
+  if (b.at_end && b.row == 0) {  // the other side has no row at all
+    std::printf("records     %s only in the %s (%s); the %s has none\n", count.c_str(), side,
+                rows.c_str(), b.in_original ? "reproduced" : "original");
+  } else if (b.at_end) {
+    std::printf(
+        "records     %s appended at the end of the %s (%s); the rows both have are "
+        "the same records, in order\n",
+        count.c_str(), side, rows.c_str());
+  } else {
+    std::printf(
+        "records     %s only in the %s (%s); the other rows are the same records, in "
+        "order\n",
+        count.c_str(), side, rows.c_str());
+  }
+  for (const auto& e : b.first) {
+    std::string where = "row " + std::to_string(e.row);
+    if (e.offset) where += " (offset " + std::to_string(*e.offset) + ")";
+    std::printf("    %-26s %s\n", where.c_str(), e.values.c_str());
+  }
+  if (!b.first.empty() && b.rows > b.first.size()) {
+    std::printf("    ... and %llu more\n",
+                static_cast<unsigned long long>(b.rows - b.first.size()));
+  }
+}
+
 // The verdict line, the records line and, when either differs, where and why.
-void print_verdict(const odf::FileComparison& c, const RunFiles& run = {}) {
+void print_verdict(const compare::FileComparison& c, const RunFiles& run = {}) {
   switch (c.verdict) {
-    case odf::CompareVerdict::kIdentical:
+    case compare::CompareVerdict::kIdentical:
       std::printf("verdict     identical (same bytes)\n");
       std::printf("records     equal (the same bytes)\n");
       break;
-    case odf::CompareVerdict::kEquivalent:
+    case compare::CompareVerdict::kEquivalent:
       std::printf(c.original.physical
                       ? "verdict     equivalent (different bytes, the same arrow0 hash)\n"
                       : "verdict     equivalent (the same arrow0 hash)\n");
       print_equivalent_records(c, run);
       break;
-    case odf::CompareVerdict::kDifferent: {
+    case compare::CompareVerdict::kDifferent: {
       std::printf("verdict     different\n");
       std::printf("rows        original %llu, reproduced %llu\n",
                   static_cast<unsigned long long>(c.original.logical->num_rows),
                   static_cast<unsigned long long>(c.reproduced.logical->num_rows));
+      if (c.row_block) {  // the answer, and no wall of rows shifted by the run
+        print_schema(c);
+        print_row_block(*c.row_block);
+        break;
+      }
+      print_why(c);  // what the records are first (another order?), then where they differ
       std::string list;
       for (const auto& col : c.differing_columns) list += (list.empty() ? "" : ", ") + col;
       std::printf("columns     %s\n",
                   list.empty() ? "(schema differs)" : escape_text(list).c_str());
       if (c.rows) print_rows(*c.rows, run);
-      print_why(c);
       break;
     }
   }
@@ -270,22 +310,22 @@ void print_chain_differences(const std::vector<odf::ChainDifference>& diffs) {
 // runs of slices (one file a side when the two split alike; parts of files where the slices
 // never end together), each compared as two tables; the offsets one side holds listed.
 int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
-                 const odf::CompareOptions& compare) {
-  Result<odf::DatasetComparison> result =
-      odf::compare_datasets(args.original, args.reproduced, logical, args.store, compare);
+                 const compare::CompareOptions& compare) {
+  Result<compare::DatasetComparison> result =
+      compare::compare_datasets(args.original, args.reproduced, logical, args.store, compare);
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
   }
-  const odf::DatasetComparison& d = *result;
+  const compare::DatasetComparison& d = *result;
   auto interval_text = [](uint64_t start, uint64_t end) {
     return "[" + std::to_string(start) + ", " + std::to_string(end) + "]";
   };
-  auto verdict_of = [](const odf::SliceComparison& s) -> std::string {
-    return odf::slice_verdict_name(s);
+  auto verdict_of = [](const compare::SliceComparison& s) -> std::string {
+    return compare::slice_verdict_name(s);
   };
   // A file's part in an entry: null when all of it, else its offsets and rows.
-  auto files_json = [](const std::vector<odf::SliceFile>& files) {
+  auto files_json = [](const std::vector<compare::SliceFile>& files) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& f : files) {
       nlohmann::json window;
@@ -316,7 +356,7 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
           const auto& cols = s.comparison->rows->columns;
           for (size_t k = 0; k < cols.size(); ++k) {
             for (size_t r = 0; r < cols[k].first.size(); ++r) {
-              const DifferingRow& row = cols[k].first[r];
+              const compare::DifferingRow& row = cols[k].first[r];
               nlohmann::json& jr = c["differences"][k]["rows"][r];
               jr["original_file"] = s.original_files.at(row.original_file).file;
               jr["reproduced_file"] = s.reproduced_files.at(row.reproduced_file).file;
@@ -326,7 +366,8 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
         js["comparison"] = std::move(c);
       }
       if (!s.error.empty()) js["error"] = s.error;
-      js["only_time_columns_differ"] = s.comparison && odf::differs_only_in(*s.comparison, time);
+      js["only_time_columns_differ"] =
+          s.comparison && compare::differs_only_in(*s.comparison, time);
       slices.push_back(std::move(js));
     }
     nlohmann::json j{{"original", {{"path", d.original}, {"blocks", d.original_blocks}}},
@@ -341,7 +382,7 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
                                                  {"reproduced", d.divergence->reproduced}}
                                 : nlohmann::json();
     j["chain_differences"] =
-        nlohmann::json::parse(odf::chain_differences_json(d.chain_differences));
+        nlohmann::json::parse(compare::chain_differences_json(d.chain_differences));
     add_verification_json(d, j);
     print_json(j);
   } else {
@@ -361,7 +402,7 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
     }
     print_chain_differences(d.chain_differences);
     // "data/f… [0, 199]", and for a part of the file " rows 0-149 (offsets 0-149)".
-    auto file_list = [&](const std::vector<odf::SliceFile>& files) {
+    auto file_list = [&](const std::vector<compare::SliceFile>& files) {
       std::string out;
       for (const auto& f : files) {
         out += (out.empty() ? "" : ", ") + escape_text(f.file) + " " +
@@ -374,9 +415,9 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
       }
       return out;
     };
-    auto cut = [](const std::vector<odf::SliceFile>& files) {
+    auto cut = [](const std::vector<compare::SliceFile>& files) {
       return std::any_of(files.begin(), files.end(),
-                         [](const odf::SliceFile& f) { return f.window.has_value(); });
+                         [](const compare::SliceFile& f) { return f.window.has_value(); });
     };
     uint64_t only_a = 0, only_b = 0;  // offsets one side holds alone
     bool common_same = true;          // every run both hold identical or equivalent
@@ -391,7 +432,7 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
       }
       any_common = any_common || !one_sided;
       if (!one_sided &&
-          (!s.comparison || !s.vouched || !odf::reproduction_verified(*s.comparison))) {
+          (!s.comparison || !s.vouched || !compare::reproduction_verified(*s.comparison))) {
         common_same = false;
       }
       std::string counts;
@@ -415,9 +456,9 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
       if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
       const std::string note = slice_note(d, s);
       if (!note.empty()) std::printf("%s\n", note.c_str());
-      if (s.comparison && !odf::reproduction_verified(*s.comparison)) {
+      if (s.comparison && !compare::reproduction_verified(*s.comparison)) {
         print_verdict(*s.comparison, RunFiles{&s.original_files, &s.reproduced_files});
-        if (odf::differs_only_in(*s.comparison, time)) {
+        if (compare::differs_only_in(*s.comparison, time)) {
           std::string which;
           for (const auto& c : s.comparison->differing_columns) {
             which += (which.empty() ? "" : ", ") + escape_text(c);
@@ -436,10 +477,10 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
           "one side    %llu offsets only in the original, %llu only in the reproduction; "
           "the offsets both hold: %s\n",
           static_cast<unsigned long long>(only_a), static_cast<unsigned long long>(only_b),
-          !any_common                                     ? "none"
-          : d.verdict == odf::DatasetVerdict::kUnverified ? "not vouched for"
-          : common_same                                   ? "the same records"
-                                                          : "different");
+          !any_common                                         ? "none"
+          : d.verdict == compare::DatasetVerdict::kUnverified ? "not vouched for"
+          : common_same                                       ? "the same records"
+                                                              : "different");
     }
     print_dataset_verdict(d);
   }
@@ -448,17 +489,17 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
 
 // --ignore-order: the same multiset of records? (unordered.h; not the ODF hash)
 int run_unordered(const CompareArgs& args) {
-  UnorderedOptions options;
+  compare::UnorderedOptions options;
   options.max_examples = args.show_rows;
-  Result<UnorderedComparison> result =
-      odf::compare_unordered_paths_or_urls(args.original, args.reproduced, args.store, options);
+  Result<compare::UnorderedComparison> result =
+      compare::compare_unordered_paths_or_urls(args.original, args.reproduced, args.store, options);
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
   }
-  const UnorderedComparison& c = *result;
+  const compare::UnorderedComparison& c = *result;
   if (args.json) {
-    print_json(nlohmann::json::parse(odf::unordered_comparison_json(c)));
+    print_json(nlohmann::json::parse(compare::unordered_comparison_json(c)));
   } else {
     print_unordered_side("original", c.original);
     print_unordered_side("reproduced", c.reproduced);
@@ -502,17 +543,17 @@ int run_compare(const CompareArgs& args) {
   // Two files side by side, each with half of the cores for its columns.
   LogicalHashOptions options;
   options.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
-  odf::CompareOptions compare;
+  compare::CompareOptions compare;
   compare.locate_rows = args.show_rows > 0;
   compare.rows.max_rows = args.show_rows;
   if (datasets) return run_datasets(args, options, compare);
-  Result<odf::FileComparison> result =
-      odf::compare_paths_or_urls(args.original, args.reproduced, options, args.store, compare);
+  Result<compare::FileComparison> result =
+      compare::compare_paths_or_urls(args.original, args.reproduced, options, args.store, compare);
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
   }
-  const odf::FileComparison& c = *result;
+  const compare::FileComparison& c = *result;
   if (args.json) {
     print_json(comparison_json(c));
   } else {
@@ -520,7 +561,7 @@ int run_compare(const CompareArgs& args) {
     print_side("reproduced", c.reproduced);
     print_verdict(c);
   }
-  return odf::reproduction_verified(c) ? kExitOk : kExitMismatch;
+  return compare::reproduction_verified(c) ? kExitOk : kExitMismatch;
 }
 
 }  // namespace

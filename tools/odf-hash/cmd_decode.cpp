@@ -4,8 +4,8 @@
 #include <string>
 
 #include "commands.h"
-#include "odf_hash/multihash.h"
-#include "odf_hash/multihash_hint.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/core/multihash_hint.h"
 #include "output.h"
 
 namespace odf_hash::cli {

@@ -11,14 +11,17 @@
 
 #include "check_runner.h"
 #include "commands.h"
-#include "odf_hash/local_store.h"
-#include "odf_hash/logical.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/reader.h"
-#include "odf_hash/record_digest.h"
-#include "odf_hash/unordered.h"
+#include "odf_hash/compare/unordered.h"
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/logical/logical.h"
+#include "odf_hash/logical/record_digest.h"
+#include "odf_hash/remote/open_store.h"
 #include "output.h"
-#include "parallel.h"
 #include "reference_gaps.h"
 #include "store_flags.h"
 
@@ -34,7 +37,7 @@ struct LogicalOptions {
   bool unordered = false;  // the order-independent digest instead (unordered.h)
   unsigned jobs = 0;       // 0: chosen from the file count (see plan_threads)
   unsigned threads = 0;    // 0: chosen from the file count and --jobs
-  LogicalHashOptions::ColumnStreams column_streams = LogicalHashOptions::ColumnStreams::kAuto;
+  LogicalFileOptions::ColumnStreams column_streams = LogicalFileOptions::ColumnStreams::kAuto;
   bool require_reference = false;  // --require-reference-compatible
   StoreOptions store;              // for URLs
 };
@@ -47,7 +50,7 @@ struct ThreadPlan {
   unsigned threads;
 };
 ThreadPlan plan_threads(const LogicalOptions& opt) {
-  const unsigned cores = default_jobs();
+  const unsigned cores = resolve_threads(0);
   const unsigned files = static_cast<unsigned>(std::max<size_t>(opt.files.size(), 1));
   ThreadPlan p{opt.jobs, opt.threads};
   if (p.jobs == 0)
@@ -59,7 +62,7 @@ ThreadPlan plan_threads(const LogicalOptions& opt) {
 struct FileOutcome {
   std::optional<FileFormat> format;
   std::optional<LogicalDigest> digest;
-  std::optional<UnorderedFileDigest> unordered;
+  std::optional<compare::UnorderedFileDigest> unordered;
   Status error;
 };
 
@@ -76,7 +79,7 @@ std::string hex_of(const Digest256& d) {
 
 // The file is opened once: its format is detected and its records hashed from the same
 // descriptor (what was detected is what is hashed).
-FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options,
+FileOutcome hash_one(const std::string& path, const LogicalFileOptions& options,
                      const StoreOptions& store, bool unordered) {
   FileOutcome out;
   Result<std::unique_ptr<ObjectReader>> opened = open_object(path, store);
@@ -92,7 +95,7 @@ FileOutcome hash_one(const std::string& path, const LogicalHashOptions& options,
   }
   out.format = *format;
   if (unordered) {
-    Result<UnorderedFileDigest> u = unordered_digest_object(std::move(object));
+    Result<compare::UnorderedFileDigest> u = compare::unordered_digest_object(std::move(object));
     if (!u.is_ok()) {
       out.error = u.status();
       return out;
@@ -164,10 +167,11 @@ nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool colum
 // like sha256sum checks its own. Files are checked --jobs at a time, each on --threads
 // threads (default: one file per core, one thread each: lists usually name many files).
 int run_logical_check(const LogicalOptions& opt) {
-  LogicalHashOptions options;
+  LogicalFileOptions options;
   options.threads = opt.threads == 0 ? 1 : opt.threads;
   options.column_streams = opt.column_streams;
-  const unsigned jobs = opt.jobs != 0 ? opt.jobs : std::max(1u, default_jobs() / options.threads);
+  const unsigned jobs =
+      opt.jobs != 0 ? opt.jobs : std::max(1u, resolve_threads(0) / options.threads);
   CheckRun run{opt.files, opt.check, jobs, opt.json, true};
   CheckKind kind{HashCode::kArrow0Sha3_256, "logical arrow0-sha3-256", false,
                  [&](const std::string& path, ProgressDisplay&) -> Result<CheckedHash> {
@@ -190,7 +194,7 @@ int run_logical(const LogicalOptions& opt) {
     return kExitError;
   }
   const ThreadPlan plan = plan_threads(opt);
-  LogicalHashOptions options;
+  LogicalFileOptions options;
   options.threads = plan.threads;
   options.column_streams = opt.column_streams;
   bool failed = false;
@@ -254,7 +258,7 @@ Command add_logical_command(CLI::App& root) {
                   "every core for one file, 1 when there are more files than cores). The "
                   "hashes do not depend on --jobs or --threads")
       ->check(CLI::Range(1u, 1024u));
-  using ColumnStreams = LogicalHashOptions::ColumnStreams;
+  using ColumnStreams = LogicalFileOptions::ColumnStreams;
   app->add_option("--column-streams", opt->column_streams,
                   "With --threads > 1, read a Parquet file's columns in groups, each by its own "
                   "reader on its own thread: 'auto' (default: for files with >= 2 top-level "

@@ -5,10 +5,11 @@
 #include <string>
 
 #include "commands.h"
-#include "odf_hash/check_list.h"
-#include "odf_hash/physical.h"
+#include "odf_hash/core/check_list.h"
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/remote/hash_path_or_url.h"
 #include "output.h"
-#include "parallel.h"
 #include "physical_options.h"
 #include "progress.h"
 #include "store_flags.h"
@@ -17,7 +18,7 @@ namespace odf_hash::cli {
 
 Command add_physical_command(CLI::App& root) {
   auto opts = std::make_shared<PhysicalOptions>();
-  opts->jobs = default_jobs();
+  opts->jobs = resolve_threads(0);
   CLI::App* app = root.add_subcommand(
       "physical",
       "Compute the physical hash (sha3-256 multihash of the exact bytes) of files, or check "

@@ -9,8 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/slice.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/odf/slice.h"
 #include "output.h"
 #include "reference_gaps.h"
 #include "store_flags.h"

@@ -19,15 +19,18 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "odf_hash/check_list.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/verify.h"
-#include "odf_hash/verify_args.h"
-#include "odf_hash/verify_json.h"
-#include "odf_hash/verify_pins.h"
-#include "odf_hash/workspace.h"
+#include "odf_hash/core/check_list.h"
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/odf/verify.h"
+#include "odf_hash/odf/verify_args.h"
+#include "odf_hash/odf/verify_json.h"
+#include "odf_hash/odf/verify_pins.h"
+#include "odf_hash/odf/workspace.h"
+#include "odf_hash/remote/open_store.h"
 #include "output.h"
-#include "parallel.h"
 #include "problem_text.h"
 #include "progress.h"
 #include "store_flags.h"
@@ -320,7 +323,7 @@ std::string verify_one(const VerifyArgs& args, const std::string& path, const Na
                        Tally& tally) {
   const bool tty = isatty(STDERR_FILENO) != 0;
   odf::VerifyOptions options;
-  options.jobs = args.jobs != 0 ? args.jobs : is_store_url(path) ? kRemoteJobs : default_jobs();
+  options.jobs = args.jobs != 0 ? args.jobs : is_store_url(path) ? kRemoteJobs : resolve_threads(0);
   options.integrity_only = args.integrity_only;
   options.strict = args.strict;
   options.store = args.store;

@@ -10,11 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "odf_hash/format_bytes.h"
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/core/text.h"
 #include "odf_hash/query/query_json.h"
 #include "odf_hash/query/verify_query.h"
 #include "output.h"
-#include "parallel.h"
 #include "problem_text.h"
 #include "store_flags.h"
 
@@ -143,7 +143,7 @@ int run_verify_query(QueryArgs& args) {
     }
     options->max_bytes = *bytes;
   }
-  options->verify.jobs = args.jobs != 0 ? args.jobs : default_jobs();
+  options->verify.jobs = args.jobs != 0 ? args.jobs : resolve_threads(0);
   options->verify.store = args.store;
   auto report = query::verify_query_file(args.answer, *options);
   if (!report.is_ok()) {

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "odf_hash/compare_json.h"
+#include "odf_hash/compare/compare_json.h"
 #include "problem_text.h"
 
 namespace odf_hash::cli {
@@ -16,7 +16,7 @@ std::string count(uint64_t n, const char* word) {
 }
 
 // "the original", "the reproduction", "both sides": those that failed their verification.
-std::string failed_sides(const odf::DatasetComparison& d) {
+std::string failed_sides(const compare::DatasetComparison& d) {
   const bool a = !d.original_check.vouched(), b = !d.reproduced_check.vouched();
   return a && b ? "both sides" : a ? "the original" : "the reproduction";
 }
@@ -28,7 +28,7 @@ std::string offsets_text(const odf::OffsetInterval& i) {
 
 }  // namespace
 
-void print_side_check(const odf::SideCheck& c) {
+void print_side_check(const compare::SideCheck& c) {
   uint64_t logical = 0;
   for (const auto& f : c.files) logical += f.outcome == odf::FileOutcome::kLogicalMatch;
   const std::string unchecked =
@@ -63,7 +63,7 @@ void print_side_check(const odf::SideCheck& c) {
   for (const auto& p : c.problems) std::fputs(problem_text(p, ++i, "  ").c_str(), stdout);
 }
 
-std::string slice_note(const odf::DatasetComparison& d, const odf::SliceComparison& s) {
+std::string slice_note(const compare::DatasetComparison& d, const compare::SliceComparison& s) {
   if (s.original_unreached || s.reproduced_unreached) {
     const char* which = s.original_unreached && s.reproduced_unreached ? "both chains are"
                         : s.original_unreached                         ? "the original's chain is"
@@ -73,20 +73,20 @@ std::string slice_note(const odf::DatasetComparison& d, const odf::SliceComparis
   }
   if (s.error.empty() && s.comparison && !s.vouched) {
     return std::string("  not vouched for: compared as ") +
-           odf::compare_verdict_name(s.comparison->verdict) + ", but " + failed_sides(d) +
+           compare::compare_verdict_name(s.comparison->verdict) + ", but " + failed_sides(d) +
            (failed_sides(d) == "both sides" ? " failed their" : " failed its") +
            " own verification";
   }
   return "";
 }
 
-void print_dataset_verdict(const odf::DatasetComparison& d) {
+void print_dataset_verdict(const compare::DatasetComparison& d) {
   switch (d.verdict) {
-    case odf::DatasetVerdict::kSameRecords:
+    case compare::DatasetVerdict::kSameRecords:
       std::printf("verdict     same records in every slice\n");
       return;
-    case odf::DatasetVerdict::kDifferent: std::printf("verdict     different\n"); return;
-    case odf::DatasetVerdict::kUnverified: {
+    case compare::DatasetVerdict::kDifferent: std::printf("verdict     different\n"); return;
+    case compare::DatasetVerdict::kUnverified: {
       const std::string who = failed_sides(d);
       std::printf(
           "verdict     unverified: %s failed %s own verification (see the problems "
@@ -97,21 +97,22 @@ void print_dataset_verdict(const odf::DatasetComparison& d) {
   }
 }
 
-int dataset_exit_code(const odf::DatasetComparison& d) {
+int dataset_exit_code(const compare::DatasetComparison& d) {
   switch (d.verdict) {
-    case odf::DatasetVerdict::kSameRecords: return kExitOk;
-    case odf::DatasetVerdict::kDifferent: return kExitMismatch;
-    case odf::DatasetVerdict::kUnverified: return kExitUnverified;
+    case compare::DatasetVerdict::kSameRecords: return kExitOk;
+    case compare::DatasetVerdict::kDifferent: return kExitMismatch;
+    case compare::DatasetVerdict::kUnverified: return kExitUnverified;
   }
   return kExitUnverified;
 }
 
-void add_verification_json(const odf::DatasetComparison& d, nlohmann::json& j) {
-  j["original"]["verification"] = nlohmann::json::parse(odf::side_check_json(d.original_check));
-  j["reproduced"]["verification"] = nlohmann::json::parse(odf::side_check_json(d.reproduced_check));
-  j["verdict"] = odf::dataset_verdict_name(d.verdict);
+void add_verification_json(const compare::DatasetComparison& d, nlohmann::json& j) {
+  j["original"]["verification"] = nlohmann::json::parse(compare::side_check_json(d.original_check));
+  j["reproduced"]["verification"] =
+      nlohmann::json::parse(compare::side_check_json(d.reproduced_check));
+  j["verdict"] = compare::dataset_verdict_name(d.verdict);
   for (size_t i = 0; i < d.slices.size() && i < j["slices"].size(); ++i) {
-    const odf::SliceComparison& s = d.slices[i];
+    const compare::SliceComparison& s = d.slices[i];
     nlohmann::json& js = j["slices"][i];
     js["vouched"] = s.vouched;
     js["original_unreached"] = s.original_unreached;

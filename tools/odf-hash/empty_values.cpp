@@ -2,7 +2,7 @@
 // with PIN unset, `--pins ''`, `--endpoint-url ''`: each used to mean "not given", so a
 // script lost its trust anchor, or its endpoint, without a word.
 #include "commands.h"
-#include "odf_hash/verify_args.h"
+#include "odf_hash/odf/verify_args.h"
 
 namespace odf_hash::cli {
 

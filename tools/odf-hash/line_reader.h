@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::cli {
 

@@ -11,7 +11,8 @@
 
 #include "commands.h"
 #include "help_format.h"
-#include "odf_hash/open_store.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/remote/open_store.h"
 
 int main(int argc, char** argv) {
   using namespace odf_hash::cli;

@@ -1,7 +1,8 @@
 #include "output.h"
 
-#include "odf_hash/check_list.h"
-#include "odf_hash/open_store.h"
+#include "odf_hash/core/check_list.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/remote/open_store.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -43,23 +44,6 @@ void print_json(const nlohmann::json& doc) {
 
 std::string escape_name(std::string_view name) {
   return escape_check_list_name(redact_url(name));
-}
-
-std::string escape_text(std::string_view raw) {
-  const std::string text = redact_url(raw);
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 std::string reason_of(const Status& status, std::string_view raw_path) {

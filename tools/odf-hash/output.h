@@ -6,11 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/core/text.h"  // escape_text, redact_url
 
 namespace odf_hash::cli {
 
-// Every function here shows URLs without their user information (redact_url, open_store.h).
+// Every function here shows URLs without their user information (redact_url, text.h).
 
 // Prints "odf-hash: <message>" on stderr.
 void print_error(std::string_view message);
@@ -22,11 +23,6 @@ void print_json(const nlohmann::json& doc);
 // A file name for a "name: OK" style line: as is, or with a leading backslash and "\\",
 // "\n", "\r" escaped when it holds one of those, as coreutils does.
 std::string escape_name(std::string_view name);
-
-// Text from a dataset (file names, messages quoting them) for a terminal: control
-// characters (newlines, escape sequences) become \xHH, so that a name cannot forge report
-// lines or drive the terminal. Everything else, UTF-8 included, is kept.
-std::string escape_text(std::string_view text);
 
 // The reason part of a Status about `path`: its message without the leading "<path>: ".
 std::string reason_of(const Status& status, std::string_view path);

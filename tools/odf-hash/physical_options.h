@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "check_runner.h"
-#include "odf_hash/open_store.h"
+#include "odf_hash/io/store_options.h"
 
 namespace odf_hash::cli {
 

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "odf_hash/multihash.h"
-#include "odf_hash/verify.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/odf/verify.h"
 
 namespace odf_hash::cli {
 

@@ -1,6 +1,7 @@
 #include "progress.h"
 
-#include "odf_hash/open_store.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/physical.h"
 #include "output.h"
 
 #include <unistd.h>

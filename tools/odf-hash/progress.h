@@ -10,8 +10,8 @@
 #include <mutex>
 #include <string>
 
-#include "odf_hash/format_bytes.h"
-#include "odf_hash/physical.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/physical.h"
 
 namespace odf_hash::cli {
 
@@ -44,6 +44,6 @@ class ProgressDisplay {
   std::chrono::steady_clock::time_point last_draw_{};
 };
 
-using odf_hash::format_bytes;  // "1.2 GiB", "512 B" (format_bytes.h)
+using odf_hash::format_bytes;  // "1.2 GiB", "512 B" (text.h)
 
 }  // namespace odf_hash::cli

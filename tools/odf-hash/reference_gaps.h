@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "odf_hash/logical.h"
+#include "odf_hash/logical/logical.h"
 
 namespace odf_hash::cli {
 

@@ -6,8 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "odf_hash/open_store.h"
-#include "odf_hash/physical.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/store_options.h"
 
 namespace odf_hash::cli {
 

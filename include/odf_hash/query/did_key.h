@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::query {
 

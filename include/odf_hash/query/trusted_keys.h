@@ -22,8 +22,8 @@
 #include <string_view>
 #include <vector>
 
+#include "odf_hash/core/status.h"
 #include "odf_hash/query/did_key.h"
-#include "odf_hash/status.h"
 
 namespace odf_hash::query {
 

@@ -57,10 +57,10 @@
 #include <string_view>
 #include <vector>
 
-#include "odf_hash/multihash.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/odf/verify.h"
 #include "odf_hash/query/trusted_keys.h"
-#include "odf_hash/status.h"
-#include "odf_hash/verify.h"
 
 namespace odf_hash::query {
 

@@ -6,6 +6,8 @@ import dataclasses
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from . import _odf_hash
+from ._args import _path, _store, _threads
+from ._errors import InvalidInputError
 
 _ROW_FIELDS = ("column", "row", "offset", "original", "reproduced")
 
@@ -101,6 +103,12 @@ class Comparison:
     #: the reproduction is verified: ``"identical"``, or ``"equivalent"`` with ``"equal"``
     #: records (what ``odf-hash compare`` exits 0 for)
     verified: bool = False
+    #: for ``"different"`` with row counts that differ: when the records differ by one run
+    #: of rows only one side has (rows dropped, inserted or appended), every other row the
+    #: same record at the same place: ``{"side": "original" | "reproduced", "row", "rows",
+    #: "at_end", "first": [{"row", "offset", "values"}]}`` (its first rows, for single
+    #: files); else None
+    row_block: Optional[Dict[str, Any]] = None
 
     @property
     def same_records(self) -> bool:
@@ -187,7 +195,6 @@ def _side(raw: Dict[str, Any]) -> tuple:
 
 def _rows(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        from ._errors import InvalidInputError
 
         raise InvalidInputError(f"rows must be a non-negative integer, not {value!r}")
     return min(value, 1 << 20)
@@ -245,7 +252,6 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     and column order? It is NOT the ODF hash (docs/unordered-digest.md): one read of each
     file, bounded memory, the records only one side has named (``rows`` of them per side).
     """
-    from . import _path, _store, _threads
 
     opts = _store("compare", store)
     n = _rows(rows)
@@ -253,7 +259,6 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     if (isinstance(original, (list, tuple)) or isinstance(reproduced, (list, tuple))
             or wa is not None or wb is not None):
         if ignore_order:
-            from ._errors import InvalidInputError
 
             raise InvalidInputError("odf_hash.compare: ignore_order=True compares two files, "
                                     "not lists of files or windows")
@@ -275,7 +280,6 @@ def _window(w: Any, what: str) -> Optional[Tuple[int, Optional[int]]]:
     """(skip, limit) checked: non-negative integers, limit None for every row to the end."""
     if w is None:
         return None
-    from ._errors import InvalidInputError
 
     if not isinstance(w, (tuple, list)) or len(w) != 2:
         raise InvalidInputError(f"{what}: a window is (skip, limit), got {w!r}")
@@ -292,11 +296,9 @@ def _window(w: Any, what: str) -> Optional[Tuple[int, Optional[int]]]:
 
 def _paths(x: Any, what: str) -> List[str]:
     """A list of paths or URLs (one path: a list of one)."""
-    from . import _path
 
     paths = [_path(p, what) for p in x] if isinstance(x, (list, tuple)) else [_path(x, what)]
     if not paths:
-        from ._errors import InvalidInputError
 
         raise InvalidInputError(f"{what}: an empty list of files")
     return paths
@@ -310,7 +312,7 @@ def _comparison(d: Dict[str, Any]) -> Comparison:
     return Comparison(d["verdict"], d["original"], d["reproduced"],
                       list(d["differing_columns"]), differences,
                       _schema(d["schema_differences"]), d["records"],
-                      [Cause(*c) for c in d["causes"]], d["verified"])
+                      [Cause(*c) for c in d["causes"]], d["verified"], d.get("row_block"))
 
 
 def unordered_digest(source: Any, **store: Any) -> str:
@@ -322,7 +324,6 @@ def unordered_digest(source: Any, **store: Any) -> str:
     ``__arrow_c_stream__``), read batch by batch."""
     if hasattr(source, "__arrow_c_stream__"):
         return _odf_hash.unordered_stream_capsule(source.__arrow_c_stream__())[0]
-    from . import _path, _store
 
     return _odf_hash.unordered_file(_path(source, "odf_hash.unordered_digest"),
                                     _store("unordered_digest", store))[0]

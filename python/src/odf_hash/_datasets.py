@@ -9,7 +9,11 @@ import json
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _odf_hash
+from ._args import _path, _store, _threads
 from ._compare import Comparison, _comparison, _rows, compare
+from ._errors import Error, InvalidInputError
+from ._plan import Allow, Task, check
+from ._verify import FileCheck, Problem
 
 @dataclasses.dataclass(frozen=True)
 class SliceFile:
@@ -118,7 +122,6 @@ class SideCheck:
 
     @classmethod
     def _from_json(cls, text: str) -> "SideCheck":
-        from . import FileCheck, Problem
 
         d = json.loads(text)
         u = d["unreached"]
@@ -285,7 +288,6 @@ def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] =
     When a side fails, :attr:`DatasetComparison.verdict` is ``"unverified"`` with that side's
     problems in verify's terms (:attr:`SideCheck.problems`), every compared run is
     ``"unverified"``, and the offsets below a broken chain are ``"unreached"``."""
-    from . import _path, _store, _threads
 
     d = _odf_hash.compare_datasets(_path(original, "odf_hash.compare_datasets"),
                                    _path(reproduced, "odf_hash.compare_datasets"),
@@ -336,7 +338,6 @@ def _pair_dataset_slices(original: Any, reproduced: Any, **store: Any) -> tuple:
     :class:`odf_hash.Allow` letting a worker check them and nothing else)."""
     import os
 
-    from . import Allow, Task, _path, _store
 
     locations = [_path(x, "odf_hash.compare_datasets") for x in (original, reproduced)]
     d = _odf_hash.pair_dataset_slices(*locations, _store("compare_datasets", store))
@@ -360,7 +361,6 @@ def _compare_run(run: tuple, rows: int, store: Dict[str, Any], allow: Any) -> tu
     original's :class:`odf_hash.CheckResult` list, the reproduction's)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from . import Error, check
 
     files_a, files_b, window_a, window_b, tasks_a, tasks_b = run
     with ThreadPoolExecutor(1) as pool:
@@ -415,7 +415,6 @@ def _compare_slices(paired: tuple, compare_runs: Any) -> DatasetComparison:
 def _record_checks(side: SideCheck, tasks: List[Any], results: List[Any]) -> SideCheck:
     """The results of the side's tasks put into it in task order (compare_vouch.h's
     record_checks), each bound to its task as :func:`odf_hash.merge` binds them."""
-    from . import FileCheck, InvalidInputError
 
     by_task: Dict[int, Any] = {}
     for r in results:

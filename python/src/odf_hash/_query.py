@@ -10,6 +10,8 @@ import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
 
 from . import _odf_hash
+from ._args import _count, _path, _store
+from ._errors import InvalidInputError, IoError, NotFoundError
 
 #: The largest answer read by default (``kMaxAnswerBytes``).
 _MAX_ANSWER_BYTES = 256 << 20
@@ -111,7 +113,6 @@ def _part(q: Dict[str, Any]) -> QueryPart:
 
 
 def _strings(value: Any, what: str) -> List[str]:
-    from ._errors import InvalidInputError
     if isinstance(value, (str, bytes)):
         value = [value]
     out = []
@@ -143,8 +144,6 @@ def verify_query(answer: Union[bytes, bytearray, memoryview, str, "os.PathLike[s
     copy that cannot be read raise :class:`InvalidInputError` or :class:`IoError`. The store
     options (see the module's documentation) apply to the dataset copies.
     """
-    from . import _count, _path, _store
-    from ._errors import InvalidInputError
 
     opts = _store("verify_query", store)
     limit = _MAX_ANSWER_BYTES if max_bytes is None else _count("max_bytes", max_bytes, 1 << 62)
@@ -156,10 +155,8 @@ def verify_query(answer: Union[bytes, bytearray, memoryview, str, "os.PathLike[s
             with open(path, "rb") as f:
                 data = f.read(limit + 1)
         except FileNotFoundError as e:
-            from ._errors import NotFoundError
             raise NotFoundError(f"{path}: no such file") from e
         except OSError as e:
-            from ._errors import IoError
             raise IoError(f"{path}: {e.strerror or e}") from e
     elif isinstance(answer, (dict, list)):
         raise InvalidInputError(

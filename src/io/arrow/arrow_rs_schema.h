@@ -15,7 +15,7 @@
 #include <arrow/type.h>
 #include <parquet/schema.h>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::io_internal {
 

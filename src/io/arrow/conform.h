@@ -12,7 +12,7 @@
 #include <arrow/array.h>
 #include <arrow/type.h>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::io_internal {
 

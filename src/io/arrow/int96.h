@@ -30,7 +30,7 @@
 #include <parquet/file_reader.h>
 #include <parquet/types.h>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::io_internal {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "odf_hash/format_bytes.h"
+#include "odf_hash/core/text.h"
 
 namespace odf_hash::io_internal {
 namespace {

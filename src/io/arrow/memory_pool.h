@@ -20,7 +20,7 @@
 // and never more than kMaxReaderBuffer. 64 bytes of buffer per byte of input leaves room for
 // any real compression ratio of a page or an IPC buffer; the slack covers small files. A real
 // file can go beyond it (one 200 MiB string of one repeated byte is 6.8 KB of zstd Parquet):
-// the error says so, and $ODF_HASH_MAX_READER_BUFFER (a size as format_bytes.h's
+// the error says so, and $ODF_HASH_MAX_READER_BUFFER (a size as text.h's
 // parse_byte_size takes it, "1G") replaces the bound for whoever trusts the file; a value that
 // does not parse makes every read fail, naming the variable.
 #pragma once

@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "odf_hash/arrow_c_data.h"
-#include "odf_hash/status.h"
-#include "odf_hash/store.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::io_internal {
 
-// open_record_stream of reader.h; `object` and `out` are not null. Messages name
+// open_record_stream of record_stream.h; `object` and `out` are not null. Messages name
 // object->name() (and the column, the batch).
 Status open_arrow_record_stream(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out);
 

@@ -1,9 +1,9 @@
 // The Arrow module's one exported symbol: its table (../arrow_module.h).
-#include "../arrow_module.h"
 #include "module_api.h"
+#include "odf_hash/internal/io/arrow_module.h"
 #include "render_values.h"
 #if ODF_HASH_HAVE_S3
-#include "s3_module.h"
+#include "odf_hash/internal/io/s3_module.h"
 #endif
 
 #ifndef ODF_HASH_ARROW_MODULE_ABI
@@ -23,7 +23,8 @@ odf_hash_arrow_module_api() {
 #else
         nullptr, nullptr,
 #endif
-        &odf_hash::io_internal::render_values,
+        &odf_hash::io_internal::render_values, &odf_hash::io_internal::open_render_batch,
+        &odf_hash::io_internal::render_batch_values, &odf_hash::io_internal::close_render_batch,
   };
   return &api;
 }

@@ -9,7 +9,7 @@
 
 #include <arrow/io/interfaces.h>
 
-#include "odf_hash/store.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::io_internal {
 

@@ -13,7 +13,7 @@
 #include <arrow/type.h>
 #include <parquet/metadata.h>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::io_internal {
 

@@ -24,7 +24,7 @@
 #include "module_api.h"
 #include "null_slots.h"
 #include "object_file.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/io/record_stream.h"
 #include "parquet_hint.h"
 #include "validate.h"
 

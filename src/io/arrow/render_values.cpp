@@ -1,6 +1,7 @@
 #include "render_values.h"
 
 #include <exception>
+#include <memory>
 
 #include <arrow/array.h>
 #include <arrow/c/bridge.h>
@@ -146,10 +147,12 @@ void render_scalar(const arrow::Scalar& s, std::string& out, size_t budget) {
 
 }  // namespace
 
-Result<std::vector<std::string>> render_values(const ArrowSchema& schema, const ArrowArray& batch,
-                                               const std::vector<int>& child_path,
-                                               const std::vector<int64_t>& rows,
-                                               size_t max_chars) try {
+struct RenderBatch {
+  std::shared_ptr<arrow::Array> imported;  // a view of the caller's batch (released by no one)
+  const arrow::StructArray* records = nullptr;
+};
+
+Result<RenderBatch*> open_render_batch(const ArrowSchema& schema, const ArrowArray& batch) try {
   ArrowSchema schema_view = schema;
   schema_view.release = &release_nothing_schema;
   ArrowArray batch_view = batch;
@@ -162,6 +165,23 @@ Result<std::vector<std::string>> render_values(const ArrowSchema& schema, const 
   }
   const auto* rb = dynamic_cast<const arrow::StructArray*>(imported->get());
   if (rb == nullptr) return Status::invalid_argument("rendering values: not a struct batch");
+  auto out = std::make_unique<RenderBatch>();
+  out->imported = std::move(imported).ValueOrDie();
+  out->records = rb;
+  return out.release();
+} catch (const std::exception& e) {
+  return Status::internal(std::string("rendering values: ") + e.what());
+}
+
+void close_render_batch(RenderBatch* batch) {
+  delete batch;
+}
+
+Result<std::vector<std::string>> render_batch_values(const RenderBatch* batch,
+                                                     const std::vector<int>& child_path,
+                                                     const std::vector<int64_t>& rows,
+                                                     size_t max_chars) try {
+  const arrow::StructArray* rb = batch->records;
   if (child_path.empty() || child_path[0] < 0 || child_path[0] >= rb->num_fields()) {
     return Status::invalid_argument("rendering values: no such column");
   }
@@ -196,6 +216,15 @@ Result<std::vector<std::string>> render_values(const ArrowSchema& schema, const 
   return out;
 } catch (const std::exception& e) {
   return Status::internal(std::string("rendering values: ") + e.what());
+}
+
+Result<std::vector<std::string>> render_values(const ArrowSchema& schema, const ArrowArray& batch,
+                                               const std::vector<int>& child_path,
+                                               const std::vector<int64_t>& rows, size_t max_chars) {
+  ODF_HASH_ASSIGN_OR_RETURN(RenderBatch * b, open_render_batch(schema, batch));
+  Result<std::vector<std::string>> out = render_batch_values(b, child_path, rows, max_chars);
+  close_render_batch(b);
+  return out;
 }
 
 }  // namespace odf_hash::io_internal

@@ -1,6 +1,6 @@
 // Values of a batch as text, for reports that show rows (compare's differing rows): the part
 // of a diff that needs Arrow C++ (its scalar formatting of every type), so it lives in the
-// module; finding the rows is done over the C Data Interface (src/io/row_diff.cpp).
+// module; finding the rows is done over the C Data Interface (src/compare/row_diff.cpp).
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "odf_hash/arrow_c_data.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/internal/io/arrow_module.h"
 
 namespace odf_hash::io_internal {
 
@@ -23,5 +24,15 @@ namespace odf_hash::io_internal {
 Result<std::vector<std::string>> render_values(const ArrowSchema& schema, const ArrowArray& batch,
                                                const std::vector<int>& child_path,
                                                const std::vector<int64_t>& rows, size_t max_chars);
+
+// render_values over a batch imported once (RenderBatch, ../arrow_module.h): the import is
+// the cost of every column of the batch, so a caller rendering values of many columns or rows
+// of one batch opens it once. The schema and batch are only read and must outlive the handle.
+Result<RenderBatch*> open_render_batch(const ArrowSchema& schema, const ArrowArray& batch);
+Result<std::vector<std::string>> render_batch_values(const RenderBatch* batch,
+                                                     const std::vector<int>& child_path,
+                                                     const std::vector<int64_t>& rows,
+                                                     size_t max_chars);
+void close_render_batch(RenderBatch* batch);
 
 }  // namespace odf_hash::io_internal

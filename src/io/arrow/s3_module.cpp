@@ -1,6 +1,6 @@
 // Loading the S3 module (s3_module.h) from the directory of the object holding this code: the
 // Arrow module (or a program that links the Arrow part in, such as a fuzzer).
-#include "s3_module.h"
+#include "odf_hash/internal/io/s3_module.h"
 
 #include <dlfcn.h>
 

@@ -11,7 +11,7 @@
 
 #include "cid.h"
 #include "dag_pb.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::remote::ipfs {
 

@@ -3,8 +3,9 @@
 
 #include <cctype>
 
-#include "../http_sinks.h"
-#include "odf_hash/store.h"
+#include "../http/http_sinks.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::remote::ipfs {
 

@@ -34,7 +34,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "../curl_client.h"
+#include "../http/curl_client.h"
 #include "block.h"
 
 namespace odf_hash::remote::ipfs {

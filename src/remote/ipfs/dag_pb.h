@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "cid.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::remote::ipfs {
 

@@ -25,7 +25,7 @@
 #include <string_view>
 
 #include "dag_pb.h"
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::remote::ipfs {
 

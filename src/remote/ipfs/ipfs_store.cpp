@@ -7,7 +7,8 @@
 
 #include "block_source.h"
 #include "hamt.h"
-#include "odf_hash/open_store.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/remote/open_store.h"
 #include "unixfs_file.h"
 
 namespace odf_hash::remote::ipfs {

@@ -31,9 +31,9 @@
 #include <string>
 #include <vector>
 
-#include "../curl_client.h"
+#include "../http/curl_client.h"
 #include "ipfs_url.h"
-#include "odf_hash/store.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::remote::ipfs {
 

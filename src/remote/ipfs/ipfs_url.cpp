@@ -4,8 +4,9 @@
 #include <cctype>
 
 #include "cid.h"
-#include "odf_hash/open_store.h"
-#include "odf_hash/store.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace odf_hash::remote::ipfs {
 

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "odf_hash/status.h"
+#include "odf_hash/core/status.h"
 
 namespace odf_hash::remote::ipfs {
 

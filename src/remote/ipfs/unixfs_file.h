@@ -23,7 +23,7 @@
 #include <string>
 
 #include "block_source.h"
-#include "odf_hash/store.h"
+#include "odf_hash/io/store.h"
 
 namespace odf_hash::remote::ipfs {
 

@@ -1,4 +1,4 @@
-// parse_byte_size (format_bytes.h): whole bytes with an optional binary suffix; any other text
+// parse_byte_size (text.h): whole bytes with an optional binary suffix; any other text
 // is an error saying the form, and an environment variable's bad value names the variable.
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "odf_hash/format_bytes.h"
+#include "odf_hash/core/text.h"
 
 namespace {
 

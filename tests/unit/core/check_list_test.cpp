@@ -1,7 +1,7 @@
 // Check-list parsing. Hashes are SHA3-256("abc") and SHA3-256("") (FIPS 202 examples) as
 // sha3-256 multihashes, encoded in the various bases by Python (hashlib + base64 + a
 // base58btc loop), not by odf-hash.
-#include "odf_hash/check_list.h"
+#include "odf_hash/core/check_list.h"
 
 #include <gtest/gtest.h>
 

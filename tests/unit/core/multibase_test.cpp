@@ -1,7 +1,7 @@
 // Multibase: known answers from the multibase spec's test vectors (multiformats/multibase,
 // tests/*.csv and rfcs/Base10.md, rfcs/Base36.md), random round trips over every base, and
 // every kind of malformed input.
-#include "odf_hash/multibase.h"
+#include "odf_hash/core/multibase.h"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
 // suggest_multihash_fix: the advice next to a refused multihash. The multihash is the ODF
 // spec's known example (SHA3-256 of "multihash"), its forms written by Python (hashlib,
 // base58btc loop), not by odf-hash.
-#include "odf_hash/multihash_hint.h"
+#include "odf_hash/core/multihash_hint.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "odf_hash/multihash.h"
+#include "odf_hash/core/multihash.h"
 
 using odf_hash::Multihash;
 using odf_hash::suggest_multihash_fix;

@@ -1,14 +1,14 @@
 // Multihash: the ODF spec's example (SHA3-256 of ASCII "multihash", in base16 and
 // base58btc), the arrow0-sha3-256 prefix, equality across bases, and strict decoding.
-#include "odf_hash/multihash.h"
+#include "odf_hash/core/multihash.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "odf_hash/multibase.h"
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/multibase.h"
+#include "odf_hash/core/sha3.h"
 
 namespace odf_hash {
 namespace {

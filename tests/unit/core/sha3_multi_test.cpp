@@ -2,7 +2,7 @@
 // OpenSSL's SHA3-256 (Sha3_256OpenSsl) and the NIST example values. Levels the CPU lacks are
 // skipped with a message naming them ([  SKIPPED ] in gtest, "Skipped" in ctest), and
 // KeccakDispatch.LevelsOfThisCpu prints which levels ran.
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/sha3.h"
 
 namespace odf_hash {
 

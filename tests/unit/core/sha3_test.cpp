@@ -1,6 +1,6 @@
 // SHA3-256: published NIST examples, Python hashlib vectors (tests/conformance/), and
 // streaming-vs-one-shot splits. Expected digests never come from odf-hash itself.
-#include "odf_hash/sha3.h"
+#include "odf_hash/core/sha3.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Unsigned varints. Expected encodings are the examples of the multiformats
 // unsigned-varint spec and the ODF spec (0x300016 -> 96 80 c0 01).
-#include "odf_hash/varint.h"
+#include "odf_hash/core/varint.h"
 
 #include <gtest/gtest.h>
 

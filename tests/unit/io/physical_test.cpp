@@ -1,6 +1,6 @@
 // Physical hashing of files, stdin and pipes. Expected digests come from published SHA3
 // vectors or from Python's hashlib run on the same file (never from odf-hash itself).
-#include "odf_hash/physical.h"
+#include "odf_hash/io/physical.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -12,7 +12,7 @@
 #include <arrow/record_batch.h>
 #include <gtest/gtest.h>
 
-#include "odf_hash/reader.h"
+#include "odf_hash/io/record_stream.h"
 #include "reader_fixtures.h"
 
 namespace odf_hash::test {

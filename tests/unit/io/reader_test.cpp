@@ -5,8 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "odf_hash/logical.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/logical/logical.h"
 #include "reader_fixtures.h"
 
 namespace odf_hash::test {

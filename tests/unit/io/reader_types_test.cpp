@@ -21,7 +21,7 @@
 #include <parquet/schema.h>
 #include <parquet/types.h>
 
-#include "odf_hash/reader.h"
+#include "odf_hash/io/record_stream.h"
 #include "reader_fixtures.h"
 
 namespace odf_hash::test {

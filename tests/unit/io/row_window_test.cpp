@@ -1,5 +1,5 @@
 // A row window over a concatenated record stream (open_concatenated_record_stream of
-// reader.h, row_window.h): every window over three Arrow IPC files of several batches gives
+// record_stream.h, row_window.h): every window over three Arrow IPC files of several batches gives
 // the rows skip .. skip + limit - 1 of the whole, counted by hand; the files after the
 // window's last row are never opened.
 #include <atomic>
@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "odf_hash/deferred_object.h"
-#include "odf_hash/local_store.h"
-#include "odf_hash/reader.h"
+#include "odf_hash/internal/io/deferred_object.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/record_stream.h"
 #include "reader_fixtures.h"
 
 namespace odf_hash::test {

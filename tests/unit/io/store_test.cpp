@@ -2,7 +2,7 @@
 // and that nothing but a regular file is ever opened (a FIFO never blocks a test here: each
 // one would hang the test if it were opened for reading). Expected digests come from
 // OpenSSL directly.
-#include "odf_hash/local_store.h"
+#include "odf_hash/io/local_store.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -19,9 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/physical.h"
-#include "odf_hash/reader.h"
-#include "odf_hash/store.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/store.h"
 #include "run_as_user.h"
 
 namespace fs = std::filesystem;

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "../../../src/io/exclusive_temp.h"
-#include "odf_hash/text_file.h"
+#include "odf_hash/internal/io/text_file.h"
 
 namespace {
 

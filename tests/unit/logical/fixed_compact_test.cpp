@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "logical_test_support.h"
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 #include "slow_reference.h"
 
 namespace odf_hash::test {

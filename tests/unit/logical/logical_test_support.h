@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/logical.h"
+#include "odf_hash/logical/logical.h"
 
 namespace odf_hash::test {
 

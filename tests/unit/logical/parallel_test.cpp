@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "logical_test_support.h"
-#include "odf_hash/sha3_multi.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 #include "random_arrays.h"
 
 namespace odf_hash::test {

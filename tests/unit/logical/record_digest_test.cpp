@@ -8,8 +8,8 @@
 #include <cstring>
 
 #include "logical_test_support.h"
-#include "odf_hash/record_digest.h"
-#include "odf_hash/schema_diff.h"
+#include "odf_hash/logical/record_digest.h"
+#include "odf_hash/logical/schema_diff.h"
 #include "random_arrays.h"
 
 namespace odf_hash::test {

@@ -1,6 +1,6 @@
 // diff_blocks / diff_chains (chain_diff.h) on blocks built here: which fields are reported, with
 // which values, and what is never reported. Expected values are the ones each test puts in.
-#include "odf_hash/chain_diff.h"
+#include "odf_hash/odf/chain_diff.h"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/odf_block.h"
+#include "odf_hash/odf/odf_block.h"
 
 namespace fs = std::filesystem;
 using namespace odf_hash;

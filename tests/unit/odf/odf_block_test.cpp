@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/dataset.h"
-#include "odf_hash/odf_block.h"
-#include "odf_hash/verify.h"
+#include "odf_hash/odf/dataset.h"
+#include "odf_hash/odf/odf_block.h"
+#include "odf_hash/odf/verify.h"
 
 namespace fs = std::filesystem;
 using namespace odf_hash;

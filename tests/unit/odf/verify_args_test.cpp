@@ -5,7 +5,7 @@
 #include <string>
 
 #include "broken_dataset.h"
-#include "odf_hash/verify_args.h"
+#include "odf_hash/odf/verify_args.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "broken_dataset.h"
-#include "odf_hash/verify_pins.h"
+#include "odf_hash/odf/verify_pins.h"
 
 namespace {
 

@@ -12,10 +12,10 @@
 #include <random>
 
 #include "broken_dataset.h"
-#include "odf_hash/local_store.h"
-#include "odf_hash/verify_json.h"
-#include "odf_hash/verify_plan.h"
-#include "odf_hash/verify_plan_json.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/odf/verify_json.h"
+#include "odf_hash/odf/verify_plan.h"
+#include "odf_hash/odf/verify_plan_json.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "broken_dataset.h"
-#include "odf_hash/local_store.h"
+#include "odf_hash/io/local_store.h"
 #include "run_as_user.h"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "broken_dataset.h"
-#include "odf_hash/multibase.h"
+#include "odf_hash/core/multibase.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "broken_dataset.h"
-#include "odf_hash/workspace.h"
+#include "odf_hash/odf/workspace.h"
 
 namespace {
 

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "odf_hash/multihash.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/core/sha3.h"
 #include "odf_hash/query/canonical_json.h"
-#include "odf_hash/sha3.h"
 #include "query_vectors.h"
 
 namespace {

@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "odf_hash/multibase.h"
+#include "odf_hash/core/multibase.h"
 #include "odf_hash/query/did_key.h"
 #include "query_vectors.h"
 

@@ -9,8 +9,10 @@
 #include <string>
 #include <thread>
 
-#include "odf_hash/cancel.h"
-#include "odf_hash/open_store.h"
+#include "odf_hash/io/cancel.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/remote/hash_path_or_url.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace fs = std::filesystem;
 using namespace odf_hash;

@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "odf_hash/open_store.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "odf_hash/location.h"
+#include "odf_hash/internal/remote/location.h"
 
 namespace {
 

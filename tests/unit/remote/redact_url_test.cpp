@@ -1,4 +1,4 @@
-// redact_url (open_store.h): the user information of every URL in a text becomes "***", and
+// redact_url (text.h): the user information of every URL in a text becomes "***", and
 // nothing else changes; the stores and the factory never put it in a message.
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -7,9 +7,12 @@
 
 #include <cmath>
 
-#include "odf_hash/open_store.h"
-#include "odf_hash/physical.h"
-#include "odf_hash/store.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/remote/hash_path_or_url.h"
+#include "odf_hash/remote/open_store.h"
 
 namespace {
 

@@ -1,0 +1,188 @@
+// Verification of a reproduced data file, as the ODF specification describes it: the
+// physical hashes are compared first; when they differ (the on-disk format is not
+// deterministic), the logical hashes (arrow0) are compared. Two verdicts are kept apart:
+// - `verdict`: what ODF (and kamu) check: the same bytes, else arrow0 equal or not;
+// - `records`: what the records are, compared on their values alone (record_digest.h):
+//   equal, the same records in another order, or different. arrow0 has blind spots (it does
+//   not hash the row count, and hashes some different values alike: docs/divergences.md),
+//   so when the bytes differ and arrow0 is equal the records are compared too, and a
+//   reproduction is verified (reproduction_verified) only when they are equal.
+//
+// Thread safety: reentrant.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "odf_hash/compare/row_diff.h"
+#include "odf_hash/compare/unordered.h"
+#include "odf_hash/core/multihash.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/logical/logical.h"
+#include "odf_hash/logical/schema_diff.h"
+
+namespace odf_hash::compare {
+
+// What ODF checks.
+enum class CompareVerdict {
+  kIdentical,   // same bytes (physical hashes equal); the logical hash is not computed
+  kEquivalent,  // different bytes, the same arrow0 hash (the records: FileComparison::records)
+  kDifferent,   // different arrow0 hashes
+};
+
+// "identical", "equivalent" or "different".
+const char* compare_verdict_name(CompareVerdict verdict);
+
+struct ComparedFile {
+  std::string path;  // a group of files (compare_object_groups): their names joined by " + "
+  // nullopt for a group of files: its bytes are not one file's, nothing to hash as one.
+  std::optional<Multihash> physical;
+  uint64_t size = 0;                     // bytes (of all the files of a group)
+  std::optional<LogicalDigest> logical;  // computed only when the physical hashes differ
+};
+
+struct FileComparison {
+  ComparedFile original;
+  ComparedFile reproduced;
+  CompareVerdict verdict = CompareVerdict::kIdentical;
+  // kDifferent only: the leaf columns whose digests or types differ, or that exist on one
+  // side only ("a.b", "c (type l vs i)", "d (only in original)"), in path order. Empty when
+  // the records differ only in the schema (names, nesting).
+  std::vector<std::string> differing_columns;
+  // When CompareOptions::locate_rows, and both row counts:
+  // - kDifferent: where the columns whose digests differ (present on both sides with one
+  //   type) differ, row by row (locate_row_differences of row_diff.h);
+  // - kEquivalent whose records are not equal: where the records differ, field by field
+  //   (locate_record_differences: `columns` are top-level fields, their values whole).
+  std::optional<RowDiff> rows;
+
+  // kDifferent, and kEquivalent whose records are not equal: the schemas' differences, field
+  // by field (schema_diff.h).
+  std::vector<SchemaDifference> schema_differences;
+
+  // What the records themselves say, compared on their values alone (record_digest.h: fields
+  // by name, nothing under null slots, encodings of one type alike). arrow0 also depends on
+  // the column order and on bytes under null struct slots, and is blind to other differences
+  // (the row count, a null struct against a struct of nulls: docs/divergences.md).
+  enum class Records {
+    kUnknown,         // not looked at (kDifferent with CompareOptions::locate_rows off)
+    kEqual,           // the same records in the same order (kIdentical: the same bytes)
+    kSameOtherOrder,  // the same records (the same multiset), in another order
+    kDifferent,       // the records differ (or the schemas do)
+  };
+  // kIdentical: kEqual. kEquivalent: the records compared (one more read of both tables).
+  // kDifferent: as explained when the rows were located, else kUnknown.
+  Records records = Records::kUnknown;
+  // Why the two verdicts disagree:
+  // - kDifferent with records kEqual / kSameOtherOrder: why the arrow0 digests differ
+  //   nonetheless ("column-order", "nullability", "encoding", "null-slots", "row-order");
+  // - kEquivalent with records kDifferent / kSameOtherOrder: the blind spot of arrow0 that
+  //   hides the difference ("row-count", "struct-null", "null-or-value", "row-order",
+  //   "values": a blind spot not named more precisely).
+  struct Cause {
+    std::string kind;
+    std::string column;  // the column concerned ("" for the whole table)
+    std::string text;    // one sentence for a report
+  };
+  std::vector<Cause> causes;
+
+  // kDifferent, rows located, row counts that differ: when the records differ by one run of
+  // rows that only one side has (rows dropped, inserted or appended) and every other row is
+  // the same record at the same place, in order (compared as records: record_digest.h).
+  struct RowBlock {
+    bool in_original = false;  // the run is in the original only, else in the reproduced only
+    uint64_t row = 0;          // its first row, counted in the side holding it
+    uint64_t rows = 0;         // how many
+    bool at_end = false;       // after every row both have: appended
+    // Its first rows (at most 3) with their offsets and values, when each side is one file.
+    std::vector<UnorderedRecordRef> first;
+  };
+  std::optional<RowBlock> row_block;
+};
+
+// "unknown", "equal", "same-other-order", "different".
+const char* records_name(FileComparison::Records records);
+
+// Whether the reproduction is verified: the same bytes, or the same arrow0 hash (what ODF
+// checks) and the records compared equal, in order. What `odf-hash compare` exits 0 for.
+bool reproduction_verified(const FileComparison& c);
+
+// What compare does beyond the verdict.
+struct CompareOptions {
+  // kDifferent: locate the differing rows and compare the records (a second read of both
+  // files, of the top-level fields holding differing columns only). kEquivalent whose records
+  // differ: locate where (a second read of both files, whole). Off: rows is nullopt.
+  bool locate_rows = true;
+  RowDiffOptions rows;
+};
+
+// Compares two data files (Parquet or Arrow IPC). The two logical hashes, when needed, run
+// side by side, each with `logical` options; so do the two reads of the records that an
+// equal arrow0 hash is followed by (records_digest_objects of unordered.h). Errors name the
+// path that could not be read.
+Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
+                                     const LogicalHashOptions& logical = {},
+                                     const CompareOptions& options = {});
+
+// The same over opened objects of any store (URLs: open_store.h); paths in the result are
+// the objects' names. Each object's bytes are read once with read(), its records (when
+// needed) with read_at().
+Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
+                                       std::shared_ptr<ObjectReader> reproduced,
+                                       const LogicalHashOptions& logical = {},
+                                       const CompareOptions& options = {});
+
+// Two groups of objects, each read as one table: their records one object after the other
+// (the files of consecutive slices of an ODF dataset whose records were split into files
+// differently on each side; open_concatenated_record_stream of record_stream.h). One object on
+// each side: compare_objects. Otherwise there are no bytes to compare (never identical):
+// equivalent when the logical hashes of the two tables are equal (arrow0 does not depend on
+// how records are split into batches or files; the records are then compared as for two
+// files), else different, with the where and why of compare_objects over the tables: rows are
+// counted from each group's start and DifferingRow::original_file / reproduced_file say which file
+// holds each. Paths join the names with " + ", sizes add up, physical is nullopt. A file whose
+// schema is not its group's first's is an error naming both files and the first difference.
+// `original_window` / `reproduced_window` (row_window.h): only those rows of each table are
+// compared (the offsets both datasets hold, of slices that cover more on one side): when a
+// window leaves rows out, never identical (a file's bytes are hashed whole), and rows are counted
+// from the window's start.
+Result<FileComparison> compare_object_groups(
+    const std::vector<std::shared_ptr<ObjectReader>>& original,
+    const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
+    const LogicalHashOptions& logical = {}, const CompareOptions& options = {},
+    RowWindow original_window = {}, RowWindow reproduced_window = {});
+
+// compare_objects of open_object(x, store) for each (a local path or a URL); every read
+// stops once *store.cancel is set (cancel.h).
+
+Result<FileComparison> compare_paths_or_urls(const std::string& original,
+                                             const std::string& reproduced,
+                                             const LogicalHashOptions& logical = {},
+                                             const StoreOptions& store = {},
+                                             const CompareOptions& options = {});
+
+// compare_object_groups of open_object(x, store) for each path or URL of both lists (and
+// the windows of their rows).
+Result<FileComparison> compare_path_or_url_groups(const std::vector<std::string>& original,
+                                                  const std::vector<std::string>& reproduced,
+                                                  const LogicalHashOptions& logical = {},
+                                                  const StoreOptions& store = {},
+                                                  const CompareOptions& options = {},
+                                                  RowWindow original_window = {},
+                                                  RowWindow reproduced_window = {});
+
+// compare --ignore-order (unordered.h: the same multiset of records? not the ODF hash) and
+// the order-independent digest of one file, for paths and URLs (open_object of open_store.h).
+Result<UnorderedComparison> compare_unordered_paths_or_urls(const std::string& original,
+                                                            const std::string& reproduced,
+                                                            const StoreOptions& store = {},
+                                                            const UnorderedOptions& options = {});
+Result<UnorderedFileDigest> unordered_digest_path_or_url(const std::string& path_or_url,
+                                                         const StoreOptions& store = {});
+
+}  // namespace odf_hash::compare

@@ -1,0 +1,523 @@
+#include "odf_hash/compare/compare.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/internal/io/deferred_object.h"
+#include "odf_hash/io/local_store.h"
+#include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/physical.h"
+#include "odf_hash/io/record_stream.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/logical/logical.h"
+#include "odf_hash/logical/schema_diff.h"
+#include "odf_hash/remote/open_store.h"
+#include "record_text.h"
+
+namespace odf_hash::compare {
+
+namespace {
+
+// Leaf columns whose digests differ, or that exist on one side only.
+std::vector<std::string> differing_columns(const LogicalDigest& a, const LogicalDigest& b) {
+  std::map<std::string, const ColumnDigest*> left, right;
+  for (const auto& c : a.columns) left[c.path] = &c;
+  for (const auto& c : b.columns) right[c.path] = &c;
+  std::vector<std::string> out;
+  for (const auto& [path, c] : left) {
+    auto it = right.find(path);
+    if (it == right.end()) {
+      out.push_back(path + " (only in original)");
+    } else if (c->digest != it->second->digest || c->type != it->second->type) {
+      out.push_back(c->type == it->second->type
+                        ? path
+                        : path + " (type " + describe_arrow_format(c->type) + " vs " +
+                              describe_arrow_format(it->second->type) + ")");
+    }
+  }
+  for (const auto& [path, c] : right) {
+    if (left.count(path) == 0) out.push_back(path + " (only in reproduced)");
+  }
+  return out;
+}
+
+// Leaf columns present on both sides with one type (or two encodings of one type, which
+// arrow0 hashes alike: `encodings`, from the schema differences) whose digests differ: the
+// ones whose rows can be compared.
+std::vector<std::string> comparable_differing_columns(const LogicalDigest& a,
+                                                      const LogicalDigest& b,
+                                                      const std::vector<SchemaDifference>& diffs) {
+  std::map<std::string, const ColumnDigest*> right;
+  for (const auto& c : b.columns) right[c.path] = &c;
+  auto encodings_of_one_type = [&](const std::string& path) {
+    for (const auto& d : diffs) {
+      if (d.field == path && d.kind == SchemaDifference::Kind::kType && d.encoding_only) {
+        return true;
+      }
+    }
+    return false;
+  };
+  std::vector<std::string> out;
+  for (const auto& c : a.columns) {
+    auto it = right.find(c.path);
+    if (it != right.end() && c.digest != it->second->digest &&
+        (c.type == it->second->type || encodings_of_one_type(c.path))) {
+      out.push_back(c.path);
+    }
+  }
+  return out;
+}
+
+Result<FileComparison> decide(FileComparison out, Result<LogicalDigest> la,
+                              Result<LogicalDigest> lb) {
+  ODF_HASH_RETURN_IF_ERROR(la.status());
+  ODF_HASH_RETURN_IF_ERROR(lb.status());
+  out.original.logical = std::move(la).value();
+  out.reproduced.logical = std::move(lb).value();
+  if (out.original.logical->digest == out.reproduced.logical->digest) {
+    out.verdict = CompareVerdict::kEquivalent;
+  } else {
+    out.verdict = CompareVerdict::kDifferent;
+    out.differing_columns = differing_columns(*out.original.logical, *out.reproduced.logical);
+  }
+  return out;
+}
+
+template <typename T>
+struct Owned {
+  T value{};
+  ~Owned() {
+    if (value.release != nullptr) value.release(&value);
+  }
+};
+
+// The schemas of the first objects of two groups (the logical hashes, read before, checked
+// that every object of a group has its first's).
+Status schema_differences(std::shared_ptr<ObjectReader> a, std::shared_ptr<ObjectReader> b,
+                          std::vector<SchemaDifference>& out, std::vector<std::string>& top_a,
+                          std::vector<std::string>& structs_a) {
+  Owned<ArrowSchema> sa, sb;
+  for (auto [object, schema] : {std::pair{a, &sa}, std::pair{b, &sb}}) {
+    Owned<ArrowArrayStream> stream;
+    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> fresh, open_if_deferred(object));
+    ODF_HASH_RETURN_IF_ERROR(open_record_stream(fresh, &stream.value));
+    if (stream.value.get_schema(&stream.value, &schema->value) != 0) {
+      return Status::io_error(object->name() + ": reading the stream's schema failed");
+    }
+  }
+  out = diff_schemas(sa.value, sb.value);
+  // The original's top-level fields, and the paths of its struct fields (for causes).
+  std::function<void(const ArrowSchema&, const std::string&)> walk =
+      [&](const ArrowSchema& s, const std::string& prefix) {
+        for (int64_t i = 0; i < s.n_children; ++i) {
+          const ArrowSchema& c = *s.children[i];
+          const std::string path = prefix + (c.name != nullptr ? c.name : "");
+          if (prefix.empty()) top_a.push_back(path);
+          if (c.dictionary == nullptr && std::string_view(c.format) == "+s") {
+            structs_a.push_back(path);
+            walk(c, path + ".");
+          }
+        }
+      };
+  walk(sa.value, "");
+  return Status::ok();
+}
+
+// Why arrow0 differs when the records do not: the schema's order and nullability, and bytes
+// under null struct slots (the reference hashes them; null_slots.cpp says when arrow-rs
+// leaves which bytes there).
+// `same_whole_multiset` says whether both files hold the same multiset of whole records
+// (asked only when the located columns' records are the same multiset but do not cover
+// every field: it needs one more read of both files).
+void explain(FileComparison& c, const std::vector<std::string>& top_fields,
+             const std::vector<std::string>& structs,
+             const std::function<Result<bool>()>& same_whole_multiset, Status& error) {
+  using K = SchemaDifference::Kind;
+  for (const auto& d : c.schema_differences) {
+    if (d.kind != K::kPosition && d.kind != K::kNullability && !d.encoding_only) {
+      c.records = FileComparison::Records::kDifferent;  // the schemas differ
+      return;
+    }
+  }
+  const uint64_t na = c.original.logical->num_rows, nb = c.reproduced.logical->num_rows;
+  std::vector<FileComparison::Cause> causes;
+  bool order = false;
+  for (const auto& d : c.schema_differences) {
+    if (d.kind == K::kPosition) order = true;
+    if (d.kind == K::kType && d.encoding_only) {
+      causes.push_back({"encoding", d.field,
+                        "column \"" + d.field + "\" is " + d.original + " in the original, " +
+                            d.reproduced + " in the reproduction: two encodings of one type"});
+    }
+    if (d.kind == K::kNullability) {
+      causes.push_back({"nullability", d.field,
+                        "column \"" + d.field + "\" is " + d.original + " in the original, " +
+                            d.reproduced + " in the reproduction"});
+    }
+  }
+  if (order) {
+    causes.insert(causes.begin(), {"column-order", "",
+                                   "the columns are in another order (arrow0 combines the "
+                                   "column digests in schema order)"});
+  }
+  if (c.rows) {
+    const RowDiff& r = *c.rows;
+    if (na == nb && r.differing_records == 0) {
+      for (const auto& col : r.columns) {
+        std::string parent;
+        for (const auto& st : structs) {
+          if (col.column.size() > st.size() && col.column.compare(0, st.size(), st) == 0 &&
+              col.column[st.size()] == '.' && st.size() > parent.size()) {
+            parent = st;
+          }
+        }
+        causes.push_back(
+            {"null-slots", col.column,
+             parent.empty()
+                 ? "the column's digest differs but no value does"
+                 : "the bytes under the null slots of struct \"" + parent +
+                       "\" differ (arrow0, as its reference, hashes them; no value differs)"});
+      }
+      c.records = FileComparison::Records::kEqual;
+    } else if (na == nb && r.same_record_multiset && [&] {
+                 if (r.record_fields.size() == top_fields.size()) return true;
+                 Result<bool> whole = same_whole_multiset();
+                 if (!whole.is_ok()) error = whole.status();
+                 return whole.is_ok() && *whole;
+               }()) {
+      causes.push_back({"row-order", "",
+                        "the same records in another order (" +
+                            std::to_string(r.differing_records) + " rows hold another record)"});
+      c.records = FileComparison::Records::kSameOtherOrder;
+    } else {
+      c.records = FileComparison::Records::kDifferent;
+      return;
+    }
+  } else if (c.differing_columns.empty()) {
+    c.records = FileComparison::Records::kEqual;  // the same columns: only the schema differs
+  } else {
+    return;  // rows not compared: unknown
+  }
+  c.causes = std::move(causes);
+}
+
+}  // namespace
+
+const char* records_name(FileComparison::Records records) {
+  switch (records) {
+    case FileComparison::Records::kUnknown: return "unknown";
+    case FileComparison::Records::kEqual: return "equal";
+    case FileComparison::Records::kSameOtherOrder: return "same-other-order";
+    case FileComparison::Records::kDifferent: return "different";
+  }
+  return "unknown";
+}
+
+bool reproduction_verified(const FileComparison& c) {
+  return c.verdict == CompareVerdict::kIdentical ||
+         (c.verdict == CompareVerdict::kEquivalent && c.records == FileComparison::Records::kEqual);
+}
+
+const char* compare_verdict_name(CompareVerdict verdict) {
+  switch (verdict) {
+    case CompareVerdict::kIdentical: return "identical";
+    case CompareVerdict::kEquivalent: return "equivalent";
+    case CompareVerdict::kDifferent: return "different";
+  }
+  return "unknown";
+}
+
+namespace {
+
+using Group = std::vector<std::shared_ptr<ObjectReader>>;
+
+// Why arrow0 is equal although the records are not: its blind spots (docs/divergences.md).
+std::vector<FileComparison::Cause> blind_spots(const FileComparison& c,
+                                               const std::vector<std::string>& structs) {
+  std::vector<FileComparison::Cause> causes;
+  const uint64_t na = c.original.logical->num_rows, nb = c.reproduced.logical->num_rows;
+  if (na != nb) {
+    causes.push_back({"row-count", "",
+                      "the tables hold " + std::to_string(na) + " and " + std::to_string(nb) +
+                          " rows: arrow0 does not hash the number of rows (a column's values "
+                          "are hashed one after the other, a null as one 0 byte, so that 8 "
+                          "nulls of an int64 column hash as one 0 does)"});
+  }
+  if (c.records == FileComparison::Records::kSameOtherOrder) {
+    causes.push_back({"row-order", "",
+                      "the same records in another order, which arrow0 hashes alike here (a "
+                      "null is hashed as one 0 byte, with nothing between values: null then 0 "
+                      "hashes as 0 then null)"});
+  }
+  static const std::vector<ColumnRowDifferences> kNone;
+  for (const auto& col : c.rows ? c.rows->columns : kNone) {
+    const bool is_struct = std::find(structs.begin(), structs.end(), col.column) != structs.end();
+    const std::string n = col.null_on_one_side == 1
+                              ? "1 row holds"
+                              : std::to_string(col.null_on_one_side) + " rows hold";
+    if (is_struct && col.null_on_one_side > 0) {
+      causes.push_back({"struct-null", col.column,
+                        n + " a null struct on one side and a struct on the other: "
+                            "arrow0 hashes a struct's nulls only through its members' (combined "
+                            "nullability, docs/divergences.md section 1), so a null struct and "
+                            "a struct of null members hash alike"});
+    } else if (!is_struct && col.null_on_one_side > 0 && na == nb) {
+      causes.push_back({"null-or-value", col.column,
+                        n + " a null on one side and a value on the other: arrow0 "
+                            "hashes a null as one 0 byte and the values with nothing between "
+                            "them, so nulls and zero bytes can move between rows"});
+    } else if (na == nb || is_struct) {
+      causes.push_back({"values", col.column,
+                        is_struct ? "values inside the struct differ while arrow0 hashes them "
+                                    "alike (a member's null can be hashed as the bytes under "
+                                    "it: docs/divergences.md section 1)"
+                                  : "the values differ while arrow0 hashes them alike (a "
+                                    "null inside a value, e.g. a list's item, is hashed as one "
+                                    "0 byte with nothing between items: docs/divergences.md)"});
+    }
+  }
+  if (causes.empty()) {
+    causes.push_back(
+        {"values", "", "the records differ while arrow0 hashes them alike (docs/divergences.md)"});
+  }
+  return causes;
+}
+
+// kEquivalent: the records compared too, since arrow0 is blind to some differences. Both
+// tables' ordered record digests side by side; where they differ, the records located
+// (options.locate_rows) and the blind spot named.
+Status check_records(FileComparison& out, const Group& original, const Group& reproduced,
+                     const CompareOptions& options, RowWindow wa, RowWindow wb) {
+  Result<RecordsDigest> ra = Status::internal("not run"), rb = Status::internal("not run");
+  side_by_side([&] { ra = records_digest_objects(original, wa); },
+               [&] { rb = records_digest_objects(reproduced, wb); });
+  ODF_HASH_RETURN_IF_ERROR(ra.status());
+  ODF_HASH_RETURN_IF_ERROR(rb.status());
+  if (ra->ordered == rb->ordered) {
+    out.records = FileComparison::Records::kEqual;
+    return Status::ok();
+  }
+  out.records = ra->unordered.digest == rb->unordered.digest
+                    ? FileComparison::Records::kSameOtherOrder
+                    : FileComparison::Records::kDifferent;
+  std::vector<std::string> top, structs;
+  ODF_HASH_RETURN_IF_ERROR(
+      schema_differences(original[0], reproduced[0], out.schema_differences, top, structs));
+  if (options.locate_rows) {
+    ODF_HASH_ASSIGN_OR_RETURN(
+        out.rows, locate_record_differences(original, reproduced, options.rows, wa, wb));
+  }
+  out.causes = blind_spots(out, structs);
+  return Status::ok();
+}
+
+// kDifferent with row counts that differ: whether the records differ by one run of rows one
+// side alone has, every other row the same record at the same place. The rows before the
+// first differing record are equal (a first read of the rows both have, as records); the
+// longer side's rows after the run, shifted by its length, must then all equal the shorter
+// side's (a second read). Whole tables only (not the windows of a dataset's runs).
+Status find_row_block(FileComparison& out, const Group& original, const Group& reproduced,
+                      const CompareOptions& options) {
+  const uint64_t na = out.original.logical->num_rows, nb = out.reproduced.logical->num_rows;
+  if (na == nb || !options.locate_rows) return Status::ok();
+  for (const auto& d : out.schema_differences) {
+    const bool one_side = d.kind == SchemaDifference::Kind::kOnlyInOriginal ||
+                          d.kind == SchemaDifference::Kind::kOnlyInReproduced;
+    if (one_side) return Status::ok();  // no record is the same on both sides
+  }
+  const bool in_original = na > nb;
+  const uint64_t common = std::min(na, nb), extra = in_original ? na - nb : nb - na;
+  RowDiffOptions first_only = options.rows;
+  first_only.max_rows = 1;
+  const RowWindow both{0, common};
+  ODF_HASH_ASSIGN_OR_RETURN(
+      RowDiff head, locate_record_differences(original, reproduced, first_only, both, both));
+  uint64_t at = common;
+  for (const auto& c : head.columns) {
+    if (!c.first.empty()) at = std::min(at, c.first.front().row);
+  }
+  if (head.differing_records > 0 && at == common) return Status::ok();  // nothing to point at
+  if (at < common) {
+    const RowWindow longer{at + extra, std::nullopt}, shorter{at, std::nullopt};
+    ODF_HASH_ASSIGN_OR_RETURN(
+        RowDiff tail,
+        locate_record_differences(original, reproduced, first_only, in_original ? longer : shorter,
+                                  in_original ? shorter : longer));
+    if (tail.differing_records > 0) return Status::ok();  // more than one run differs
+  }
+  FileComparison::RowBlock block{in_original, at, extra, at == common, {}};
+  const Group& holder = in_original ? original : reproduced;
+  if (holder.size() == 1) {
+    for (uint64_t r = at; r < at + std::min<uint64_t>(extra, 3); ++r) block.first.push_back({r});
+    ODF_HASH_RETURN_IF_ERROR(
+        detail::render_records(holder[0], block.first, options.rows.max_value_chars));
+  }
+  out.row_block = std::move(block);
+  return Status::ok();
+}
+
+// The records of two groups of objects (one object each for compare_objects), compared once
+// their bytes were found to differ: the logical hashes, then the records (equal arrow0
+// hashes) or where and why (different ones).
+Result<FileComparison> compare_records(FileComparison out, const Group& original,
+                                       const Group& reproduced, const LogicalHashOptions& logical,
+                                       const CompareOptions& options, RowWindow wa = {},
+                                       RowWindow wb = {}) {
+  Result<LogicalDigest> la = Status::internal("not run"), lb = Status::internal("not run");
+  side_by_side([&] { la = logical_hash_objects(original, logical, wa); },
+               [&] { lb = logical_hash_objects(reproduced, logical, wb); });
+  ODF_HASH_ASSIGN_OR_RETURN(out, decide(std::move(out), std::move(la), std::move(lb)));
+  if (out.verdict == CompareVerdict::kEquivalent) {
+    ODF_HASH_RETURN_IF_ERROR(check_records(out, original, reproduced, options, wa, wb));
+    return out;
+  }
+  std::vector<std::string> top, structs;
+  ODF_HASH_RETURN_IF_ERROR(
+      schema_differences(original[0], reproduced[0], out.schema_differences, top, structs));
+  if (options.locate_rows) {
+    ODF_HASH_ASSIGN_OR_RETURN(
+        out.rows, locate_row_differences(
+                      original, reproduced,
+                      comparable_differing_columns(*out.original.logical, *out.reproduced.logical,
+                                                   out.schema_differences),
+                      options.rows, wa, wb));
+    // The row counts are the logical hash's (the locating read counts the same rows).
+    out.rows->original_rows = out.original.logical->num_rows;
+    out.rows->reproduced_rows = out.reproduced.logical->num_rows;
+  }
+  {
+    Status error = Status::ok();
+    explain(
+        out, top, structs,
+        [&]() -> Result<bool> {
+          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ua, unordered_digest_objects(original, wa));
+          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ub,
+                                    unordered_digest_objects(reproduced, wb));
+          return ua.digest == ub.digest;
+        },
+        error);
+    ODF_HASH_RETURN_IF_ERROR(error);
+  }
+  if (wa.whole() && wb.whole()) {
+    ODF_HASH_RETURN_IF_ERROR(find_row_block(out, original, reproduced, options));
+  }
+  return out;
+}
+
+}  // namespace
+
+// Regular files are compared as objects (compare_objects): each opened once, its bytes and
+// then its records read from the same descriptor. A stream ("-", a pipe, a FIFO, a device)
+// is refused at once, as `logical` refuses it: its records could not be read without reading
+// it again, and waiting on it (a FIFO with no writer) would block.
+Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
+                                     const LogicalHashOptions& logical,
+                                     const CompareOptions& options) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_local_file(original));
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_local_file(reproduced));
+  return compare_objects(std::move(a), std::move(b), logical, options);
+}
+
+Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
+                                       std::shared_ptr<ObjectReader> reproduced,
+                                       const LogicalHashOptions& logical,
+                                       const CompareOptions& options) {
+  if (original == nullptr || reproduced == nullptr) {
+    return Status::invalid_argument("compare_objects: null object");
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pa, physical_hash_object(*original));
+  ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pb, physical_hash_object(*reproduced));
+  FileComparison out{ComparedFile{original->name(), pa.hash, pa.size, std::nullopt},
+                     ComparedFile{reproduced->name(), pb.hash, pb.size, std::nullopt}};
+  if (out.original.physical == out.reproduced.physical) {
+    out.records = FileComparison::Records::kEqual;  // the same bytes
+    return out;
+  }
+
+  return compare_records(std::move(out), {std::move(original)}, {std::move(reproduced)}, logical,
+                         options);
+}
+
+Result<FileComparison> compare_object_groups(
+    const std::vector<std::shared_ptr<ObjectReader>>& original,
+    const std::vector<std::shared_ptr<ObjectReader>>& reproduced, const LogicalHashOptions& logical,
+    const CompareOptions& options, RowWindow original_window, RowWindow reproduced_window) {
+  for (const auto* group : {&original, &reproduced}) {
+    if (group->empty()) return Status::invalid_argument("compare_object_groups: no object");
+    for (const auto& o : *group) {
+      if (o == nullptr) return Status::invalid_argument("compare_object_groups: null object");
+    }
+  }
+  if (original.size() == 1 && reproduced.size() == 1 && original_window.whole() &&
+      reproduced_window.whole()) {
+    return compare_objects(original[0], reproduced[0], logical, options);
+  }
+  auto side = [](const std::vector<std::shared_ptr<ObjectReader>>& group) {
+    ComparedFile f;
+    for (const auto& o : group) {
+      f.path += (f.path.empty() ? "" : " + ") + o->name();
+      f.size += o->size();
+    }
+    return f;
+  };
+  return compare_records(FileComparison{side(original), side(reproduced)}, original, reproduced,
+                         logical, options, original_window, reproduced_window);
+}
+
+Result<FileComparison> compare_paths_or_urls(const std::string& original,
+                                             const std::string& reproduced,
+                                             const LogicalHashOptions& logical,
+                                             const StoreOptions& store,
+                                             const CompareOptions& options) {
+  // open_object opens a local path as compare_files does (a stream is refused at once), and
+  // makes every read of both files cancellable (store.cancel).
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(original, store));
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_object(reproduced, store));
+  return compare_objects(std::move(a), std::move(b), logical, options);
+}
+
+Result<FileComparison> compare_path_or_url_groups(
+    const std::vector<std::string>& original, const std::vector<std::string>& reproduced,
+    const LogicalHashOptions& logical, const StoreOptions& store, const CompareOptions& options,
+    RowWindow original_window, RowWindow reproduced_window) {
+  // Two files: opened as compare_paths_or_urls opens them. Longer lists: each file opened
+  // for its size, then closed and opened again only while its records are read
+  // (deferred_object.h), so that a run of thousands of files holds one open at a time.
+  const bool one_each = original.size() == 1 && reproduced.size() == 1;
+  std::vector<std::shared_ptr<ObjectReader>> a, b;
+  for (auto [names, objects] : {std::pair{&original, &a}, std::pair{&reproduced, &b}}) {
+    for (const auto& n : *names) {
+      ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> opened, open_object(n, store));
+      std::shared_ptr<ObjectReader> o = std::move(opened);
+      if (!one_each) {
+        o = std::make_shared<DeferredObject>(
+            o->name(), o->size(), [n, store]() -> Result<std::shared_ptr<ObjectReader>> {
+              ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> fresh, open_object(n, store));
+              return std::shared_ptr<ObjectReader>(std::move(fresh));
+            });
+      }
+      objects->push_back(std::move(o));
+    }
+  }
+  return compare_object_groups(a, b, logical, options, original_window, reproduced_window);
+}
+
+Result<UnorderedComparison> compare_unordered_paths_or_urls(const std::string& original,
+                                                            const std::string& reproduced,
+                                                            const StoreOptions& store,
+                                                            const UnorderedOptions& options) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(original, store));
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_object(reproduced, store));
+  return compare_unordered(std::move(a), std::move(b), options);
+}
+
+Result<UnorderedFileDigest> unordered_digest_path_or_url(const std::string& path_or_url,
+                                                         const StoreOptions& store) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(path_or_url, store));
+  return unordered_digest_object(std::move(a));
+}
+
+}  // namespace odf_hash::compare

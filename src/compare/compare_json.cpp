@@ -1,0 +1,134 @@
+// file_comparison_json and unordered_comparison_json (compare_json.h).
+#include "odf_hash/compare/compare_json.h"
+
+#include "odf_hash/logical/record_digest.h"  // unordered_digest_string
+
+#include <nlohmann/json.hpp>
+
+namespace odf_hash::compare {
+
+namespace {
+
+nlohmann::json side_json(const ComparedFile& s) {
+  nlohmann::json j{
+      {"path", s.path},
+      {"physical", s.physical ? nlohmann::json(s.physical->to_string()) : nlohmann::json(nullptr)}};
+  if (s.logical) {
+    j["logical"] = s.logical->multihash().to_string();
+    j["rows"] = s.logical->num_rows;
+  }
+  return j;
+}
+
+nlohmann::json rows_json(const RowDiff& d) {
+  nlohmann::json cols = nlohmann::json::array();
+  for (const auto& c : d.columns) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& r : c.first) {
+      nlohmann::json jr{{"row", r.row}, {"original", r.original}, {"reproduced", r.reproduced}};
+      jr["offset"] = r.offset ? nlohmann::json(*r.offset) : nlohmann::json(nullptr);
+      rows.push_back(std::move(jr));
+    }
+    nlohmann::json jc{{"column", c.column},
+                      {"differing_rows", c.differing_rows},
+                      {"rows", rows},
+                      {"hidden_segments", c.hidden_segments},
+                      {"null_on_one_side", c.null_on_one_side}};
+    if (c.hidden_segments > 0) {
+      jc["first_hidden_rows"] = {c.first_hidden_row, c.first_hidden_row + c.first_hidden_rows};
+    }
+    cols.push_back(std::move(jc));
+  }
+  return cols;
+}
+
+nlohmann::json schema_json(const std::vector<SchemaDifference>& differences) {
+  nlohmann::json schema = nlohmann::json::array();
+  for (const auto& d : differences) {
+    schema.push_back({{"field", d.field},
+                      {"kind", schema_difference_kind_name(d.kind)},
+                      {"original", d.original},
+                      {"reproduced", d.reproduced},
+                      {"encoding_only", d.encoding_only}});
+  }
+  return schema;
+}
+
+nlohmann::json record_refs_json(const std::vector<UnorderedRecordRef>& records) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& e : records) {
+    out.push_back({{"row", e.row},
+                   {"offset", e.offset ? nlohmann::json(*e.offset) : nlohmann::json()},
+                   {"values", e.values}});
+  }
+  return out;
+}
+
+nlohmann::json unordered_side_json(const UnorderedSide& s) {
+  return {{"path", s.path},
+          {"rows", s.digest.rows},
+          {"unordered", unordered_digest_string(s.digest.digest)},
+          {"only_here", s.only_here},
+          {"examples", record_refs_json(s.examples)}};
+}
+
+// The run of rows one side alone has (FileComparison::row_block), or null.
+nlohmann::json row_block_json(const std::optional<FileComparison::RowBlock>& b) {
+  if (!b) return nullptr;
+  return {{"side", b->in_original ? "original" : "reproduced"},
+          {"row", b->row},
+          {"rows", b->rows},
+          {"at_end", b->at_end},
+          {"first", record_refs_json(b->first)}};
+}
+
+void why_json(const FileComparison& c, nlohmann::json& j) {
+  j["schema_differences"] = schema_json(c.schema_differences);
+  j["records"] = records_name(c.records);
+  nlohmann::json causes = nlohmann::json::array();
+  for (const auto& k : c.causes) {
+    causes.push_back({{"kind", k.kind}, {"column", k.column}, {"text", k.text}});
+  }
+  j["causes"] = causes;
+}
+
+}  // namespace
+
+std::string file_comparison_json(const FileComparison& c, int indent) {
+  nlohmann::json j{{"original", side_json(c.original)},
+                   {"reproduced", side_json(c.reproduced)},
+                   {"verdict", compare_verdict_name(c.verdict)}};
+  j["verified"] = reproduction_verified(c);
+  if (c.verdict == CompareVerdict::kDifferent) j["differing_columns"] = c.differing_columns;
+  if (c.rows) j["differences"] = rows_json(*c.rows);
+  if (c.verdict == CompareVerdict::kDifferent) j["row_block"] = row_block_json(c.row_block);
+  why_json(c, j);
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string unordered_comparison_json(const UnorderedComparison& c, int indent) {
+  nlohmann::json j{{"mode", "ignore-order"},
+                   {"note", "order-independent record digests, not the ODF logical hash"},
+                   {"original", unordered_side_json(c.original)},
+                   {"reproduced", unordered_side_json(c.reproduced)},
+                   {"same_records", c.same_records},
+                   {"same_values", c.same_values},
+                   {"schema_differences", schema_json(c.schema_differences)}};
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string chain_differences_json(const std::vector<odf::ChainDifference>& d, int indent) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& c : d) {
+    j.push_back({{"sequence_number", c.sequence_number},
+                 {"reproduced_sequence_number", c.reproduced_sequence_number},
+                 {"event", c.event},
+                 {"field", c.field},
+                 {"original", c.original},
+                 {"reproduced", c.reproduced},
+                 {"identity_only", c.identity_only}});
+  }
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace odf_hash::compare

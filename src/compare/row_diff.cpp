@@ -1,0 +1,480 @@
+// locate_row_differences (row_diff.h): two record streams read in step, row segments hashed
+// with the logical hasher and halved where their digests differ.
+#include "odf_hash/compare/row_diff.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "odf_hash/internal/io/arrow_module.h"
+#include "odf_hash/internal/io/concat_stream.h"
+#include "odf_hash/internal/io/deferred_object.h"
+#include "odf_hash/internal/io/owned_c_data.h"
+#include "odf_hash/logical/logical.h"
+#include "odf_hash/logical/record_digest.h"
+
+namespace odf_hash::compare {
+
+namespace {
+
+using io_internal::Owned;
+
+// A differing segment of at most this many rows has its values compared row by row (both
+// sides are in memory: comparing encoded values costs less than hashing each row) instead
+// of being halved again; so has a larger one whose halves both differ in every column (the
+// differences are dense there: halving would hash every row at every level).
+constexpr int64_t kRowsComparedDirectly = 256;
+
+void release_nothing(ArrowArray* a) {
+  a->release = nullptr;
+}
+
+// The child indices leading from a struct schema to the leaf at `path` (field names joined
+// with '.', names that hold dots matched whole), or empty when there is none.
+std::vector<int> find_leaf(const ArrowSchema& s, std::string_view path) {
+  for (int64_t i = 0; i < s.n_children; ++i) {
+    const ArrowSchema* c = s.children[i];
+    const std::string_view name = c->name != nullptr ? c->name : "";
+    if (path == name && std::strcmp(c->format, "+s") != 0) return {static_cast<int>(i)};
+    if (path.size() > name.size() && path.substr(0, name.size()) == name &&
+        path[name.size()] == '.' && std::strcmp(c->format, "+s") == 0) {
+      std::vector<int> rest = find_leaf(*c, path.substr(name.size() + 1));
+      if (!rest.empty()) {
+        rest.insert(rest.begin(), static_cast<int>(i));
+        return rest;
+      }
+    }
+  }
+  return {};
+}
+
+int find_top(const ArrowSchema& s, std::string_view name) {
+  for (int64_t i = 0; i < s.n_children; ++i) {
+    if (s.children[i]->name != nullptr && name == s.children[i]->name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// One file being read: its projected stream and where it is in it.
+struct Side {
+  std::string name;
+  Owned<ArrowSchema> schema;  // of the stream read (projected when it could be)
+  Owned<ArrowArrayStream> stream;
+  Owned<ArrowArray> batch;
+  // `batch` imported for rendering its values, once for all shown (reset with the batch).
+  io_internal::RenderBatchHandle render;
+  int64_t pos = 0;    // next row of `batch`
+  uint64_t base = 0;  // rows before `batch`
+  bool done = false;
+  std::vector<std::vector<int>> leaves;    // per column asked: child indices in `schema`
+  std::vector<size_t> digest_index;        // per column asked: its index in LogicalDigest::columns
+  int offset_child = -1;                   // the top-level `offset` column, when there is one
+  std::optional<RecordDigester> records;   // over the top-level fields of the columns asked
+  std::vector<ColumnValueEncoder> values;  // per column asked
+  // Of the records in the segments whose digests differ (the others are equal on both
+  // sides, so they add the same to both sums and are left out).
+  UnorderedDigest multiset;
+  std::vector<Digest256> digests;  // of the records being compared
+  // A group of files: the row each file starts at (set as the stream opens them).
+  std::vector<uint64_t> file_start;
+
+  // The index of the file holding row `row` of the group.
+  size_t file_at(uint64_t row) const {
+    size_t f = 0;
+    while (f + 1 < file_start.size() && file_start[f + 1] <= row) ++f;
+    return f;
+  }
+
+  // Record digests of the rows [start, start + n) after `pos` into `digests`, and the
+  // multiset.
+  Status digest_records(int64_t start, int64_t n) {
+    digests.clear();
+    ODF_HASH_RETURN_IF_ERROR(records->digest_rows(batch.value, pos + start, n, digests));
+    for (const auto& d : digests) multiset.add(d);
+    return Status::ok();
+  }
+
+  // The value of column `c` (of the columns asked) at row `row` of the batch, as text.
+  Result<std::string> render_value(const io_internal::ArrowModuleApi& api, size_t c, int64_t row,
+                                   size_t max_chars) {
+    if (!render) {
+      ODF_HASH_ASSIGN_OR_RETURN(render,
+                                io_internal::open_render_batch(api, schema.value, batch.value));
+    }
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> v,
+                              api.render_batch_values(render.get(), leaves[c], {row}, max_chars));
+    return v.at(0);
+  }
+
+  int64_t remaining() const { return batch.value.release ? batch.value.length - pos : 0; }
+
+  // Moves to the next batch holding rows (or to the end).
+  Status advance() {
+    while (!done && remaining() == 0) {
+      if (batch.value.release != nullptr) base += uint64_t(batch.value.length);
+      render.reset();
+      batch.reset();
+      pos = 0;
+      if (stream.value.get_next(&stream.value, &batch.value) != 0) {
+        const char* err = stream.value.get_last_error(&stream.value);
+        return Status::io_error(name + ": " + (err != nullptr ? err : "reading a batch failed"));
+      }
+      if (batch.value.release == nullptr) done = true;
+    }
+    return Status::ok();
+  }
+
+  std::optional<int64_t> offset_at(int64_t row) const {
+    if (offset_child < 0) return std::nullopt;
+    const ArrowArray& b = batch.value;
+    const ArrowArray* c = b.children[offset_child];
+    const std::string f = schema.value.children[offset_child]->format;
+    const int64_t i = b.offset + c->offset + row;
+    if (c->null_count != 0 && c->buffers[0] != nullptr &&
+        !((static_cast<const uint8_t*>(c->buffers[0])[i >> 3] >> (i & 7)) & 1)) {
+      return std::nullopt;
+    }
+    if (c->buffers[1] == nullptr) return std::nullopt;
+    if (f == "l" || f == "L") return static_cast<const int64_t*>(c->buffers[1])[i];
+    if (f == "i") return static_cast<const int32_t*>(c->buffers[1])[i];
+    if (f == "I") return static_cast<const uint32_t*>(c->buffers[1])[i];
+    return std::nullopt;
+  }
+};
+
+// Opens a side's stream over `objects` (each file opened by `open`) and reads its schema.
+Status open_stream(const std::vector<std::shared_ptr<ObjectReader>>& objects,
+                   io_internal::StreamOpener open, Side& side, RowWindow window) {
+  side.name = objects.at(0)->name();
+  ODF_HASH_RETURN_IF_ERROR(io_internal::concatenate_streams(
+      objects, std::move(open), &side.stream.value,
+      [&side](size_t) { side.file_start.push_back(side.base); }, window));
+  if (side.stream.value.get_schema(&side.stream.value, &side.schema.value) != 0) {
+    return Status::io_error(side.name + ": reading the stream's schema failed");
+  }
+  side.offset_child = find_top(side.schema.value, "offset");
+  return Status::ok();
+}
+
+Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
+                 const io_internal::ArrowModuleApi& api, const std::vector<std::string>& columns,
+                 std::vector<std::string>& fields, Side& side, RowWindow window) {
+  const std::shared_ptr<ObjectReader>& object = objects.at(0);
+  side.name = object->name();
+  Owned<ArrowSchema> whole_schema;
+  {
+    Owned<ArrowArrayStream> whole;
+    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> first, open_if_deferred(object));
+    ODF_HASH_RETURN_IF_ERROR(api.open_record_stream(first, &whole.value));
+    if (whole.value.get_schema(&whole.value, &whole_schema.value) != 0) {
+      return Status::io_error(side.name + ": reading the stream's schema failed");
+    }
+  }
+  std::vector<int> top;
+  for (const auto& c : columns) {
+    std::vector<int> leaf = find_leaf(whole_schema.value, c);
+    if (leaf.empty()) return Status::invalid_argument(side.name + ": no column \"" + c + "\"");
+    top.push_back(leaf[0]);
+    const std::string field = whole_schema.value.children[leaf[0]]->name;
+    if (std::find(fields.begin(), fields.end(), field) == fields.end()) fields.push_back(field);
+  }
+  if (int o = find_top(whole_schema.value, "offset"); o >= 0) top.push_back(o);
+  std::sort(top.begin(), top.end());
+  top.erase(std::unique(top.begin(), top.end()), top.end());
+  // Every file of a group is read through the fields of the first's schema (the stream
+  // checks that each has the first's schema over them).
+  auto open = [&api, top](std::shared_ptr<ObjectReader> o, ArrowArrayStream* out) {
+    Status st = api.open_parquet_fields_stream(o, top, out);
+    if (st.code() == StatusCode::kUnsupported) st = api.open_record_stream(o, out);
+    return st;
+  };
+  ODF_HASH_RETURN_IF_ERROR(open_stream(objects, open, side, window));
+  for (const auto& c : columns) side.leaves.push_back(find_leaf(side.schema.value, c));
+  ODF_HASH_ASSIGN_OR_RETURN(RecordDigester records,
+                            RecordDigester::create(side.schema.value, fields));
+  side.records.emplace(std::move(records));
+  for (const auto& leaf : side.leaves) {
+    ODF_HASH_ASSIGN_OR_RETURN(ColumnValueEncoder e,
+                              ColumnValueEncoder::create(side.schema.value, leaf));
+    side.values.push_back(std::move(e));
+  }
+  // Where each column's digest sits among the hasher's leaf columns.
+  ODF_HASH_ASSIGN_OR_RETURN(LogicalHasher empty, LogicalHasher::create(side.schema.value));
+  ODF_HASH_ASSIGN_OR_RETURN(LogicalDigest d, std::move(empty).finalize());
+  for (const auto& c : columns) {
+    auto it = std::find_if(d.columns.begin(), d.columns.end(),
+                           [&](const ColumnDigest& cd) { return cd.path == c; });
+    if (it == d.columns.end()) {
+      return Status::invalid_argument(side.name + ": no column \"" + c + "\"");
+    }
+    side.digest_index.push_back(size_t(it - d.columns.begin()));
+  }
+  return Status::ok();
+}
+
+// A side whose records are compared whole (locate_record_differences), its stream open: the
+// top-level `fields` (the original's, in its order) found by name, each with its encoder.
+Status bind_record_fields(const std::vector<std::string>& fields, Side& side) {
+  const ArrowSchema& schema = side.schema.value;
+  if (size_t(schema.n_children) != fields.size()) {
+    return Status::invalid_argument(side.name + ": another number of columns");
+  }
+  for (const auto& f : fields) {
+    const int i = find_top(schema, f);
+    if (i < 0) return Status::invalid_argument(side.name + ": no column \"" + f + "\"");
+    side.leaves.push_back({i});
+    ODF_HASH_ASSIGN_OR_RETURN(ColumnValueEncoder e, ColumnValueEncoder::create(schema, {i}));
+    side.values.push_back(std::move(e));
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(RecordDigester records, RecordDigester::create(schema));
+  side.records.emplace(std::move(records));
+  return Status::ok();
+}
+
+// The logical digests of the rows [start, start + n) of a side's batch, per column asked.
+Result<std::vector<Digest256>> hash_rows(const Side& side, int64_t start, int64_t n) {
+  ArrowArray slice = side.batch.value;  // shares everything; the hasher only reads it
+  slice.offset += side.pos + start;
+  slice.length = n;
+  slice.null_count = 0;
+  slice.release = &release_nothing;
+  ODF_HASH_ASSIGN_OR_RETURN(LogicalHasher h, LogicalHasher::create(side.schema.value));
+  ODF_HASH_RETURN_IF_ERROR(h.update(slice));
+  ODF_HASH_ASSIGN_OR_RETURN(LogicalDigest d, std::move(h).finalize());
+  std::vector<Digest256> out;
+  for (size_t i : side.digest_index) out.push_back(d.columns[i].digest);
+  return out;
+}
+
+class Locator {
+ public:
+  Locator(const io_internal::ArrowModuleApi& api, Side& a, Side& b, const RowDiffOptions& options,
+          RowDiff& out)
+      : api_(api), a_(a), b_(b), options_(options), out_(out) {}
+
+  // Compares the next n rows of both sides' batches for the columns `which`.
+  Status compare(int64_t start, int64_t n, const std::vector<size_t>& which) {
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<size_t> differ, differing(start, n, which));
+    return differ.empty() ? Status::ok() : narrow(start, n, differ);
+  }
+
+  // Compares the next n rows of both sides' batches as records, and the fields of those that
+  // differ (the columns are top-level fields: locate_record_differences).
+  Status compare_records(int64_t n) {
+    ODF_HASH_RETURN_IF_ERROR(a_.digest_records(0, n));
+    ODF_HASH_RETURN_IF_ERROR(b_.digest_records(0, n));
+    bool checked = false;
+    std::vector<uint8_t> va, vb;
+    for (int64_t r = 0; r < n; ++r) {
+      if (a_.digests[size_t(r)] == b_.digests[size_t(r)]) continue;
+      ++out_.differing_records;
+      for (size_t c = 0; c < out_.columns.size(); ++c) {
+        if (!checked) {
+          ODF_HASH_RETURN_IF_ERROR(a_.values[c].check(a_.batch.value, a_.pos, n));
+          ODF_HASH_RETURN_IF_ERROR(b_.values[c].check(b_.batch.value, b_.pos, n));
+        }
+        if (!a_.values[c].encode_row(a_.batch.value, a_.pos + r, va) ||
+            !b_.values[c].encode_row(b_.batch.value, b_.pos + r, vb)) {
+          return Status::invalid_argument("column \"" + out_.columns[c].column +
+                                          "\": a string or binary view points outside its data");
+        }
+        if (va == vb) continue;
+        if ((va.at(0) == 0) != (vb.at(0) == 0)) ++out_.columns[c].null_on_one_side;
+        ODF_HASH_RETURN_IF_ERROR(record(c, r));
+      }
+      checked = true;
+    }
+    return Status::ok();
+  }
+
+ private:
+  // The columns of `which` whose digests differ over rows [start, start + n).
+  Result<std::vector<size_t>> differing(int64_t start, int64_t n,
+                                        const std::vector<size_t>& which) {
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<Digest256> da, hash_rows(a_, start, n));
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<Digest256> db, hash_rows(b_, start, n));
+    std::vector<size_t> out;
+    for (size_t c : which) {
+      if (da[c] != db[c]) out.push_back(c);
+    }
+    return out;
+  }
+
+  // Rows [start, start + n) differ in the columns `which`: halve, or compare rows.
+  Status narrow(int64_t start, int64_t n, const std::vector<size_t>& which) {
+    if (n <= kRowsComparedDirectly) return compare_rows(start, n, which);
+    const int64_t half = n / 2;
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<size_t> d1, differing(start, half, which));
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<size_t> d2, differing(start + half, n - half, which));
+    // Neither half differs: the reference's validity rule for nested structs depends on the
+    // nulls of the whole slice hashed (docs/divergences.md, section 1), so bytes under null
+    // slots can count in a segment and not in its halves. compare_rows says so.
+    if ((d1.empty() && d2.empty()) || (d1 == which && d2 == which)) {
+      return compare_rows(start, n, which);
+    }
+    if (!d1.empty()) ODF_HASH_RETURN_IF_ERROR(narrow(start, half, d1));
+    if (!d2.empty()) ODF_HASH_RETURN_IF_ERROR(narrow(start + half, n - half, d2));
+    return Status::ok();
+  }
+
+  // Compares rows [start, start + n) value by value (and as records).
+  Status compare_rows(int64_t start, int64_t n, const std::vector<size_t>& which) {
+    ODF_HASH_RETURN_IF_ERROR(a_.digest_records(start, n));
+    ODF_HASH_RETURN_IF_ERROR(b_.digest_records(start, n));
+    for (int64_t r = 0; r < n; ++r) {
+      if (a_.digests[size_t(r)] != b_.digests[size_t(r)]) ++out_.differing_records;
+    }
+    std::vector<uint8_t> va, vb;
+    for (size_t c : which) {
+      ODF_HASH_RETURN_IF_ERROR(a_.values[c].check(a_.batch.value, a_.pos + start, n));
+      ODF_HASH_RETURN_IF_ERROR(b_.values[c].check(b_.batch.value, b_.pos + start, n));
+      ColumnRowDifferences& col = out_.columns[c];
+      const uint64_t before = col.differing_rows;
+      for (int64_t r = start; r < start + n; ++r) {
+        if (!a_.values[c].encode_row(a_.batch.value, a_.pos + r, va) ||
+            !b_.values[c].encode_row(b_.batch.value, b_.pos + r, vb)) {
+          return Status::invalid_argument("column \"" + col.column +
+                                          "\": a string or binary view points outside its data");
+        }
+        if (va != vb) ODF_HASH_RETURN_IF_ERROR(record(c, r));
+      }
+      // The digests differ and no value does: bytes under null slots (see narrow).
+      if (col.differing_rows == before && col.hidden_segments++ == 0) {
+        col.first_hidden_row = a_.base + uint64_t(a_.pos + start);
+        col.first_hidden_rows = uint64_t(n);
+      }
+    }
+    return Status::ok();
+  }
+
+  Status record(size_t c, int64_t start) {
+    ColumnRowDifferences& col = out_.columns[c];
+    ++col.differing_rows;
+    if (col.first.size() >= options_.max_rows) return Status::ok();
+    DifferingRow row;
+    row.row = a_.base + uint64_t(a_.pos + start);
+    row.offset = a_.offset_at(a_.pos + start);
+    if (!row.offset) row.offset = b_.offset_at(b_.pos + start);
+    row.original_file = a_.file_at(row.row);
+    row.reproduced_file = b_.file_at(b_.base + uint64_t(b_.pos + start));
+    ODF_HASH_ASSIGN_OR_RETURN(row.original,
+                              a_.render_value(api_, c, a_.pos + start, options_.max_value_chars));
+    ODF_HASH_ASSIGN_OR_RETURN(row.reproduced,
+                              b_.render_value(api_, c, b_.pos + start, options_.max_value_chars));
+    col.first.push_back(std::move(row));
+    return Status::ok();
+  }
+
+  const io_internal::ArrowModuleApi& api_;
+  Side& a_;
+  Side& b_;
+  const RowDiffOptions& options_;
+  RowDiff& out_;
+};
+
+Status check_groups(const std::vector<std::shared_ptr<ObjectReader>>& original,
+                    const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
+                    const std::string& what) {
+  for (const auto* group : {&original, &reproduced}) {
+    if (group->empty()) return Status::invalid_argument(what + ": no object");
+    for (const auto& o : *group) {
+      if (o == nullptr) return Status::invalid_argument(what + ": null object");
+    }
+  }
+  return Status::ok();
+}
+
+// Reads both sides in step, `compare(n)` called on the next n rows both batches have; then
+// the longer side's remaining rows counted (with them the multisets cannot be the same), and
+// the row counts and multiset set in `out`.
+template <typename Compare>
+Status read_in_step(Side& a, Side& b, RowDiff& out, Compare&& compare) {
+  while (true) {
+    ODF_HASH_RETURN_IF_ERROR(a.advance());
+    ODF_HASH_RETURN_IF_ERROR(b.advance());
+    if (a.done || b.done) break;
+    const int64_t n = std::min(a.remaining(), b.remaining());
+    ODF_HASH_RETURN_IF_ERROR(compare(n));
+    a.pos += n;
+    b.pos += n;
+  }
+  for (Side* s : {&a, &b}) {
+    while (!s->done) {
+      s->pos = s->batch.value.release ? s->batch.value.length : 0;
+      ODF_HASH_RETURN_IF_ERROR(s->advance());
+    }
+  }
+  out.same_record_multiset = a.base == b.base && a.multiset.sum() == b.multiset.sum() &&
+                             a.records->schema_bytes() == b.records->schema_bytes();
+  out.original_rows = a.base;
+  out.reproduced_rows = b.base;
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<RowDiff> locate_row_differences(std::shared_ptr<ObjectReader> original,
+                                       std::shared_ptr<ObjectReader> reproduced,
+                                       const std::vector<std::string>& columns,
+                                       const RowDiffOptions& options) {
+  return locate_row_differences(std::vector{std::move(original)},
+                                std::vector{std::move(reproduced)}, columns, options);
+}
+
+Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectReader>>& original,
+                                       const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
+                                       const std::vector<std::string>& columns,
+                                       const RowDiffOptions& options, RowWindow original_window,
+                                       RowWindow reproduced_window) {
+  ODF_HASH_RETURN_IF_ERROR(check_groups(original, reproduced, "locate_row_differences"));
+  ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
+  RowDiff out;
+  for (const auto& c : columns) {
+    out.columns.emplace_back();
+    out.columns.back().column = c;
+  }
+  if (columns.empty()) return out;
+  Side a, b;
+  std::vector<std::string> fields_a, fields_b;
+  ODF_HASH_RETURN_IF_ERROR(open_side(original, *api, columns, fields_a, a, original_window));
+  ODF_HASH_RETURN_IF_ERROR(open_side(reproduced, *api, columns, fields_b, b, reproduced_window));
+  out.record_fields = fields_a;
+  std::vector<size_t> all(columns.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  Locator locator(*api, a, b, options, out);
+  ODF_HASH_RETURN_IF_ERROR(
+      read_in_step(a, b, out, [&](int64_t n) { return locator.compare(0, n, all); }));
+  return out;
+}
+
+Result<RowDiff> locate_record_differences(
+    const std::vector<std::shared_ptr<ObjectReader>>& original,
+    const std::vector<std::shared_ptr<ObjectReader>>& reproduced, const RowDiffOptions& options,
+    RowWindow original_window, RowWindow reproduced_window) {
+  ODF_HASH_RETURN_IF_ERROR(check_groups(original, reproduced, "locate_record_differences"));
+  ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
+  Side a, b;
+  ODF_HASH_RETURN_IF_ERROR(open_stream(original, api->open_record_stream, a, original_window));
+  ODF_HASH_RETURN_IF_ERROR(open_stream(reproduced, api->open_record_stream, b, reproduced_window));
+  std::vector<std::string> fields;
+  for (int64_t i = 0; i < a.schema.value.n_children; ++i) {
+    const char* name = a.schema.value.children[i]->name;
+    fields.push_back(name != nullptr ? name : "");
+  }
+  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, a));
+  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, b));
+  RowDiff out;
+  for (const auto& f : fields) {
+    out.columns.emplace_back();
+    out.columns.back().column = f;
+  }
+  out.record_fields = fields;
+  Locator locator(*api, a, b, options, out);
+  ODF_HASH_RETURN_IF_ERROR(
+      read_in_step(a, b, out, [&](int64_t n) { return locator.compare_records(n); }));
+  // Only the fields that differ somewhere.
+  std::erase_if(out.columns, [](const ColumnRowDifferences& c) { return c.differing_rows == 0; });
+  return out;
+}
+
+}  // namespace odf_hash::compare

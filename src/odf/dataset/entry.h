@@ -1,0 +1,93 @@
+// Internal: opening the entries of a dataset (refs/head, blocks, data and checkpoint files)
+// through its store, and saying in one sentence why one cannot be read.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "odf_hash/io/store.h"
+#include "odf_hash/odf/dataset.h"
+#include "odf_hash/odf/verify.h"
+
+namespace odf_hash::odf::detail {
+
+enum class EntryFault {
+  kNone,
+  kMissing,         // nothing at that key
+  kNotRegularFile,  // a directory, a FIFO, a device...: never opened
+  kLinkOutside,     // a symbolic link the store did not follow (it leaves the dataset)
+  kTooLarge,        // larger than the caller's bound: not read (info.size says how large)
+  kUnreadable,      // permission denied, I/O error, changed while being opened
+};
+
+struct EntryOpen {
+  EntryFault fault = EntryFault::kNone;
+  ObjectInfo info;
+  std::unique_ptr<ObjectReader> reader;  // set when fault == kNone
+  std::string message;                   // one sentence about the entry, for a fault
+};
+
+// Opens `rel` of `dir`, a regular file of at most `max_size` bytes; `what` names it at the
+// start of the fault sentences ("the data file", "refs/head").
+EntryOpen open_entry(const DatasetDir& dir, const std::string& rel, const std::string& what,
+                     uint64_t max_size);
+// The same over a store (the per-file checks, which need no listing).
+EntryOpen open_entry(const ObjectStore& store, const std::string& rel, const std::string& what,
+                     uint64_t max_size);
+
+// "<what> is a FIFO (named pipe), not a regular file: it was not opened", or for a link that
+// was not followed, where it goes (escaped) and how to follow it anyway.
+std::string not_a_file_sentence(const std::string& what, const std::string& rel,
+                                const ObjectInfo& info);
+
+// The problem kind of a fault for an entry whose missing / unreadable kinds are given.
+ProblemKind problem_kind_of(EntryFault fault, ProblemKind missing, ProblemKind unreadable);
+
+// "" when `misnamed_key` is empty, else the end of a missing-file sentence saying that this
+// key holds the hash under a non-canonical name (which is not accepted as the file).
+std::string misnamed_hint(const std::string& misnamed_key);
+std::string misnamed_hint(const std::optional<DatasetFile>& misnamed);
+
+// Bytes already read, served as an object (random access over a store that has none).
+class BytesReader final : public ObjectReader {
+ public:
+  BytesReader(std::string name, std::shared_ptr<const std::vector<uint8_t>> bytes)
+      : name_(std::move(name)), bytes_(std::move(bytes)) {}
+  const std::string& name() const noexcept override { return name_; }
+  uint64_t size() const noexcept override { return bytes_->size(); }
+  Result<size_t> read(uint8_t* out, size_t n) override {
+    const size_t got = copy_at(position_, out, n);
+    position_ += got;
+    return got;
+  }
+  Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
+    return copy_at(offset, out, n);
+  }
+
+ private:
+  size_t copy_at(uint64_t offset, uint8_t* out, size_t n) const {
+    if (offset >= bytes_->size()) return 0;
+    const size_t got = std::min<uint64_t>(n, bytes_->size() - offset);
+    std::memcpy(out, bytes_->data() + offset, got);
+    return got;
+  }
+
+  std::string name_;
+  std::shared_ptr<const std::vector<uint8_t>> bytes_;
+  uint64_t position_ = 0;
+};
+
+// refs/head read and decoded, or the problem that reports why not.
+struct HeadRead {
+  std::optional<Multihash> hash;
+  ProblemKind problem = ProblemKind::kHeadInvalid;  // when !hash
+  std::string message;
+};
+HeadRead read_head(const DatasetDir& dir);
+
+}  // namespace odf_hash::odf::detail
