@@ -103,16 +103,20 @@ nb::dict comparison_dict(const odf_hash::compare::FileComparison& c) {
   } else {
     d["row_block"] = nb::none();
   }
+  nb::list ignored;
+  for (const auto& name : c.ignored_columns) ignored.append(name);
+  d["ignored_columns"] = ignored;
   return d;
 }
 
 nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned threads, size_t rows,
-                       const StoreTuple& store) {
+                       const StoreTuple& store, const std::vector<std::string>& ignore_columns) {
   const std::string& a = a_arg.value;
   const std::string& b = b_arg.value;
   odf_hash::compare::CompareOptions compare;
   compare.locate_rows = rows > 0;
   compare.rows.max_rows = rows;
+  compare.ignore_columns = ignore_columns;
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
     return odf_hash::compare::compare_paths_or_urls(a, b, options_for(threads, &cancel),
@@ -310,7 +314,7 @@ std::tuple<std::string, uint64_t> unordered_stream_capsule(nb::handle capsule) {
 
 void bind_compare(nb::module_& m) {
   m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
-        "store"_a);
+        "store"_a, "ignore_columns"_a = std::vector<std::string>{});
   m.def("compare_file_groups", &compare_file_groups, "original"_a, "reproduced"_a, "threads"_a,
         "rows"_a, "store"_a, "original_window"_a = nb::none(), "reproduced_window"_a = nb::none());
   m.def("compare_datasets", &compare_datasets, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,

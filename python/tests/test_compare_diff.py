@@ -204,3 +204,23 @@ def test_a_dropped_row_is_one_run_with_its_values(tmp_path):
                                       "values": 'offset=7000, v=14000, s="s7000"'}]}
     same = odf_hash.compare(tmp_path / "a.parquet", tmp_path / "a.parquet")
     assert same.row_block is None
+
+
+def test_ignore_time_columns_verifies_a_reproduction_at_another_time(tmp_path):
+    import datetime as dt
+
+    for name, hours in (("a", 0), ("b", 5)):
+        t = table(1000).append_column("system_time", pa.array(
+            [dt.datetime(2026, 1, 1, hours, tzinfo=dt.timezone.utc)] * 1000,
+            pa.timestamp("us", tz="UTC")))
+        pq.write_table(t, tmp_path / f"{name}.parquet")
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    assert not odf_hash.compare(a, b)
+    c = odf_hash.compare(a, b, ignore_time_columns=True)
+    assert c and c.verdict == "different" and c.records == "equal"
+    assert c.ignored_columns == ["system_time"]
+    assert odf_hash.compare(a, b, ignore_columns=["system_time"]).verified
+    with pytest.raises(odf_hash.InvalidInputError):
+        odf_hash.compare(a, b, ignore_columns=[""])
+    with pytest.raises(odf_hash.InvalidInputError):
+        odf_hash.compare(a, b, ignore_order=True, ignore_time_columns=True)

@@ -217,8 +217,10 @@ const char* records_name(FileComparison::Records records) {
 }
 
 bool reproduction_verified(const FileComparison& c) {
+  const bool equal = c.records == FileComparison::Records::kEqual;
   return c.verdict == CompareVerdict::kIdentical ||
-         (c.verdict == CompareVerdict::kEquivalent && c.records == FileComparison::Records::kEqual);
+         (c.verdict == CompareVerdict::kEquivalent && equal) ||
+         (!c.ignored_columns.empty() && equal);
 }
 
 const char* compare_verdict_name(CompareVerdict verdict) {
@@ -333,8 +335,9 @@ Status find_row_block(FileComparison& out, const Group& original, const Group& r
   RowDiffOptions first_only = options.rows;
   first_only.max_rows = 1;
   const RowWindow both{0, common};
-  ODF_HASH_ASSIGN_OR_RETURN(
-      RowDiff head, locate_record_differences(original, reproduced, first_only, both, both));
+  ODF_HASH_ASSIGN_OR_RETURN(RowDiff head,
+                            locate_record_differences(original, reproduced, first_only, both, both,
+                                                      options.ignore_columns));
   uint64_t at = common;
   for (const auto& c : head.columns) {
     if (!c.first.empty()) at = std::min(at, c.first.front().row);
@@ -345,7 +348,7 @@ Status find_row_block(FileComparison& out, const Group& original, const Group& r
     ODF_HASH_ASSIGN_OR_RETURN(
         RowDiff tail,
         locate_record_differences(original, reproduced, first_only, in_original ? longer : shorter,
-                                  in_original ? shorter : longer));
+                                  in_original ? shorter : longer, options.ignore_columns));
     if (tail.differing_records > 0) return Status::ok();  // more than one run differs
   }
   FileComparison::RowBlock block{in_original, at, extra, at == common, {}};
@@ -356,6 +359,67 @@ Status find_row_block(FileComparison& out, const Group& original, const Group& r
         detail::render_records(holder[0], block.first, options.rows.max_value_chars));
   }
   out.row_block = std::move(block);
+  return Status::ok();
+}
+
+// The records without the columns CompareOptions::ignore_columns names, whatever arrow0 said:
+// what they are (equal, another order, different), where they differ, and which columns were
+// left out. The schemas' differences of ignored fields do not count.
+Status compare_without(FileComparison& out, const Group& original, const Group& reproduced,
+                       const CompareOptions& options, RowWindow wa, RowWindow wb) {
+  const std::vector<std::string>& ignore = options.ignore_columns;
+  std::vector<std::string> top, structs;
+  ODF_HASH_RETURN_IF_ERROR(
+      schema_differences(original[0], reproduced[0], out.schema_differences, top, structs));
+  const auto ignored = [&](const std::string& field) {
+    const std::string first = field.substr(0, field.find('.'));
+    return std::find(ignore.begin(), ignore.end(), first) != ignore.end();
+  };
+  for (const auto& f : ignore) {
+    const bool in_a = std::find(top.begin(), top.end(), f) != top.end();
+    const bool in_b = std::any_of(
+        out.schema_differences.begin(), out.schema_differences.end(), [&](const auto& d) {
+          return d.kind == SchemaDifference::Kind::kOnlyInReproduced && d.field == f;
+        });
+    if ((in_a || in_b) && std::find(out.ignored_columns.begin(), out.ignored_columns.end(), f) ==
+                              out.ignored_columns.end()) {
+      out.ignored_columns.push_back(f);
+    }
+  }
+  std::erase_if(out.schema_differences, [&](const auto& d) { return ignored(d.field); });
+  using K = SchemaDifference::Kind;
+  for (const auto& d : out.schema_differences) {
+    if (d.kind != K::kPosition && d.kind != K::kNullability && !d.encoding_only) {
+      out.records = FileComparison::Records::kDifferent;  // the kept fields' schemas differ
+      return Status::ok();
+    }
+  }
+  Result<RecordsDigest> ra = Status::internal("not run"), rb = Status::internal("not run");
+  side_by_side([&] { ra = records_digest_objects(original, wa, ignore); },
+               [&] { rb = records_digest_objects(reproduced, wb, ignore); });
+  ODF_HASH_RETURN_IF_ERROR(ra.status());
+  ODF_HASH_RETURN_IF_ERROR(rb.status());
+  if (ra->ordered == rb->ordered) {
+    out.records = FileComparison::Records::kEqual;
+  } else {
+    out.records = ra->unordered.digest == rb->unordered.digest
+                      ? FileComparison::Records::kSameOtherOrder
+                      : FileComparison::Records::kDifferent;
+    if (options.locate_rows) {
+      ODF_HASH_ASSIGN_OR_RETURN(
+          out.rows, locate_record_differences(original, reproduced, options.rows, wa, wb, ignore));
+    }
+    if (wa.whole() && wb.whole() && out.records == FileComparison::Records::kDifferent) {
+      ODF_HASH_RETURN_IF_ERROR(find_row_block(out, original, reproduced, options));
+    }
+  }
+  if (!out.ignored_columns.empty() && out.verdict != CompareVerdict::kIdentical) {
+    std::string list;
+    for (const auto& c : out.ignored_columns) list += (list.empty() ? "" : ", ") + c;
+    out.causes.push_back(
+        {"ignored-columns", "",
+         "the records are compared without " + list + " (as asked); arrow0 covers every column"});
+  }
   return Status::ok();
 }
 
@@ -370,6 +434,19 @@ Result<FileComparison> compare_records(FileComparison out, const Group& original
   side_by_side([&] { la = logical_hash_objects(original, logical, wa); },
                [&] { lb = logical_hash_objects(reproduced, logical, wb); });
   ODF_HASH_ASSIGN_OR_RETURN(out, decide(std::move(out), std::move(la), std::move(lb)));
+  if (!options.ignore_columns.empty() || options.ignore_time_columns) {
+    CompareOptions without = options;
+    if (options.ignore_time_columns) {  // two files: the ODF defaults (compare.h)
+      for (const char* t : {"system_time", "event_time"}) {
+        if (std::find(without.ignore_columns.begin(), without.ignore_columns.end(), t) ==
+            without.ignore_columns.end()) {
+          without.ignore_columns.push_back(t);
+        }
+      }
+    }
+    ODF_HASH_RETURN_IF_ERROR(compare_without(out, original, reproduced, without, wa, wb));
+    return out;
+  }
   if (out.verdict == CompareVerdict::kEquivalent) {
     ODF_HASH_RETURN_IF_ERROR(check_records(out, original, reproduced, options, wa, wb));
     return out;

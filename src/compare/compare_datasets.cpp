@@ -185,6 +185,17 @@ Result<DatasetComparison> compare_datasets(const std::string& original,
                                            const CompareOptions& options) {
   std::optional<Side> a, b;
   ODF_HASH_ASSIGN_OR_RETURN(DatasetComparison out, pair(original, reproduced, store, a, b));
+  // The time columns are the dataset's (its SetVocab's), not the files' defaults.
+  CompareOptions run_options = options;
+  if (options.ignore_time_columns) {
+    run_options.ignore_time_columns = false;
+    for (const std::string* t : {&out.system_time_column, &out.event_time_column}) {
+      if (std::find(run_options.ignore_columns.begin(), run_options.ignore_columns.end(), *t) ==
+          run_options.ignore_columns.end()) {
+        run_options.ignore_columns.push_back(*t);
+      }
+    }
+  }
   // Each file is checked once, beside the first run reading it (what the run reads is
   // checked while it is read, whatever the comparison finds).
   detail::DueTasks due_a(out.original_check), due_b(out.reproduced_check);
@@ -195,7 +206,7 @@ Result<DatasetComparison> compare_datasets(const std::string& original,
     const std::vector<uint64_t> ta = due_a.take(s.original_files);
     const std::vector<uint64_t> tb = due_b.take(s.reproduced_files);
     Result<FileComparison> c = Status::internal("not run");
-    side_by_side([&] { c = compare_run(*a, *b, s, logical, options); },
+    side_by_side([&] { c = compare_run(*a, *b, s, logical, run_options); },
                  [&] {
                    for (uint64_t t : ta)
                      ra[t] = odf::check_file(a->dir.store(), out.original_check.tasks[t]);

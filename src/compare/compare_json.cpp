@@ -102,6 +102,7 @@ std::string file_comparison_json(const FileComparison& c, int indent) {
   if (c.verdict == CompareVerdict::kDifferent) j["differing_columns"] = c.differing_columns;
   if (c.rows) j["differences"] = rows_json(*c.rows);
   if (c.verdict == CompareVerdict::kDifferent) j["row_block"] = row_block_json(c.row_block);
+  if (!c.ignored_columns.empty()) j["ignored_columns"] = c.ignored_columns;
   why_json(c, j);
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }

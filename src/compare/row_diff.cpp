@@ -213,10 +213,17 @@ Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
 }
 
 // A side whose records are compared whole (locate_record_differences), its stream open: the
-// top-level `fields` (the original's, in its order) found by name, each with its encoder.
-Status bind_record_fields(const std::vector<std::string>& fields, Side& side) {
+// top-level `fields` (the original's, in its order, but the `ignored`) found by name, each
+// with its encoder.
+Status bind_record_fields(const std::vector<std::string>& fields,
+                          const std::vector<std::string>& ignored, Side& side) {
   const ArrowSchema& schema = side.schema.value;
-  if (size_t(schema.n_children) != fields.size()) {
+  size_t kept = 0;
+  for (int64_t i = 0; i < schema.n_children; ++i) {
+    const char* name = schema.children[i]->name;
+    kept += std::find(ignored.begin(), ignored.end(), name != nullptr ? name : "") == ignored.end();
+  }
+  if (kept != fields.size()) {
     return Status::invalid_argument(side.name + ": another number of columns");
   }
   for (const auto& f : fields) {
@@ -226,7 +233,7 @@ Status bind_record_fields(const std::vector<std::string>& fields, Side& side) {
     ODF_HASH_ASSIGN_OR_RETURN(ColumnValueEncoder e, ColumnValueEncoder::create(schema, {i}));
     side.values.push_back(std::move(e));
   }
-  ODF_HASH_ASSIGN_OR_RETURN(RecordDigester records, RecordDigester::create(schema));
+  ODF_HASH_ASSIGN_OR_RETURN(RecordDigester records, RecordDigester::create(schema, fields));
   side.records.emplace(std::move(records));
   return Status::ok();
 }
@@ -450,7 +457,8 @@ Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectR
 Result<RowDiff> locate_record_differences(
     const std::vector<std::shared_ptr<ObjectReader>>& original,
     const std::vector<std::shared_ptr<ObjectReader>>& reproduced, const RowDiffOptions& options,
-    RowWindow original_window, RowWindow reproduced_window) {
+    RowWindow original_window, RowWindow reproduced_window,
+    const std::vector<std::string>& ignore) {
   ODF_HASH_RETURN_IF_ERROR(check_groups(original, reproduced, "locate_record_differences"));
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
   Side a, b;
@@ -459,10 +467,12 @@ Result<RowDiff> locate_record_differences(
   std::vector<std::string> fields;
   for (int64_t i = 0; i < a.schema.value.n_children; ++i) {
     const char* name = a.schema.value.children[i]->name;
-    fields.push_back(name != nullptr ? name : "");
+    const std::string field = name != nullptr ? name : "";
+    if (std::find(ignore.begin(), ignore.end(), field) == ignore.end()) fields.push_back(field);
   }
-  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, a));
-  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, b));
+  if (fields.empty()) return Status::invalid_argument(a.name + ": every column is ignored");
+  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, ignore, a));
+  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, ignore, b));
   RowDiff out;
   for (const auto& f : fields) {
     out.columns.emplace_back();

@@ -225,8 +225,25 @@ struct SideResult {
 // Several objects (a group of files, unordered_digest_objects) are read as one table.
 // `pipelined`: each batch is digested on a second thread while the next one is read and
 // decoded (for one side alone; two sides compared already keep two threads busy).
+// The top-level fields of `schema` but those in `ignore`, in schema order; empty when nothing
+// is ignored (RecordDigester: every field).
+Result<std::vector<std::string>> kept_fields(const ArrowSchema& schema,
+                                             const std::vector<std::string>& ignore,
+                                             const std::string& name) {
+  std::vector<std::string> kept;
+  if (ignore.empty()) return kept;
+  for (int64_t i = 0; i < schema.n_children; ++i) {
+    const char* f = schema.children[i]->name;
+    const std::string field = f != nullptr ? f : "";
+    if (std::find(ignore.begin(), ignore.end(), field) == ignore.end()) kept.push_back(field);
+  }
+  if (kept.empty()) return Status::invalid_argument(name + ": every column is ignored");
+  return kept;
+}
+
 Status read_side(std::vector<std::shared_ptr<ObjectReader>> objects, Spill* spill, SideResult& out,
-                 bool pipelined = false, RowWindow window = {}) {
+                 bool pipelined = false, RowWindow window = {},
+                 const std::vector<std::string>& ignore = {}) {
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
   const std::string name = objects.at(0)->name();
   Owned<ArrowArrayStream> stream;
@@ -235,7 +252,10 @@ Status read_side(std::vector<std::shared_ptr<ObjectReader>> objects, Spill* spil
   if (stream.value.get_schema(&stream.value, &out.schema.value) != 0) {
     return Status::io_error(name + ": reading the stream's schema failed");
   }
-  ODF_HASH_ASSIGN_OR_RETURN(RecordDigester digester, RecordDigester::create(out.schema.value));
+  ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> fields,
+                            kept_fields(out.schema.value, ignore, name));
+  ODF_HASH_ASSIGN_OR_RETURN(RecordDigester digester,
+                            RecordDigester::create(out.schema.value, fields));
   out.schema_bytes = digester.schema_bytes();
   std::vector<Digest256> digests;
   auto digest = [&](const ArrowArray& batch, uint64_t row0) -> Status {
@@ -337,12 +357,13 @@ Result<UnorderedFileDigest> unordered_digest_objects(
 }
 
 Result<RecordsDigest> records_digest_objects(std::vector<std::shared_ptr<ObjectReader>> objects,
-                                             RowWindow window) {
+                                             RowWindow window,
+                                             const std::vector<std::string>& ignore) {
   ODF_HASH_RETURN_IF_ERROR(check_objects(objects, "records_digest_objects"));
   SideResult side;
   side.ordered.emplace();
   ODF_HASH_RETURN_IF_ERROR(
-      read_side(std::move(objects), nullptr, side, /*pipelined=*/true, window));
+      read_side(std::move(objects), nullptr, side, /*pipelined=*/true, window, ignore));
   RecordsDigest out;
   out.unordered = side.digest;
   const Digest256 sequence = side.ordered->finalize();

@@ -38,6 +38,8 @@ struct CompareArgs {
   bool json = false;
   size_t show_rows = 5;
   bool ignore_order = false;
+  std::vector<std::string> ignore_columns;  // --ignore-columns
+  bool ignore_time_columns = false;         // --ignore-time-columns (files: the ODF defaults)
   bool datasets = false;  // ODF datasets (folders are taken as datasets without it)
   StoreOptions store;
 };
@@ -238,6 +240,11 @@ void print_row_block(const compare::FileComparison::RowBlock& b) {
 
 // The verdict line, the records line and, when either differs, where and why.
 void print_verdict(const compare::FileComparison& c, const RunFiles& run = {}) {
+  if (!c.ignored_columns.empty()) {
+    std::string list;
+    for (const auto& col : c.ignored_columns) list += (list.empty() ? "" : ", ") + col;
+    std::printf("ignored     %s (left out of the records, as asked)\n", escape_text(list).c_str());
+  }
   switch (c.verdict) {
     case compare::CompareVerdict::kIdentical:
       std::printf("verdict     identical (same bytes)\n");
@@ -250,7 +257,9 @@ void print_verdict(const compare::FileComparison& c, const RunFiles& run = {}) {
       print_equivalent_records(c, run);
       break;
     case compare::CompareVerdict::kDifferent: {
-      std::printf("verdict     different\n");
+      std::printf(
+          "verdict     different%s\n",
+          c.ignored_columns.empty() ? "" : " (arrow0, which covers the ignored columns too)");
       std::printf("rows        original %llu, reproduced %llu\n",
                   static_cast<unsigned long long>(c.original.logical->num_rows),
                   static_cast<unsigned long long>(c.reproduced.logical->num_rows));
@@ -539,6 +548,12 @@ int run_compare(const CompareArgs& args) {
                  "odf-hash compare: --ignore-order compares two data files, not datasets\n");
     return kExitError;
   }
+  if (args.ignore_order && (!args.ignore_columns.empty() || args.ignore_time_columns)) {
+    std::fprintf(stderr,
+                 "odf-hash compare: --ignore-order compares whole records; --ignore-columns and "
+                 "--ignore-time-columns do not apply to it\n");
+    return kExitError;
+  }
   if (args.ignore_order) return run_unordered(args);
   // Two files side by side, each with half of the cores for its columns.
   LogicalHashOptions options;
@@ -546,6 +561,8 @@ int run_compare(const CompareArgs& args) {
   compare::CompareOptions compare;
   compare.locate_rows = args.show_rows > 0;
   compare.rows.max_rows = args.show_rows;
+  compare.ignore_columns = args.ignore_columns;
+  compare.ignore_time_columns = args.ignore_time_columns;
   if (datasets) return run_datasets(args, options, compare);
   Result<compare::FileComparison> result =
       compare::compare_paths_or_urls(args.original, args.reproduced, options, args.store, compare);
@@ -606,6 +623,16 @@ Command add_compare_command(CLI::App& root) {
                 "any row order (and column order), with the records only one side has (their "
                 "rows; --rows examples per side), or the schemas' differences when every "
                 "record's values match. Exit 0 same records, 1 different");
+  app->add_option("--ignore-columns", args->ignore_columns,
+                  "Top-level columns left out when the records are compared (comma-separated, "
+                  "or repeated): a reproduction whose other columns hold the same records, in "
+                  "order, exits 0, the verdict still saying that arrow0 (which covers every "
+                  "column) differs")
+      ->delimiter(',');
+  app->add_flag("--ignore-time-columns", args->ignore_time_columns,
+                "Leave out the time columns ODF stamps, which differ in a reproduction run at "
+                "another time: a dataset's SetVocab's system and event time columns, two "
+                "files' system_time and event_time");
   add_store_flags(app, args->store);
   app->footer(store_help_footer());
   return Command{app, [args] { return run_compare(*args); }};

@@ -103,13 +103,19 @@ struct FileComparison {
     std::vector<UnorderedRecordRef> first;
   };
   std::optional<RowBlock> row_block;
+
+  // CompareOptions::ignore_columns that either table has: left out of `records`, `rows`,
+  // `row_block` and the schema differences; arrow0 (`verdict`) still covers them.
+  std::vector<std::string> ignored_columns;
 };
 
 // "unknown", "equal", "same-other-order", "different".
 const char* records_name(FileComparison::Records records);
 
 // Whether the reproduction is verified: the same bytes, or the same arrow0 hash (what ODF
-// checks) and the records compared equal, in order. What `odf-hash compare` exits 0 for.
+// checks) and the records compared equal, in order; or, when columns were ignored as asked
+// (CompareOptions::ignore_columns), the records equal in order without them whatever arrow0
+// says. What `odf-hash compare` exits 0 for.
 bool reproduction_verified(const FileComparison& c);
 
 // What compare does beyond the verdict.
@@ -119,6 +125,14 @@ struct CompareOptions {
   // differ: locate where (a second read of both files, whole). Off: rows is nullopt.
   bool locate_rows = true;
   RowDiffOptions rows;
+  // Top-level fields left out when the records are compared (`compare --ignore-columns`: the
+  // time columns of a reproduction run at another time): the records are compared on the
+  // other fields (values, in order), and a reproduction whose records are then equal is
+  // verified. Names neither table has are passed over; ignoring every field is an error.
+  std::vector<std::string> ignore_columns;
+  // The time columns ODF stamps left out too (`--ignore-time-columns`): a dataset's are its
+  // SetVocab's (compare_datasets), two files' the defaults system_time and event_time.
+  bool ignore_time_columns = false;
 };
 
 // Compares two data files (Parquet or Arrow IPC). The two logical hashes, when needed, run

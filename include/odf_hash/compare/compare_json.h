@@ -13,6 +13,7 @@
 //    "row_block" (for "different" only; null unless the records differ by one run of rows
 //      one side alone has, compare.h's RowBlock): {"side" ("original" / "reproduced"),
 //      "row", "rows", "at_end", "first": [{"row", "offset" (or null), "values"}]},
+//    "ignored_columns"? (when columns were ignored as asked): [names],
 //    "schema_differences": [{"field", "kind", "original", "reproduced", "encoding_only"}],
 //    "causes": [{"kind", "column", "text"}]}   (why the two verdicts disagree)
 #pragma once

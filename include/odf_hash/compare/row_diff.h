@@ -114,11 +114,13 @@ Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectR
 // differ in some row, each value rendered whole (a struct as {a=..., b=...});
 // `record_fields` are every field, `differing_records` counts the rows both have that hold
 // another record, `same_record_multiset` compares every row. Both sides must have the same
-// top-level field names (else an error naming the first missing one).
+// top-level field names (else an error naming the first missing one). `ignore`: top-level
+// fields left out of the records and of the result (compare --ignore-columns); they need not
+// be on both sides.
 Result<RowDiff> locate_record_differences(
     const std::vector<std::shared_ptr<ObjectReader>>& original,
     const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
     const RowDiffOptions& options = {}, RowWindow original_window = {},
-    RowWindow reproduced_window = {});
+    RowWindow reproduced_window = {}, const std::vector<std::string>& ignore = {});
 
 }  // namespace odf_hash::compare

@@ -58,8 +58,11 @@ struct RecordsDigest {
   UnorderedFileDigest unordered;
   Digest256 ordered{};
 };
+// `ignore`: top-level fields left out of every record (compare --ignore-columns); names the
+// table does not have are passed over. Leaving out every field is an error.
 Result<RecordsDigest> records_digest_objects(std::vector<std::shared_ptr<ObjectReader>> objects,
-                                             RowWindow window = {});
+                                             RowWindow window = {},
+                                             const std::vector<std::string>& ignore = {});
 
 struct UnorderedRecordRef {
   uint64_t row = 0;               // index from 0 in its file

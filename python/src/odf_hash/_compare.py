@@ -3,7 +3,7 @@ the order-independent digest (:func:`unordered_digest`). Re-exported by :mod:`od
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _odf_hash
 from ._args import _path, _store, _threads
@@ -109,6 +109,9 @@ class Comparison:
     #: "at_end", "first": [{"row", "offset", "values"}]}`` (its first rows, for single
     #: files); else None
     row_block: Optional[Dict[str, Any]] = None
+    #: the columns left out of :attr:`records` as asked (``ignore_columns``,
+    #: ``ignore_time_columns``) that either file has; arrow0 (:attr:`verdict`) covers them
+    ignored_columns: List[str] = dataclasses.field(default_factory=list)
 
     @property
     def same_records(self) -> bool:
@@ -195,15 +198,15 @@ def _side(raw: Dict[str, Any]) -> tuple:
 
 def _rows(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-
         raise InvalidInputError(f"rows must be a non-negative integer, not {value!r}")
     return min(value, 1 << 20)
 
 
 def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, rows: int = 5,
             ignore_order: bool = False, original_window: Optional[Tuple[int, Optional[int]]] = None,
-            reproduced_window: Optional[Tuple[int, Optional[int]]] = None, **store: Any
-            ) -> Union[Comparison, UnorderedComparison]:
+            reproduced_window: Optional[Tuple[int, Optional[int]]] = None,
+            ignore_columns: Optional[Iterable[str]] = None, ignore_time_columns: bool = False,
+            **store: Any) -> Union[Comparison, UnorderedComparison]:
     """Verifies a reproduced data file as the ODF specification describes it: physical hashes
     first (``identical``: same bytes); when they differ, logical hashes (``equivalent``: the
     same arrow0 hash; ``different``: different hashes, with the leaf columns that differ).
@@ -251,29 +254,54 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     :class:`UnorderedComparison`: do the files hold the same multiset of records, in any row
     and column order? It is NOT the ODF hash (docs/unordered-digest.md): one read of each
     file, bounded memory, the records only one side has named (``rows`` of them per side).
-    """
 
+    ``ignore_columns`` (top-level column names) leaves those columns out when the records are
+    compared, and ``ignore_time_columns=True`` the time columns ODF stamps (``system_time``,
+    ``event_time``), which differ in a reproduction run at another time: a comparison whose
+    other columns hold equal records, in order, is then :attr:`Comparison.verified`, its
+    :attr:`Comparison.verdict` still arrow0's (which covers every column) and
+    :attr:`Comparison.ignored_columns` naming what was left out. Two files only.
+    """
     opts = _store("compare", store)
     n = _rows(rows)
+    ignore = _ignored(ignore_columns, ignore_time_columns)
     wa, wb = (_window(w, "odf_hash.compare") for w in (original_window, reproduced_window))
     if (isinstance(original, (list, tuple)) or isinstance(reproduced, (list, tuple))
             or wa is not None or wb is not None):
-        if ignore_order:
-
-            raise InvalidInputError("odf_hash.compare: ignore_order=True compares two files, "
-                                    "not lists of files or windows")
+        if ignore_order or ignore:
+            raise InvalidInputError("odf_hash.compare: ignore_order, ignore_columns and "
+                                    "ignore_time_columns compare two files, not lists of files "
+                                    "or windows")
         ga, gb = (_paths(x, "odf_hash.compare") for x in (original, reproduced))
         return _comparison(_odf_hash.compare_file_groups(ga, gb, _threads(threads), n, opts,
                                                          wa, wb))
     a = _path(original, "odf_hash.compare")
     b = _path(reproduced, "odf_hash.compare")
     if ignore_order:
+        if ignore:
+            raise InvalidInputError("odf_hash.compare: ignore_order=True compares whole records; "
+                                    "ignore_columns does not apply")
         d = _odf_hash.compare_unordered(a, b, n, opts)
         oa, ea = _side(d["original"])
         ob, eb = _side(d["reproduced"])
         return UnorderedComparison(d["same_records"], oa, ob, ea, eb,
                                    _schema(d["schema_differences"]), d["same_values"])
-    return _comparison(_odf_hash.compare_files(a, b, _threads(threads), n, opts))
+    return _comparison(_odf_hash.compare_files(a, b, _threads(threads), n, opts, ignore))
+
+
+def _ignored(columns: Optional[Iterable[str]], time_columns: bool) -> List[str]:
+    """The column names to leave out, checked: strings, not empty."""
+    if isinstance(columns, str):
+        columns = [columns]
+    names = [] if columns is None else list(columns)
+    for c in names:
+        if not isinstance(c, str) or not c:
+            raise InvalidInputError(f"ignore_columns: column names (non-empty str), not {c!r}")
+    if not isinstance(time_columns, bool):
+        raise InvalidInputError(f"ignore_time_columns must be True or False, not {time_columns!r}")
+    if time_columns:
+        names += [t for t in ("system_time", "event_time") if t not in names]
+    return names
 
 
 def _window(w: Any, what: str) -> Optional[Tuple[int, Optional[int]]]:
@@ -299,7 +327,6 @@ def _paths(x: Any, what: str) -> List[str]:
 
     paths = [_path(p, what) for p in x] if isinstance(x, (list, tuple)) else [_path(x, what)]
     if not paths:
-
         raise InvalidInputError(f"{what}: an empty list of files")
     return paths
 
@@ -312,7 +339,8 @@ def _comparison(d: Dict[str, Any]) -> Comparison:
     return Comparison(d["verdict"], d["original"], d["reproduced"],
                       list(d["differing_columns"]), differences,
                       _schema(d["schema_differences"]), d["records"],
-                      [Cause(*c) for c in d["causes"]], d["verified"], d.get("row_block"))
+                      [Cause(*c) for c in d["causes"]], d["verified"], d.get("row_block"),
+                      list(d.get("ignored_columns", [])))
 
 
 def unordered_digest(source: Any, **store: Any) -> str:

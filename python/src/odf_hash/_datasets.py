@@ -122,7 +122,6 @@ class SideCheck:
 
     @classmethod
     def _from_json(cls, text: str) -> "SideCheck":
-
         d = json.loads(text)
         u = d["unreached"]
         return cls(d["head"], d["kind"], d["chain_complete"],
