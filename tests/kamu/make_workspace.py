@@ -340,7 +340,11 @@ def build(out: pathlib.Path, kamu: str) -> dict:
                            [("Vancouver", 662248), ("Toronto", 2794356), ("Calgary", 1306784)])
     polled = ["csv-append", "ndjson-ledger", "parquet-snapshot", "compacted-hard",
               "compacted-meta", "reset"]
-    k("pull", *polled)
+    # One dataset per `kamu pull`: kamu 0.265 pulling several datasets at once failed in CI
+    # with "Failed to pull reset: Internal error: missing field `kind`" (a race inside kamu;
+    # the same source pulled fine for the other five), so the workspace was not built.
+    for name in polled:
+        k("pull", name)
     # Pull 2: one more file each; the Parquet snapshot corrects, retracts and appends.
     (inp / "csv" / "part-003.csv").write_text(csv_rows([(4, "dee", 4), (5, "eve", 5)]))
     (inp / "ndjson" / "part-002.ndjson").write_text(
@@ -348,7 +352,8 @@ def build(out: pathlib.Path, kamu: str) -> dict:
         '{"event_time": "2024-02-02T00:00:00Z", "id": 3, "value": "three"}\n')
     write_parquet_snapshot(inp / "parquet" / "snap-002.parquet",
                            [("Vancouver", 662248), ("Toronto", 2800000), ("Ottawa", 1017449)])
-    k("pull", *polled)
+    for name in polled:
+        k("pull", name)
     # Pull 3: the snapshot drops a row again.
     write_parquet_snapshot(inp / "parquet" / "snap-003.parquet",
                            [("Toronto", 2800000), ("Ottawa", 1017449)])
