@@ -112,7 +112,7 @@ def run(odf_hash_bin):
 
 
 
-def run_kamu(kamu: str, workspace: pathlib.Path, *args, timeout=60):
+def run_kamu(kamu: str, workspace: pathlib.Path, *args, timeout=120):
     """kamu in `workspace`: (exit code or None on timeout, stdout + stderr)."""
     proc = subprocess.Popen([kamu, *map(str, args)], cwd=workspace, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -17,7 +17,7 @@ from conftest import run_kamu
 
 QUERY = "SELECT id, name FROM src WHERE id > 1"
 OTHER_QUERY = "SELECT id, upper(name) AS name FROM src"
-KAMU_TIMEOUT = 60
+KAMU_TIMEOUT = 120
 
 
 def root_snapshot(glob: pathlib.Path, merge: dict) -> str:
