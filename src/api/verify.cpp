@@ -1,0 +1,208 @@
+// The request layer of verify (api/verify.h): locations to datasets, workspaces to their
+// entries, the modes and the pin file once, the tally and the exit code.
+#include "odf_hash/api/verify.h"
+
+#include <algorithm>
+#include <mutex>
+#include <utility>
+
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/odf/workspace.h"
+#include "odf_hash/remote/open_store.h"
+
+namespace odf_hash::api {
+
+unsigned verify_jobs(const std::string& location, unsigned asked) {
+  if (asked != 0) return asked;
+  return is_store_url(location) ? kRemoteJobs : resolve_threads(0);
+}
+
+int VerifyTally::exit_code() const {
+  if (errors != 0) return 2;
+  return invalid != 0 ? 1 : 0;
+}
+
+std::string summary_verdict(const DatasetOutcome& outcome) {
+  if (!outcome.result.is_ok()) return "ERROR (could not be verified)";
+  const odf::DatasetReport& report = outcome.result->report;
+  std::string verdict = report.verdict();
+  if (!report.unreferenced.empty() && !report.strict) {
+    const uint64_t bytes = report.unreferenced_bytes();
+    verdict += ", " + std::to_string(report.unreferenced.size()) + " unreferenced (" +
+               (bytes < 1024 ? std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes")
+                             : format_bytes(bytes)) +
+               ")";
+  }
+  if (outcome.not_a_dataset) verdict += ": not a dataset";
+  return verdict;
+}
+
+namespace {
+
+class Run {
+ public:
+  Run(const VerifyRequest& request, VerifyObserver& observer, VerifyResult& out)
+      : request_(request), observer_(observer), out_(out) {}
+
+  // One location: a workspace's entries, or a dataset. An error stops the run only with
+  // stop_at_error.
+  Status location(const std::string& path) {
+    const std::string shown = redact_url(path);
+    if (request_.target == Target::kDataset) return dataset(path, nullptr);
+    // A folder that is no dataset may be a kamu workspace; any error opening it is left to
+    // the dataset's verification, which reports it as for a dataset.
+    Result<std::optional<odf::Workspace>> ws = odf::open_workspace(path, request_.store);
+    if (ws.is_ok() && ws->has_value()) return workspace(shown, **ws);
+    if (request_.target == Target::kWorkspace) {
+      if (!ws.is_ok()) return error(shown, ws.status());
+      return error(shown, Status::not_found(shown + ": not a kamu workspace (for one dataset, use " +
+                                                flag("verify without --dataset", "odf_hash.verify") +
+                                                ")"));
+    }
+    if (request_.datasets_given && ws.is_ok()) {
+      return error(shown, Status::invalid_argument(
+                              shown + ": --dataset selects datasets of a kamu workspace, "
+                                      "and this is not one"));
+    }
+    return dataset(path, nullptr);
+  }
+
+ private:
+  // A dataset (or an entry of a workspace, `entry` not null) verified and told.
+  Status dataset(const std::string& path, const DatasetOutcome* entry) {
+    odf::VerifyOptions options;
+    options.jobs = verify_jobs(path, request_.jobs);
+    options.integrity_only = request_.integrity_only;
+    options.strict = request_.strict;
+    options.store = request_.store;
+    options.deep = request_.deep;
+    out_.modes.apply(options);
+    DatasetOutcome outcome = entry != nullptr ? *entry : DatasetOutcome{};
+    outcome.shown = redact_url(path);
+    std::mutex progress_mutex;
+    if (observer_.wants_progress()) {
+      options.progress = [&](const odf::VerifyProgress& p) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        observer_.progress(outcome.shown, p);
+      };
+    }
+    outcome.result = odf::verify_with_pins(path, options, out_.modes.pins ? &*out_.modes.pins : nullptr,
+                                           out_.modes.write_pins.has_value());
+    if (observer_.wants_progress()) observer_.progress_done();
+    if (!outcome.result.is_ok()) {
+      const Status& st = outcome.result.status();
+      outcome.result = Status(st.code(), redact_url(st.message()));
+    }
+    return tell(outcome);
+  }
+
+  Status error(const std::string& shown, const Status& st, const DatasetOutcome* entry = nullptr) {
+    DatasetOutcome outcome = entry != nullptr ? *entry : DatasetOutcome{};
+    outcome.shown = shown;
+    outcome.result = Status(st.code(), redact_url(st.message()));
+    return tell(outcome);
+  }
+
+  // Counts an outcome, keeps its pin, tells the observer; with stop_at_error an error ends
+  // the run.
+  Status tell(const DatasetOutcome& outcome) {
+    VerifyTally& t = out_.tally;
+    ++t.total;
+    if (!outcome.result.is_ok()) {
+      ++t.errors;
+      if (request_.stop_at_error) return outcome.result.status();
+    } else {
+      const odf::DatasetReport& report = outcome.result->report;
+      (report.valid() ? t.valid : t.invalid) += 1;
+      t.problems += report.problems.size();
+      t.fallbacks += report.logical_fallbacks();
+      t.partial += report.scope.partial() ? 1 : 0;
+      if (outcome.result->pin) out_.pins.push_back(*outcome.result->pin);
+    }
+    last_verdict_ = summary_verdict(outcome);
+    observer_.dataset(outcome);
+    return Status::ok();
+  }
+
+  // Every entry of a kamu workspace that the request selects: a dataset verified, an entry
+  // that is none reported as a not-a-dataset problem; then the workspace's summary.
+  Status workspace(const std::string& shown, const odf::Workspace& ws) {
+    const odf::WorkspaceSelection selection =
+        request_.datasets_given && request_.datasets.empty()
+            ? odf::WorkspaceSelection{}
+            : odf::select_datasets(ws, request_.datasets, shown);
+    for (const Status& e : selection.errors) ODF_HASH_RETURN_IF_ERROR(error(shown, e));
+    if (ws.datasets.empty() && !request_.datasets_given) {
+      return error(shown, Status::not_found(shown + ": the kamu workspace holds no dataset"));
+    }
+    const std::vector<const odf::WorkspaceDataset*>& chosen = selection.chosen;
+    if (chosen.size() > 1 && (out_.modes.expect_head || out_.modes.since)) {
+      // Block hashes belong to one dataset: applied to each, they would call every other
+      // dataset's history rewritten.
+      return error(shown, Status::invalid_argument(
+                              shown + ": " + flag("--expect-head", "expect_head") + " and " +
+                              flag("--since", "since") +
+                              " name blocks of one dataset, and this workspace has several: "
+                              "pick one with " +
+                              flag("--dataset", "datasets") + ", or pin each in " +
+                              flag("--pins", "pins")));
+    }
+    WorkspaceOutcome summary;
+    summary.shown = shown;
+    summary.entries = ws.datasets.size();
+    for (const odf::WorkspaceDataset* d : chosen) {
+      DatasetOutcome entry;
+      entry.workspace = shown;
+      entry.alias = d->alias;
+      // Named by its alias, and by its id too when another reported dataset shares it.
+      const bool shared = std::count_if(chosen.begin(), chosen.end(), [&](const auto* o) {
+                            return o->alias == d->alias;
+                          }) > 1;
+      entry.name = shared ? d->alias + " (" + d->id + ")" : d->alias;
+      if (d->not_a_dataset.empty()) {
+        ODF_HASH_RETURN_IF_ERROR(dataset(d->location, &entry));
+      } else {
+        entry.shown = redact_url(d->location);
+        entry.not_a_dataset = true;
+        entry.result = odf::PinnedReport{odf::not_a_dataset_report(*d), {}};
+        ODF_HASH_RETURN_IF_ERROR(tell(entry));
+      }
+      summary.lines.push_back({entry.name, last_verdict_, !d->not_a_dataset.empty()});
+    }
+    if (!chosen.empty()) observer_.workspace(summary);
+    return Status::ok();
+  }
+
+  std::string flag(const char* cli, const char* python) const {
+    return request_.spelling == odf::ArgSpelling::kFlags ? cli : python;
+  }
+
+  const VerifyRequest& request_;
+  VerifyObserver& observer_;
+  VerifyResult& out_;
+  std::string last_verdict_;
+};
+
+}  // namespace
+
+Result<VerifyResult> verify(const VerifyRequest& request, VerifyObserver& observer) {
+  VerifyResult out;
+  ODF_HASH_ASSIGN_OR_RETURN(out.modes, odf::parse_verify_modes(request.modes, request.spelling));
+  if (request.locations.size() > 1 && (out.modes.expect_head || out.modes.since)) {
+    return Status::invalid_argument(
+        "--expect-head and --since name blocks of one dataset: give one dataset (for many, "
+        "pin each in a --pins file)");
+  }
+  Run run(request, observer, out);
+  for (const std::string& location : request.locations) {
+    ODF_HASH_RETURN_IF_ERROR(run.location(location));
+  }
+  if (out.modes.write_pins && !out.pins.empty()) {
+    // Merged under a lock with the pins the file holds now (verify_pins.h).
+    out.pins_written = odf::write_pins(*out.modes.write_pins, out.pins);
+  }
+  return out;
+}
+
+}  // namespace odf_hash::api
