@@ -4,7 +4,7 @@
 The layers, lowest first; each may include the public headers of the layers below it and its
 own:
 
-    core  <-  logical  <-  io  <-  remote  <-  odf  <-  compare, query
+    core  <-  logical  <-  io  <-  remote  <-  odf  <-  compare, query  <-  api
 
 and the fronts (src/capi, tools/odf-hash, python/ext) any public header. Where a file is:
     src/<layer>/...                          the layer's sources and private headers
@@ -39,6 +39,7 @@ ORDER = ["core", "logical", "io", "remote", "odf"]
 ALLOWED = {layer: set(ORDER[: i + 1]) for i, layer in enumerate(ORDER)}
 ALLOWED["compare"] = set(ORDER) | {"compare"}
 ALLOWED["query"] = set(ORDER) | {"query"}
+ALLOWED["api"] = set(ORDER) | {"compare", "query", "api"}
 FRONT_ALLOWED = set(ALLOWED) | {"capi"}
 FRONTS = {"src/capi": "capi", "tools/odf-hash": "cli", "python/ext": "python"}
 SOURCE_SUFFIXES = {".h", ".hpp", ".cpp", ".cc", ".c"}

@@ -56,3 +56,5 @@
 #include "odf_hash/query/query_json.h"
 #include "odf_hash/query/trusted_keys.h"
 #include "odf_hash/query/verify_query.h"
+
+#include "odf_hash/api/verify.h"

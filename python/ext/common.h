@@ -85,4 +85,7 @@ void bind_compare(nb::module_& m);
 // query_bindings.cpp: verify_query (a kamu node's signed query answer).
 void bind_query(nb::module_& m);
 
+// verify_bindings.cpp: verify, verify_workspace, plan / check / merge, problem kinds.
+void bind_verify(nb::module_& m);
+
 }  // namespace odf_hash_py

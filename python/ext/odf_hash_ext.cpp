@@ -2,7 +2,10 @@
 // C++ API only (include/odf_hash/), turns Status errors into the package's exceptions
 // (odf_hash/_errors.py) and releases the GIL around every hash, file read and verification.
 // The Pythonic surface (argument handling, the Arrow PyCapsule protocol, docstrings) is in
-// odf_hash/__init__.py; this module stays small and typed.
+// odf_hash/*.py; this module stays small and typed. One file per concept: this one holds the
+// module, its errors and hashing (multihashes, physical and logical hashes, data slices);
+// verify_bindings.cpp verification, compare_bindings.cpp comparisons, query_bindings.cpp
+// signed query answers.
 #include <Python.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
@@ -32,12 +35,6 @@
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/odf/slice.h"
 #include "odf_hash/odf/verify.h"
-#include "odf_hash/odf/verify_args.h"
-#include "odf_hash/odf/verify_json.h"
-#include "odf_hash/odf/verify_pins.h"
-#include "odf_hash/odf/verify_plan.h"
-#include "odf_hash/odf/verify_plan_json.h"
-#include "odf_hash/odf/workspace.h"
 #include "odf_hash/remote/hash_path_or_url.h"
 #include "odf_hash/remote/open_store.h"
 #include "os_string.h"
@@ -46,6 +43,7 @@ namespace nb = nanobind;
 using namespace nb::literals;
 using odf_hash_py::bind_compare;
 using odf_hash_py::bind_query;
+using odf_hash_py::bind_verify;
 using odf_hash_py::capsule_pointer;
 using odf_hash_py::LibraryError;
 using odf_hash_py::options_for;
@@ -262,202 +260,6 @@ std::tuple<nb::dict, std::vector<ColumnTuple>> data_slice(const OsString& path_a
   return {d, std::move(columns)};
 }
 
-// The report as plain values: (json text, problems as tuples), so that the Python side can
-// build its typed objects without a second binding of every C++ struct.
-// The last member: where a linked object is linked from (data file, column, row).
-using LinkTuple = std::tuple<OsString, OsString, uint64_t>;
-using ProblemTuple = std::tuple<std::string, std::optional<std::string>, std::optional<uint64_t>,
-                                OsString, OsString, OsString, OsString, std::optional<LinkTuple>>;
-
-using ReportTuple = std::tuple<std::string, std::vector<ProblemTuple>>;
-
-ReportTuple report_tuple(const odf_hash::odf::DatasetReport& report) {
-  std::vector<ProblemTuple> problems;
-  for (const auto& p : report.problems) {
-    problems.emplace_back(
-        odf_hash::odf::problem_kind_name(p.kind),
-        p.block ? std::optional<std::string>(p.block->to_string()) : std::nullopt,
-        p.sequence_number, p.file, p.expected, p.actual, p.message,
-        p.link ? std::optional<LinkTuple>(LinkTuple{p.link->data_file, p.link->column, p.link->row})
-               : std::nullopt);
-  }
-  return {odf_hash::odf::verify_report_json(report), std::move(problems)};
-}
-
-// The verify modes as the Python keywords gave them, as text (verify_args.h parses and checks
-// them, as for the command's flags): (expect_head, since, sample, seed, deep); None: not
-// given. The pin files come apart: they are paths.
-using ModesTuple = std::tuple<std::optional<std::string>, std::optional<std::string>,
-                              std::optional<std::string>, std::optional<std::string>, bool>;
-
-odf_hash::odf::VerifyModeArgs mode_args(const ModesTuple& modes,
-                                        const std::optional<OsString>& pins = std::nullopt,
-                                        const std::optional<OsString>& write_pins = std::nullopt) {
-  odf_hash::odf::VerifyModeArgs a;
-  std::tie(a.expect_head, a.since, a.sample, a.seed, std::ignore) = modes;
-  if (pins) a.pins = pins->value;
-  if (write_pins) a.write_pins = write_pins->value;
-  return a;
-}
-
-odf_hash::odf::VerifyOptions verify_options(bool integrity_only, bool strict,
-                                            const StoreTuple& store, const ModesTuple& modes,
-                                            const odf_hash::CancelFlag& cancel) {
-  odf_hash::odf::VerifyOptions options;
-  options.integrity_only = integrity_only;
-  options.strict = strict;
-  options.store = store_for(store, cancel);
-  options.deep = std::get<4>(modes);
-  return options;
-}
-
-// verify_with_pins (verify_pins.h): the pin file's pin of the dataset, and its new pin
-// written to `write_pins` when the pass may be pinned.
-ReportTuple verify(const OsString& path_arg, unsigned jobs, bool integrity_only, bool strict,
-                   const StoreTuple& store, const ModesTuple& modes,
-                   const std::optional<OsString>& pins, const std::optional<OsString>& write_pins) {
-  const std::string& path = path_arg.value;
-  odf_hash::CancelFlag cancel{false};
-  odf_hash::odf::VerifyOptions options =
-      verify_options(integrity_only, strict, store, modes, cancel);
-  options.jobs = jobs;
-  auto r = run_interruptible(cancel, [&]() -> odf_hash::Result<odf_hash::odf::PinnedReport> {
-    ODF_HASH_ASSIGN_OR_RETURN(
-        odf_hash::odf::VerifyModes m,
-        odf_hash::odf::parse_verify_modes(mode_args(modes, pins, write_pins),
-                                          odf_hash::odf::ArgSpelling::kKeywords));
-    m.apply(options);
-    ODF_HASH_ASSIGN_OR_RETURN(
-        odf_hash::odf::PinnedReport pinned,
-        odf_hash::odf::verify_with_pins(path, options, m.pins ? &*m.pins : nullptr,
-                                        m.write_pins.has_value()));
-    if (m.write_pins && pinned.pin) {
-      ODF_HASH_RETURN_IF_ERROR(odf_hash::odf::write_pins(*m.write_pins, {*pinned.pin}));
-    }
-    return pinned;
-  });
-  return report_tuple(value_or_raise(std::move(r)).report);
-}
-
-// Plan / check / merge (verify_plan.h), each side as its versioned JSON text: the Python
-// layer's Task, CheckResult and Plan are plain data built from it (cheap to pickle), and
-// everything that comes back is validated here by the C++ parsers.
-std::string plan_verify(const OsString& path_arg, bool integrity_only, bool strict,
-                        const StoreTuple& store, const ModesTuple& modes) {
-  const std::string& path = path_arg.value;
-  odf_hash::CancelFlag cancel{false};
-  odf_hash::odf::VerifyOptions options =
-      verify_options(integrity_only, strict, store, modes, cancel);
-  auto r = run_interruptible(cancel, [&]() -> odf_hash::Result<odf_hash::odf::VerifyPlan> {
-    ODF_HASH_ASSIGN_OR_RETURN(
-        odf_hash::odf::VerifyModes m,
-        odf_hash::odf::parse_verify_modes(mode_args(modes), odf_hash::odf::ArgSpelling::kKeywords));
-    m.apply(options);
-    return odf_hash::odf::plan_verify(path, options);
-  });
-  return odf_hash::odf::verify_plan_json(value_or_raise(std::move(r)));
-}
-
-// The worker's policy (odf_hash.Allow): None, or (datasets, endpoints, follow_symlinks).
-using PolicyTuple = std::tuple<std::vector<std::string>, std::vector<std::string>, bool>;
-
-std::string check_task(const std::string& task_json, const std::optional<PolicyTuple>& allow) {
-  odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&]() -> odf_hash::Result<odf_hash::odf::FileCheckResult> {
-    auto task = odf_hash::odf::parse_file_task_json(task_json);
-    if (!task.is_ok()) return task.status();
-    if (!allow) return odf_hash::odf::check_file(*task, &cancel);
-    odf_hash::odf::TaskPolicy policy;
-    std::tie(policy.datasets, policy.endpoints, policy.follow_symlinks) = *allow;
-    return odf_hash::odf::check_file(*task, policy, &cancel);
-  });
-  return odf_hash::odf::check_result_json(value_or_raise(std::move(r)));
-}
-
-ReportTuple merge_checks(const std::string& plan_json, const std::vector<std::string>& results) {
-  odf_hash::Result<odf_hash::odf::DatasetReport> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    [&] {
-      auto plan = odf_hash::odf::parse_verify_plan_json(plan_json);
-      if (!plan.is_ok()) {
-        r = plan.status();
-        return;
-      }
-      std::vector<odf_hash::odf::FileCheckResult> parsed;
-      parsed.reserve(results.size());
-      for (size_t i = 0; i < results.size(); ++i) {
-        auto one = odf_hash::odf::parse_check_result_json(results[i]);
-        if (!one.is_ok()) {
-          r = odf_hash::Status::parse_error("results[" + std::to_string(i) +
-                                            "]: " + one.status().message());
-          return;
-        }
-        parsed.push_back(std::move(*one));
-      }
-      r = odf_hash::odf::merge_checks(*plan, std::move(parsed));
-    }();
-  }
-  return report_tuple(value_or_raise(std::move(r)));
-}
-
-// The kamu workspace at `path` (workspace.h), or None when it is a dataset or no workspace:
-// (folder of datasets, [(alias, entry name, location, report)]) for the entries `names`
-// selects (None: all; select_datasets' first error is raised), report being None for a
-// dataset to verify, else the not-a-dataset report of an entry that is none.
-using EntryTuple = std::tuple<OsString, OsString, OsString, std::optional<ReportTuple>>;
-using WorkspaceTuple = std::tuple<OsString, std::vector<EntryTuple>>;
-
-std::optional<WorkspaceTuple> workspace(const OsString& path_arg, const StoreTuple& store,
-                                        const std::optional<std::vector<OsString>>& names) {
-  const std::string& path = path_arg.value;
-  odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(
-      cancel, [&] { return odf_hash::odf::open_workspace(path, store_for(store, cancel)); });
-  std::optional<odf_hash::odf::Workspace> ws = value_or_raise(std::move(r));
-  if (!ws) return std::nullopt;
-  std::vector<EntryTuple> entries;
-  if (names && names->empty()) return WorkspaceTuple{odf_hash::redact_url(ws->location), {}};
-  std::vector<std::string> wanted;
-  for (const auto& n : names.value_or(std::vector<OsString>{})) wanted.push_back(n.value);
-  const auto selection =
-      odf_hash::odf::select_datasets(*ws, wanted, odf_hash::redact_url(ws->location));
-  if (!selection.errors.empty()) throw LibraryError(selection.errors.front());
-  for (const auto* d : selection.chosen) {
-    std::optional<ReportTuple> report;
-    if (!d->not_a_dataset.empty()) report = report_tuple(odf_hash::odf::not_a_dataset_report(*d));
-    entries.emplace_back(d->alias, d->id, odf_hash::redact_url(d->location), std::move(report));
-  }
-  return WorkspaceTuple{odf_hash::redact_url(ws->location), std::move(entries)};
-}
-
-// The canonical JSON of a task / result / plan after validation (Task.from_json...).
-std::string normalize_task(const std::string& text) {
-  return odf_hash::odf::file_task_json(value_or_raise(odf_hash::odf::parse_file_task_json(text)));
-}
-std::string normalize_result(const std::string& text) {
-  return odf_hash::odf::check_result_json(
-      value_or_raise(odf_hash::odf::parse_check_result_json(text)));
-}
-std::string normalize_plan(const std::string& text) {
-  odf_hash::Result<odf_hash::odf::VerifyPlan> r = odf_hash::Status::internal("not run");
-  {
-    nb::gil_scoped_release unlocked;
-    r = odf_hash::odf::parse_verify_plan_json(text);
-  }
-  return odf_hash::odf::verify_plan_json(value_or_raise(std::move(r)));
-}
-
-std::vector<std::string> problem_kinds() {
-  std::vector<std::string> out;
-  for (int k = 0;; ++k) {
-    const char* name = odf_hash::odf::problem_kind_name(static_cast<odf_hash::odf::ProblemKind>(k));
-    if (name == nullptr || std::strcmp(name, "unknown") == 0) break;
-    out.emplace_back(name);
-  }
-  return out;
-}
-
 odf_hash::multibase::Base base_from(const std::string& base) {
   for (odf_hash::multibase::Base b : odf_hash::multibase::all_bases()) {
     if (base == odf_hash::multibase::base_name(b) ||
@@ -564,11 +366,7 @@ NB_MODULE(_odf_hash, m) {
   m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a, "store"_a);
   bind_compare(m);
   bind_query(m);
-  m.def("verify", &verify, "path"_a, "jobs"_a, "integrity_only"_a, "strict"_a, "store"_a, "modes"_a,
-        "pins"_a.none(), "write_pins"_a.none());
-  m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a, "strict"_a, "store"_a,
-        "modes"_a);
-  m.def("workspace", &workspace, "path"_a, "store"_a, "names"_a.none());
+  bind_verify(m);
   m.def(
       "is_store_url", [](const OsString& text) { return odf_hash::is_store_url(text.value); },
       "text"_a);
@@ -580,12 +378,5 @@ NB_MODULE(_odf_hash, m) {
     nb::gil_scoped_release unlocked;
     odf_hash::shutdown_remote_stores();
   });
-  m.def("check_task", &check_task, "task_json"_a, "allow"_a = nb::none());
-  m.def("merge_checks", &merge_checks, "plan_json"_a, "results"_a);
-  m.def("normalize_task", &normalize_task, "text"_a);
-  m.def("normalize_result", &normalize_result, "text"_a);
-  m.def("normalize_plan", &normalize_plan, "text"_a);
-  m.def("plan_json_version", [] { return odf_hash::odf::kVerifyPlanJsonVersion; });
-  m.def("problem_kinds", &problem_kinds);
   m.def("library_version", [] { return std::string(ODF_HASH_VERSION_STRING); });
 }

@@ -96,3 +96,14 @@ def test_an_alias_naming_two_datasets_asks_for_the_id(ws_copy):
     assert picked["towns"].ok
     both = odf_hash.verify_workspace(ws)
     assert f"towns ({twin.name})" in both and f"towns ({dirs['towns'].name})" in both
+
+
+def test_a_workspace_without_datasets_is_no_valid_result(tmp_path):
+    """A workspace whose folder of datasets is empty raises, as `odf-hash verify` exits 2: an
+    empty dict would pass `all(r.ok for r in reports.values())` with nothing verified. Asking
+    for no dataset (datasets=[]) gets none."""
+    ws = tmp_path / "ws"
+    (ws / ".kamu" / "datasets").mkdir(parents=True)
+    with pytest.raises(odf_hash.NotFoundError, match="the kamu workspace holds no dataset"):
+        odf_hash.verify_workspace(ws)
+    assert odf_hash.verify_workspace(ws, datasets=[]) == {}

@@ -56,9 +56,9 @@ class Run {
     if (ws.is_ok() && ws->has_value()) return workspace(shown, **ws);
     if (request_.target == Target::kWorkspace) {
       if (!ws.is_ok()) return error(shown, ws.status());
-      return error(shown, Status::not_found(shown + ": not a kamu workspace (for one dataset, use " +
-                                                flag("verify without --dataset", "odf_hash.verify") +
-                                                ")"));
+      return error(shown,
+                   Status::not_found(shown + ": not a kamu workspace (for one dataset, use " +
+                                     flag("verify without --dataset", "odf_hash.verify") + ")"));
     }
     if (request_.datasets_given && ws.is_ok()) {
       return error(shown, Status::invalid_argument(
@@ -87,8 +87,9 @@ class Run {
         observer_.progress(outcome.shown, p);
       };
     }
-    outcome.result = odf::verify_with_pins(path, options, out_.modes.pins ? &*out_.modes.pins : nullptr,
-                                           out_.modes.write_pins.has_value());
+    outcome.result =
+        odf::verify_with_pins(path, options, out_.modes.pins ? &*out_.modes.pins : nullptr,
+                              out_.modes.write_pins.has_value());
     if (observer_.wants_progress()) observer_.progress_done();
     if (!outcome.result.is_ok()) {
       const Status& st = outcome.result.status();
@@ -140,13 +141,13 @@ class Run {
     if (chosen.size() > 1 && (out_.modes.expect_head || out_.modes.since)) {
       // Block hashes belong to one dataset: applied to each, they would call every other
       // dataset's history rewritten.
-      return error(shown, Status::invalid_argument(
-                              shown + ": " + flag("--expect-head", "expect_head") + " and " +
-                              flag("--since", "since") +
-                              " name blocks of one dataset, and this workspace has several: "
-                              "pick one with " +
-                              flag("--dataset", "datasets") + ", or pin each in " +
-                              flag("--pins", "pins")));
+      return error(
+          shown, Status::invalid_argument(
+                     shown + ": " + flag("--expect-head", "expect_head") + " and " +
+                     flag("--since", "since") +
+                     " name blocks of one dataset, and this workspace has several: "
+                     "pick one with " +
+                     flag("--dataset", "datasets") + ", or pin each in " + flag("--pins", "pins")));
     }
     WorkspaceOutcome summary;
     summary.shown = shown;
@@ -156,9 +157,8 @@ class Run {
       entry.workspace = shown;
       entry.alias = d->alias;
       // Named by its alias, and by its id too when another reported dataset shares it.
-      const bool shared = std::count_if(chosen.begin(), chosen.end(), [&](const auto* o) {
-                            return o->alias == d->alias;
-                          }) > 1;
+      const bool shared = std::count_if(chosen.begin(), chosen.end(),
+                                        [&](const auto* o) { return o->alias == d->alias; }) > 1;
       entry.name = shared ? d->alias + " (" + d->id + ")" : d->alias;
       if (d->not_a_dataset.empty()) {
         ODF_HASH_RETURN_IF_ERROR(dataset(d->location, &entry));

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "odf_hash/api/verify.h"
 #include "odf_hash/compare/compare.h"
 #include "odf_hash/compare/compare_json.h"
 #include "odf_hash/core/multihash.h"
@@ -356,29 +357,25 @@ int odf_hash_verify_modes_ex(const char* path, uint32_t jobs, uint32_t flags,
          ~(ODF_HASH_VERIFY_INTEGRITY_ONLY | ODF_HASH_VERIFY_STRICT | ODF_HASH_VERIFY_DEEP)) != 0) {
       return invalid(err, "odf_hash_verify_ex: unknown flag");
     }
-    odf_hash::odf::VerifyOptions options;
-    options.jobs = jobs == 0 ? 1 : jobs;
-    options.integrity_only = (flags & ODF_HASH_VERIFY_INTEGRITY_ONLY) != 0;
-    options.strict = (flags & ODF_HASH_VERIFY_STRICT) != 0;
-    options.deep = (flags & ODF_HASH_VERIFY_DEEP) != 0;
+    // A request of the api layer (api/verify.h), as the command and Python make one; the
+    // C-only rules first: jobs 0 means 1, a seed is always given with a sample.
+    odf_hash::api::VerifyRequest request;
+    request.locations = {path};
+    request.target = odf_hash::api::Target::kDataset;
+    request.jobs = jobs == 0 ? 1 : jobs;
+    request.integrity_only = (flags & ODF_HASH_VERIFY_INTEGRITY_ONLY) != 0;
+    request.strict = (flags & ODF_HASH_VERIFY_STRICT) != 0;
+    request.deep = (flags & ODF_HASH_VERIFY_DEEP) != 0;
+    request.spelling = odf_hash::odf::ArgSpelling::kKeywords;
+    request.stop_at_error = true;
     if (modes != nullptr) {
       if (modes->struct_size != sizeof(odf_hash_verify_modes)) {
         return invalid(err,
                        "odf_hash_verify_modes_ex: struct_size is not "
                        "sizeof(odf_hash_verify_modes) of this library");
       }
-      for (auto [text, slot, name] :
-           {std::tuple{modes->expect_head, &options.expect_head, "expect_head"},
-            std::tuple{modes->since, &options.since, "since"}}) {
-        if (text == nullptr) continue;
-        auto h = odf_hash::Multihash::parse(text);
-        if (!h.is_ok()) {
-          const std::string m = std::string("odf_hash_verify_modes_ex: ") + name +
-                                " is not a multihash: " + h.status().message();
-          return invalid(err, m.c_str());
-        }
-        *slot = *h;
-      }
+      if (modes->expect_head != nullptr) request.modes.expect_head = modes->expect_head;
+      if (modes->since != nullptr) request.modes.since = modes->since;
       const bool fraction = modes->sample_fraction != 0;
       if (fraction && !(modes->sample_fraction > 0 && modes->sample_fraction <= 1)) {
         return invalid(err, "odf_hash_verify_modes_ex: sample_fraction must be in (0, 1]");
@@ -387,19 +384,21 @@ int odf_hash_verify_modes_ex(const char* path, uint32_t jobs, uint32_t flags,
         return invalid(err, "odf_hash_verify_modes_ex: sample_fraction or sample_count, not both");
       }
       if (fraction) {
-        options.sample_fraction = modes->sample_fraction;
         char spec[32];
         std::snprintf(spec, sizeof spec, "%g", modes->sample_fraction);
-        options.sample_spec = spec;
+        request.modes.sample = spec;
       } else if (modes->sample_count != 0) {
-        options.sample_count = modes->sample_count;
-        options.sample_spec = std::to_string(modes->sample_count);
+        request.modes.sample = std::to_string(modes->sample_count);
       }
-      options.sample_seed = modes->sample_seed;
+      if (request.modes.sample) request.modes.seed = std::to_string(modes->sample_seed);
     }
-    auto r = odf_hash::odf::verify_dataset(path, options);
-    if (!r.is_ok()) return report(err, r.status());
-    auto* rep = new odf_hash_report{std::move(r).value(), {}, {}, {}};
+    struct Keep final : odf_hash::api::VerifyObserver {
+      void dataset(const odf_hash::api::DatasetOutcome& o) override { report = o.result->report; }
+      odf_hash::odf::DatasetReport report;
+    } keep;
+    auto verified = odf_hash::api::verify(request, keep);
+    if (!verified.is_ok()) return report(err, verified.status());
+    auto* rep = new odf_hash_report{std::move(keep.report), {}, {}, {}};
     for (const auto& p : rep->report.problems) {
       rep->blocks.push_back(p.block ? p.block->to_string() : std::string());
     }

@@ -11,16 +11,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <iterator>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "odf_hash/core/check_list.h"
-#include "odf_hash/core/parallel.h"
+#include "odf_hash/api/verify.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/store.h"
 #include "odf_hash/io/store_options.h"
@@ -28,7 +25,6 @@
 #include "odf_hash/odf/verify_args.h"
 #include "odf_hash/odf/verify_json.h"
 #include "odf_hash/odf/verify_pins.h"
-#include "odf_hash/odf/workspace.h"
 #include "odf_hash/remote/open_store.h"
 #include "output.h"
 #include "problem_text.h"
@@ -52,14 +48,13 @@ struct VerifyArgs {
   bool follow_symlinks = false;
   bool strict = false;
   std::vector<std::string> aliases;  // --dataset: only these datasets of a workspace
-  unsigned jobs = 0;                 // 0: the CPU count, kRemoteJobs for a remote dataset
+  unsigned jobs = 0;                 // 0: api::verify_jobs' default (every core; 16 for a URL)
   StoreOptions store;
   // Verify modes (verify_args.h): a trusted head, pins, incremental, deep, sampled; each
   // with its option, to tell an option given empty from one not given.
   std::string expect_head, since, pins_path, write_pins_path, sample, seed;
   std::vector<std::pair<CLI::Option*, const std::string*>> mode_options;
   bool deep = false;
-  odf::VerifyModes modes;  // parsed from the strings above by run_verify
 };
 
 std::string plural(uint64_t n, const char* word) {
@@ -253,151 +248,76 @@ class ProgressLine {
   std::chrono::steady_clock::time_point last_;
 };
 
-struct Tally {
-  uint64_t total = 0, valid = 0, invalid = 0, errors = 0, problems = 0, fallbacks = 0;
-  uint64_t partial = 0;  // verified in part (--since, --sample)
-  nlohmann::json datasets = nlohmann::json::array();
-  // The pins of the datasets that may be pinned (verify_pins.h): --write-pins.
-  std::vector<odf::Pin> new_pins;
-};
+// Renders each outcome as api::verify tells it: a dataset's text on stdout, an error on
+// stderr; with --json, kept for the document printed at the end.
+class Renderer final : public api::VerifyObserver {
+ public:
+  Renderer(const VerifyArgs& args, bool show_pins)
+      : args_(args), show_pins_(show_pins), tty_(isatty(STDERR_FILENO) != 0) {}
 
-// A dataset of a workspace being verified: its alias and the workspace's folder.
-struct Named {
-  std::string alias;
-  std::string workspace;
-};
+  bool wants_progress() const override { return tty_; }
+  void progress(const std::string& shown, const odf::VerifyProgress& p) override {
+    if (!line_) line_.emplace(shown);
+    line_->update(p);
+  }
+  void progress_done() override { line_.reset(); }
 
-// The JSON of a dataset, tagged with its workspace when it belongs to one.
-nlohmann::json tagged(nlohmann::json j, const Named* named) {
-  if (named != nullptr) {
-    j["alias"] = named->alias;
-    j["workspace"] = named->workspace;
-  }
-  return j;
-}
-
-// A record of an error about a path or a selection, or of a dataset that could not be
-// verified.
-void record_error(const VerifyArgs& args, const std::string& shown, const std::string& message,
-                  Tally& tally, const Named* named = nullptr) {
-  ++tally.total;
-  ++tally.errors;
-  std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(message).c_str());
-  if (args.json) tally.datasets.push_back(tagged({{"path", shown}, {"error", message}}, named));
-}
-
-// Keeps one dataset's report: printed (text) or kept (JSON), counted, its pin kept for
-// --write-pins. The one-line verdict for a workspace's summary: "VALID", "INVALID (2
-// problems)", "ERROR: ...".
-std::string record_report(const VerifyArgs& args, const Result<odf::PinnedReport>& result,
-                          const std::string& shown, const Named* named, Tally& tally) {
-  if (!result.is_ok()) {
-    record_error(args, shown, redact_url(result.status().message()), tally, named);
-    return "ERROR (could not be verified)";
-  }
-  ++tally.total;
-  const DatasetReport& report = result->report;
-  (report.valid() ? tally.valid : tally.invalid) += 1;
-  tally.problems += report.problems.size();
-  tally.fallbacks += report.logical_fallbacks();
-  tally.partial += report.scope.partial() ? 1 : 0;
-  if (args.json) {
-    tally.datasets.push_back(tagged(nlohmann::json::parse(odf::verify_report_json(report)), named));
-  } else {
-    const bool show_pin =
-        args.modes.expect_head || args.modes.since || args.modes.pins || args.modes.write_pins;
-    print_text(report, args.verbose, named != nullptr ? named->alias : "",
-               show_pin ? result->pin : std::nullopt);
-  }
-  if (result->pin) tally.new_pins.push_back(*result->pin);
-  std::string verdict = report.verdict();
-  if (!report.unreferenced.empty() && !report.strict) {
-    verdict += ", " + std::to_string(report.unreferenced.size()) + " unreferenced (" +
-               byte_size(report.unreferenced_bytes()) + ")";
-  }
-  return verdict;
-}
-
-// Verifies one dataset (with the pin file's pin, if any) and records its report.
-std::string verify_one(const VerifyArgs& args, const std::string& path, const Named* named,
-                       Tally& tally) {
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  odf::VerifyOptions options;
-  options.jobs = args.jobs != 0 ? args.jobs : is_store_url(path) ? kRemoteJobs : resolve_threads(0);
-  options.integrity_only = args.integrity_only;
-  options.strict = args.strict;
-  options.store = args.store;
-  options.deep = args.deep;
-  args.modes.apply(options);
-  const std::string shown = redact_url(path);
-  std::optional<ProgressLine> line;
-  if (tty) {
-    line.emplace(shown);
-    options.progress = [&](const odf::VerifyProgress& p) { line->update(p); };
-  }
-  Result<odf::PinnedReport> result =
-      odf::verify_with_pins(path, options, args.modes.pins ? &*args.modes.pins : nullptr,
-                            args.modes.write_pins.has_value());
-  line.reset();
-  return record_report(args, result, shown, named, tally);
-}
-
-// Every entry of a kamu workspace (or those --dataset names), then one line per entry: a
-// dataset verified, or an entry that is not a dataset reported as a problem.
-void verify_workspace(const VerifyArgs& args, const std::string& path, const odf::Workspace& ws,
-                      Tally& tally) {
-  const std::string shown = redact_url(path);
-  const odf::WorkspaceSelection selection = odf::select_datasets(ws, args.aliases, shown);
-  for (const Status& e : selection.errors) record_error(args, shown, e.message(), tally);
-  if (ws.datasets.empty() && args.aliases.empty()) {
-    record_error(args, shown, shown + ": the kamu workspace holds no dataset", tally);
-    return;
-  }
-  const std::vector<const odf::WorkspaceDataset*>& chosen = selection.chosen;
-  if (chosen.size() > 1 && (args.modes.expect_head || args.modes.since)) {
-    // Block hashes belong to one dataset: applied to each, they would call every other
-    // dataset's history rewritten.
-    record_error(args, shown,
-                 shown +
-                     ": --expect-head and --since name blocks of one dataset, and this "
-                     "workspace has several: pick one with --dataset, or pin each in --pins",
-                 tally);
-    return;
-  }
-  std::vector<std::pair<std::string, std::string>> lines;  // name, verdict
-  for (const auto* d : chosen) {
-    Named named{d->alias, shown};
-    const bool twice = std::count_if(ws.datasets.begin(), ws.datasets.end(),
-                                     [&](const auto& o) { return o.alias == d->alias; }) > 1;
-    const std::string name = twice ? d->alias + " (" + d->id + ")" : d->alias;
-    if (d->not_a_dataset.empty()) {
-      lines.emplace_back(name, verify_one(args, d->location, &named, tally));
-      continue;
+  void dataset(const api::DatasetOutcome& o) override {
+    if (!o.result.is_ok()) {
+      const std::string message = o.result.status().message();
+      std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(message).c_str());
+      if (args_.json) datasets_.push_back(tagged({{"path", o.shown}, {"error", message}}, o));
+      return;
     }
-    Result<odf::PinnedReport> entry = odf::PinnedReport{odf::not_a_dataset_report(*d), {}};
-    lines.emplace_back(name, record_report(args, entry, redact_url(d->location), &named, tally) +
-                                 ": not a dataset");
+    const DatasetReport& report = o.result->report;
+    if (args_.json) {
+      datasets_.push_back(tagged(nlohmann::json::parse(odf::verify_report_json(report)), o));
+    } else {
+      print_text(report, args_.verbose, o.alias, show_pins_ ? o.result->pin : std::nullopt);
+    }
   }
-  if (args.json || chosen.empty()) return;
-  const size_t others = static_cast<size_t>(std::count_if(
-      chosen.begin(), chosen.end(), [](const auto* d) { return !d->not_a_dataset.empty(); }));
-  const std::string counted = others == 0 ? plural(chosen.size(), "dataset")
-                                          : std::to_string(chosen.size()) +
-                                                (chosen.size() == 1 ? " entry, " : " entries, ") +
-                                                std::to_string(others) + " not a dataset";
-  std::string out = "workspace " + escape_text(shown) + ": " + counted +
-                    (chosen.size() == ws.datasets.size()
-                         ? ""
-                         : " of " + std::to_string(ws.datasets.size()) + " (--dataset)") +
-                    "\n";
-  size_t width = 0;
-  for (const auto& [name, verdict] : lines) width = std::max(width, escape_text(name).size());
-  for (const auto& [name, verdict] : lines) {
-    const std::string a = escape_text(name);
-    out += "  " + a + std::string(width - a.size(), ' ') + "  " + verdict + "\n";
+
+  // "workspace W: 3 datasets" (or "N entries, M not a dataset", "of K (--dataset)"), then a
+  // line per entry with its verdict.
+  void workspace(const api::WorkspaceOutcome& w) override {
+    if (args_.json) return;
+    const size_t n = w.lines.size();
+    const size_t others = static_cast<size_t>(std::count_if(
+        w.lines.begin(), w.lines.end(), [](const auto& l) { return l.not_a_dataset; }));
+    const std::string counted = others == 0
+                                    ? plural(n, "dataset")
+                                    : std::to_string(n) + (n == 1 ? " entry, " : " entries, ") +
+                                          std::to_string(others) + " not a dataset";
+    std::string out = "workspace " + escape_text(w.shown) + ": " + counted +
+                      (n == w.entries ? "" : " of " + std::to_string(w.entries) + " (--dataset)") +
+                      "\n";
+    size_t width = 0;
+    for (const auto& l : w.lines) width = std::max(width, escape_text(l.name).size());
+    for (const auto& l : w.lines) {
+      const std::string a = escape_text(l.name);
+      out += "  " + a + std::string(width - a.size(), ' ') + "  " + l.verdict + "\n";
+    }
+    std::fputs((out + "\n").c_str(), stdout);
   }
-  std::fputs((out + "\n").c_str(), stdout);
-}
+
+  nlohmann::json& datasets() { return datasets_; }
+
+ private:
+  // The JSON of a dataset, tagged with its workspace when it belongs to one.
+  static nlohmann::json tagged(nlohmann::json j, const api::DatasetOutcome& o) {
+    if (o.in_workspace()) {
+      j["alias"] = o.alias;
+      j["workspace"] = o.workspace;
+    }
+    return j;
+  }
+
+  const VerifyArgs& args_;
+  const bool show_pins_;
+  const bool tty_;
+  std::optional<ProgressLine> line_;
+  nlohmann::json datasets_ = nlohmann::json::array();
+};
 
 // The mode options as given (an option given empty is given: verify_args.h refuses it).
 odf::VerifyModeArgs mode_args(const VerifyArgs& args) {
@@ -417,71 +337,57 @@ odf::VerifyModeArgs mode_args(const VerifyArgs& args) {
   return m;
 }
 
+void print_summary(const api::VerifyTally& t) {
+  std::string s = "summary: " + plural(t.total, "dataset") + ": " + std::to_string(t.valid) +
+                  " valid, " + std::to_string(t.invalid) + " invalid";
+  if (t.errors != 0) s += ", " + std::to_string(t.errors) + " could not be verified";
+  s += " (" + plural(t.problems, "problem") + ", " + plural(t.fallbacks, "logical fallback") + ")";
+  if (t.partial != 0)
+    s += "; " + std::to_string(t.partial) + " verified in part (--since, --sample)";
+  std::cout << s << std::endl;
+}
+
 int run_verify(VerifyArgs& args) {
+  api::VerifyRequest request;
+  request.locations = args.datasets;
+  request.datasets = args.aliases;
+  request.datasets_given = !args.aliases.empty();
+  request.jobs = args.jobs;
+  request.integrity_only = args.integrity_only;
+  request.strict = args.strict;
+  request.deep = args.deep;
+  request.store = args.store;
   // The workspace's links too: an entry leaving it is then followed, not a problem.
-  args.store.follow_symlinks = args.follow_symlinks;
-  Result<odf::VerifyModes> modes =
-      odf::parse_verify_modes(mode_args(args), odf::ArgSpelling::kFlags);
-  Status st = modes.status();
-  if (st.is_ok()) args.modes = std::move(*modes);
-  if (st.is_ok() && args.datasets.size() > 1 && (args.modes.expect_head || args.modes.since)) {
-    st = Status::invalid_argument(
-        "--expect-head and --since name blocks of one dataset: give one dataset (for many, "
-        "pin each in a --pins file)");
-  }
-  if (!st.is_ok()) {
-    std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(st.message()).c_str());
+  request.store.follow_symlinks = args.follow_symlinks;
+  request.modes = mode_args(args);
+  request.spelling = odf::ArgSpelling::kFlags;
+  const odf::VerifyModeArgs& m = request.modes;
+  Renderer renderer(args, m.expect_head || m.since || m.pins || m.write_pins);
+  Result<api::VerifyResult> result = api::verify(request, renderer);
+  if (!result.is_ok()) {
+    std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
   }
-  Tally tally;
-  for (const auto& path : args.datasets) {
-    // A folder that is no dataset may be a kamu workspace; any error opening it is left to
-    // verify_one, which reports it as for a dataset.
-    auto ws = odf::open_workspace(path, args.store);
-    if (ws.is_ok() && ws->has_value()) {
-      verify_workspace(args, path, **ws, tally);
-    } else if (!args.aliases.empty() && ws.is_ok()) {
-      record_error(args, redact_url(path),
-                   redact_url(path) +
-                       ": --dataset selects datasets of a kamu workspace, and this is not one",
-                   tally);
-    } else {
-      verify_one(args, path, nullptr, tally);
-    }
-  }
+  const api::VerifyTally& t = result->tally;
   if (args.json) {
-    nlohmann::json out{{"datasets", tally.datasets},
+    nlohmann::json out{{"datasets", std::move(renderer.datasets())},
                        {"summary",
-                        {{"datasets", tally.total},
-                         {"valid", tally.valid},
-                         {"invalid", tally.invalid},
-                         {"errors", tally.errors},
-                         {"problems", tally.problems},
-                         {"logical_fallbacks", tally.fallbacks},
-                         {"partial", tally.partial}}}};
+                        {{"datasets", t.total},
+                         {"valid", t.valid},
+                         {"invalid", t.invalid},
+                         {"errors", t.errors},
+                         {"problems", t.problems},
+                         {"logical_fallbacks", t.fallbacks},
+                         {"partial", t.partial}}}};
     print_json(out);
   } else {
-    std::string s = "summary: " + plural(tally.total, "dataset") + ": " +
-                    std::to_string(tally.valid) + " valid, " + std::to_string(tally.invalid) +
-                    " invalid";
-    if (tally.errors != 0) s += ", " + std::to_string(tally.errors) + " could not be verified";
-    s += " (" + plural(tally.problems, "problem") + ", " +
-         plural(tally.fallbacks, "logical fallback") + ")";
-    if (tally.partial != 0) {
-      s += "; " + std::to_string(tally.partial) + " verified in part (--since, --sample)";
-    }
-    std::cout << s << std::endl;
+    print_summary(t);
   }
-  if (args.modes.write_pins && !tally.new_pins.empty()) {
-    // Merged under a lock with the pins the file holds now (verify_pins.h).
-    if (Status written = odf::write_pins(*args.modes.write_pins, tally.new_pins);
-        !written.is_ok()) {
-      std::fprintf(stderr, "odf-hash verify: %s\n", escape_text(written.message()).c_str());
-      return kExitError;
-    }
+  if (!result->pins_written.is_ok()) {
+    std::fprintf(stderr, "odf-hash verify: %s\n",
+                 escape_text(result->pins_written.message()).c_str());
   }
-  if (tally.errors != 0) return kExitError;
-  return tally.invalid != 0 ? kExitMismatch : kExitOk;
+  return result->exit_code();
 }
 
 }  // namespace

@@ -11,10 +11,6 @@
 
 namespace odf_hash::cli {
 
-// Files (or objects) read at once by `verify` when a dataset is remote and --jobs is not
-// given: transfers wait on the network, not on a core.
-inline constexpr unsigned kRemoteJobs = 16;
-
 // Adds --endpoint-url, --region, --no-sign-request, --connect-timeout, --read-timeout,
 // --max-attempts, --ipfs-gateway and --trust-gateway to `app`, in the group "Remote stores
 // (s3://, http://, https://, ipfs://, ipns://)".

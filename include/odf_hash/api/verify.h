@@ -103,15 +103,15 @@ class VerifyObserver {
 
 struct VerifyTally {
   uint64_t total = 0, valid = 0, invalid = 0, errors = 0, problems = 0, fallbacks = 0;
-  uint64_t partial = 0;  // verified in part (since, sample)
+  uint64_t partial = 0;   // verified in part (since, sample)
   int exit_code() const;  // 2 some error, else 1 some invalid, else 0
 };
 
 struct VerifyResult {
   VerifyTally tally;
-  odf::VerifyModes modes;       // as parsed: what was asked (a front shows pins when asked)
-  std::vector<odf::Pin> pins;   // the pins given (write_pins: written to its file)
-  Status pins_written;          // the error writing them, if any (then exit code 2)
+  odf::VerifyModes modes;      // as parsed: what was asked (a front shows pins when asked)
+  std::vector<odf::Pin> pins;  // the pins this pass gives (with write_pins: written)
+  Status pins_written;         // the error writing them, if any (then exit code 2)
   int exit_code() const { return pins_written.is_ok() ? tally.exit_code() : 2; }
 };
 

@@ -279,5 +279,4 @@ def merge(plan: Plan, results: Iterable[CheckResult]) -> Report:
             raise InvalidInputError(
                 f"odf_hash.merge: expected odf_hash.CheckResult objects, not {type(r).__name__}")
         texts.append(r.to_json())
-    json_text, problems = _odf_hash.merge_checks(plan.to_json(), texts)
-    return Report(json_text, problems)
+    return Report(_odf_hash.merge_checks(plan.to_json(), texts))

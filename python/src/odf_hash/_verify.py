@@ -2,15 +2,13 @@
 (verify_workspace), and the report, problems and file checks they give."""
 from __future__ import annotations
 
+import copy
 import dataclasses
 import enum
-import json
-import os
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
 
 from . import _odf_hash
 from ._args import _MAX_JOBS, PathLike, _count, _modes, _path, _store
-from ._errors import NotFoundError
 
 ProblemKind = enum.Enum(  # type: ignore[misc]
     "ProblemKind",
@@ -113,13 +111,12 @@ class Report:
     False for a partial pass (``since``, ``sample``), where ``ok`` means that nothing wrong
     was found in what was read."""
 
-    def __init__(self, json_text: str, problems: List[tuple]):
-        self._dict = json.loads(json_text)
-        self.problems: List[Problem] = [
-            Problem(ProblemKind(k), b, s, f or None, e or None, a or None, m,
-                    Link(*link) if link is not None else None)
-            for k, b, s, f, e, a, m, link in problems
-        ]
+    def __init__(self, built: Dict[str, Any]):
+        # As the extension builds it (verify_bindings.cpp): "document", the object `odf-hash
+        # verify --json` prints for the dataset; "problems", its problems with the system's
+        # bytes (a file name that is not UTF-8 round-trips through os.fsencode).
+        self._dict: Dict[str, Any] = built["document"]
+        self.problems: List[Problem] = [Problem._from_dict(p) for p in built["problems"]]
         d = self._dict
         self.path: str = d["path"]
         self.kind: Optional[str] = d["kind"]  #: ``"root"`` / ``"derivative"`` (None if unknown)
@@ -172,7 +169,7 @@ class Report:
         return len(self.problems)
 
     def to_dict(self) -> Dict[str, Any]:
-        return json.loads(json.dumps(self._dict))  # a copy the caller may change
+        return copy.deepcopy(self._dict)  # a copy the caller may change
 
     def __eq__(self, other: object) -> bool:
         """Reports are equal when everything they say is: the same files with the same
@@ -242,16 +239,21 @@ def verify(
     An empty value (``expect_head=""``, ``pins=""``, ...) raises :class:`InvalidInputError`:
     it never turns a check off."""
     p = _path(dataset, "odf_hash.verify")
-    opts = _store("verify", store)
-    modes = _modes("verify", expect_head, since, deep, sample, seed)
-    remote = _odf_hash.is_store_url(p)
-    n = (16 if remote else (os.cpu_count() or 1)) if jobs is None else jobs
-    n = _count("jobs", n, _MAX_JOBS)
-    pin_files = [None if f is None else _path(f, f"odf_hash.verify: {name}")
+    args = _verify_args("verify", jobs, integrity_only, strict, store,
+                        _modes("verify", expect_head, since, deep, sample, seed), pins, write_pins)
+    [(_name, report)] = _odf_hash.verify(p, False, None, *args)
+    return Report(report)
+
+
+def _verify_args(what: str, jobs: Optional[int], integrity_only: bool, strict: bool,
+                 store: Dict[str, Any], modes: tuple, pins: Optional[PathLike],
+                 write_pins: Optional[PathLike]) -> tuple:
+    """The extension's arguments after the location: the library's request layer decides
+    the rest (the jobs of a URL, a workspace's entries and their names, the pins)."""
+    n = 0 if jobs is None else _count("jobs", jobs, _MAX_JOBS)  # 0: 16 for a URL, else every core
+    pin_files = [None if f is None else _path(f, f"odf_hash.{what}: {name}")
                  for name, f in (("pins", pins), ("write_pins", write_pins))]
-    json_text, problems = _odf_hash.verify(p, n, bool(integrity_only), bool(strict), opts,
-                                           modes, *pin_files)
-    return Report(json_text, problems)
+    return (n, bool(integrity_only), bool(strict), _store(what, store), modes, *pin_files)
 
 
 def verify_workspace(
@@ -269,27 +271,15 @@ def verify_workspace(
     dataset (a file, a folder without ``refs/`` nor ``blocks/``, a link leaving the
     workspace) is a report with one ``not-a-dataset`` problem, so not ``ok``. Aliases are
     text from the datasets: escape them before printing to a terminal. Raises
-    :class:`NotFoundError` when ``workspace`` is no workspace (a dataset: use :func:`verify`)
-    or a requested alias is not in it, :class:`InvalidInputError` when a requested alias names
+    :class:`NotFoundError` when ``workspace`` is no workspace (a dataset: use :func:`verify`),
+    holds no dataset (``datasets=[]`` selects none: ``{}``) or a requested alias is not in it, :class:`InvalidInputError` when a requested alias names
     several datasets (give the dataset id); the other arguments as :func:`verify`
     (``expect_head`` and ``since`` name one dataset's blocks: use :func:`verify` on that
     dataset; ``pins`` and ``write_pins`` find each dataset by its location, any spelling of
     it)."""
     p = _path(workspace, "odf_hash.verify_workspace")
-    opts = _store("verify_workspace", store)
     wanted = None if datasets is None else [datasets] if isinstance(datasets, str) else list(datasets)
-    ws = _odf_hash.workspace(p, opts, wanted)
-    if ws is None:
-        raise NotFoundError(f"{p}: not a kamu workspace (for one dataset, use odf_hash.verify)")
-    _location, entries = ws
-    aliases = [alias for alias, _, _, _ in entries]
-    out: Dict[str, Report] = {}
-    for alias, ident, where, not_a_dataset in entries:
-        key = alias if aliases.count(alias) == 1 else f"{alias} ({ident})"
-        if not_a_dataset is not None:
-            out[key] = Report(*not_a_dataset)
-            continue
-        out[key] = verify(where, jobs=jobs, integrity_only=integrity_only, strict=strict,
-                          deep=deep, sample=sample, seed=seed, pins=pins,
-                          write_pins=write_pins, **store)
-    return out
+    args = _verify_args("verify_workspace", jobs, integrity_only, strict, store,
+                        _modes("verify_workspace", None, None, deep, sample, seed), pins,
+                        write_pins)
+    return {name: Report(report) for name, report in _odf_hash.verify(p, True, wanted, *args)}

@@ -26,9 +26,9 @@ struct Recorder final : api::VerifyObserver {
 class ApiVerify : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::path(::testing::TempDir()) /
-            ("odf_api_" +
-             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    root_ =
+        fs::path(::testing::TempDir()) /
+        ("odf_api_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(root_);
     datasets_ = root_ / ".kamu" / "datasets";
     fs::create_directories(datasets_);
@@ -166,8 +166,9 @@ TEST_F(ApiVerify, TargetsRefuseTheOtherKind) {
   r = api::verify(workspace, b);
   ASSERT_FALSE(r.is_ok());
   EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
-  EXPECT_NE(r.status().message().find("not a kamu workspace (for one dataset, use odf_hash.verify)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.status().message().find("not a kamu workspace (for one dataset, use odf_hash.verify)"),
+      std::string::npos)
       << r.status().message();
 }
 
