@@ -315,6 +315,192 @@ void print_chain_differences(const std::vector<odf::ChainDifference>& diffs) {
   }
 }
 
+std::string interval_text(uint64_t start, uint64_t end) {
+  return "[" + std::to_string(start) + ", " + std::to_string(end) + "]";
+}
+
+// A file's part in an entry: null when all of it, else its offsets and rows.
+nlohmann::json slice_files_json(const std::vector<compare::SliceFile>& files) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& f : files) {
+    nlohmann::json window;
+    if (f.window) {
+      window = {{"start", f.window->start},
+                {"end", f.window->end},
+                {"first_row", f.window->start - f.interval.start},
+                {"last_row", f.window->end - f.interval.start}};
+    }
+    j.push_back({{"file", f.file},
+                 {"offset_interval", {{"start", f.interval.start}, {"end", f.interval.end}}},
+                 {"window", std::move(window)}});
+  }
+  return j;
+}
+
+// "data/f… [0, 199]", and for a part of the file " rows 0-149 (offsets 0-149)".
+std::string slice_file_list(const std::vector<compare::SliceFile>& files) {
+  std::string out;
+  for (const auto& f : files) {
+    out += (out.empty() ? "" : ", ") + escape_text(f.file) + " " +
+           interval_text(f.interval.start, f.interval.end);
+    if (f.window) {
+      out += " rows " + std::to_string(f.window->start - f.interval.start) + "-" +
+             std::to_string(f.window->end - f.interval.start) + " (offsets " +
+             std::to_string(f.window->start) + "-" + std::to_string(f.window->end) + ")";
+    }
+  }
+  return out;
+}
+
+bool cut_into_parts(const std::vector<compare::SliceFile>& files) {
+  return std::any_of(files.begin(), files.end(),
+                     [](const compare::SliceFile& f) { return f.window.has_value(); });
+}
+
+std::vector<std::string> time_columns(const compare::DatasetComparison& d) {
+  return {d.system_time_column, d.event_time_column};
+}
+
+void print_datasets_json(const compare::DatasetComparison& d) {
+  const std::vector<std::string> time = time_columns(d);
+  nlohmann::json slices = nlohmann::json::array();
+  for (const auto& s : d.slices) {
+    nlohmann::json js{{"offset_interval", {{"start", s.interval.start}, {"end", s.interval.end}}},
+                      {"original_files", slice_files_json(s.original_files)},
+                      {"reproduced_files", slice_files_json(s.reproduced_files)},
+                      {"verdict", compare::slice_verdict_name(s)}};
+    if (s.comparison) {
+      nlohmann::json c = comparison_json(*s.comparison);
+      // Which file of the run holds each differing row (rows count from the run's start).
+      if (s.comparison->rows && c.contains("differences")) {
+        const auto& cols = s.comparison->rows->columns;
+        for (size_t k = 0; k < cols.size(); ++k) {
+          for (size_t r = 0; r < cols[k].first.size(); ++r) {
+            const compare::DifferingRow& row = cols[k].first[r];
+            nlohmann::json& jr = c["differences"][k]["rows"][r];
+            jr["original_file"] = s.original_files.at(row.original_file).file;
+            jr["reproduced_file"] = s.reproduced_files.at(row.reproduced_file).file;
+          }
+        }
+      }
+      js["comparison"] = std::move(c);
+    }
+    if (!s.error.empty()) js["error"] = s.error;
+    js["only_time_columns_differ"] = s.comparison && compare::differs_only_in(*s.comparison, time);
+    slices.push_back(std::move(js));
+  }
+  nlohmann::json j{{"original", {{"path", d.original}, {"blocks", d.original_blocks}}},
+                   {"reproduced", {{"path", d.reproduced}, {"blocks", d.reproduced_blocks}}},
+                   {"slices", slices},
+                   {"system_time_column", d.system_time_column},
+                   {"event_time_column", d.event_time_column},
+                   {"verdict", d.same_records ? "same-records" : "different"}};
+  j["chain_divergence"] = d.divergence
+                              ? nlohmann::json{{"sequence_number", d.divergence->sequence_number},
+                                               {"original", d.divergence->original},
+                                               {"reproduced", d.divergence->reproduced}}
+                              : nlohmann::json();
+  j["chain_differences"] =
+      nlohmann::json::parse(compare::chain_differences_json(d.chain_differences));
+  add_verification_json(d, j);
+  print_json(j);
+}
+
+// What both sides hold and what one holds alone, totalled over the entries.
+struct SliceTotals {
+  uint64_t only_a = 0, only_b = 0;  // offsets one side holds alone
+  bool common_same = true;          // every run both hold identical or equivalent
+  bool any_common = false;
+};
+
+// One entry of the text report: its offsets and verdict, its files when they are a run or
+// one side's, why it is unverified, and the differences.
+void print_slice_text(const compare::DatasetComparison& d, const compare::SliceComparison& s,
+                      SliceTotals& totals) {
+  const std::vector<std::string> time = time_columns(d);
+  const bool one_sided = s.original_files.empty() || s.reproduced_files.empty();
+  const bool windows = cut_into_parts(s.original_files) || cut_into_parts(s.reproduced_files);
+  const bool run = s.original_files.size() > 1 || s.reproduced_files.size() > 1 || windows;
+  const bool unreached = s.original_unreached || s.reproduced_unreached;
+  if (s.error.empty() && one_sided && !unreached && s.interval.end >= s.interval.start) {
+    (s.original_files.empty() ? totals.only_b : totals.only_a) +=
+        s.interval.end - s.interval.start + 1;
+  }
+  totals.any_common = totals.any_common || !one_sided;
+  if (!one_sided &&
+      (!s.comparison || !s.vouched || !compare::reproduction_verified(*s.comparison))) {
+    totals.common_same = false;
+  }
+  std::string counts;
+  if (!one_sided && windows) {
+    counts = " (the offsets both hold: parts of their slices, compared record by record)";
+  } else if (!one_sided && run) {
+    counts = " (slices split differently: " + std::to_string(s.original_files.size()) +
+             " original files, " + std::to_string(s.reproduced_files.size()) +
+             " reproduced, compared record by record)";
+  }
+  std::printf("slice %-20s %s%s\n", interval_text(s.interval.start, s.interval.end).c_str(),
+              compare::slice_verdict_name(s), counts.c_str());
+  if (run || one_sided) {
+    if (!s.original_files.empty()) {
+      std::printf("  original    %s\n", slice_file_list(s.original_files).c_str());
+    }
+    if (!s.reproduced_files.empty()) {
+      std::printf("  reproduced  %s\n", slice_file_list(s.reproduced_files).c_str());
+    }
+  }
+  if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
+  const std::string note = slice_note(d, s);
+  if (!note.empty()) std::printf("%s\n", note.c_str());
+  if (s.comparison && !compare::reproduction_verified(*s.comparison)) {
+    print_verdict(*s.comparison, RunFiles{&s.original_files, &s.reproduced_files});
+    if (compare::differs_only_in(*s.comparison, time)) {
+      std::string which;
+      for (const auto& c : s.comparison->differing_columns) {
+        which += (which.empty() ? "" : ", ") + escape_text(c);
+      }
+      std::printf(
+          "  only the time columns differ (%s): ODF stamps each record with the time it "
+          "was added (and a source without an event time uses that time), so a run at "
+          "another time differs there; every other column holds the same values, row by "
+          "row\n",
+          which.c_str());
+    }
+  }
+}
+
+void print_datasets_text(const compare::DatasetComparison& d) {
+  std::printf("original    %s (%llu blocks)\n", escape_text(d.original).c_str(),
+              static_cast<unsigned long long>(d.original_blocks));
+  print_side_check(d.original_check);
+  std::printf("reproduced  %s (%llu blocks)\n", escape_text(d.reproduced).c_str(),
+              static_cast<unsigned long long>(d.reproduced_blocks));
+  print_side_check(d.reproduced_check);
+  if (d.divergence) {
+    std::printf("chains      diverge at block %llu: %s vs %s\n",
+                static_cast<unsigned long long>(d.divergence->sequence_number),
+                d.divergence->original.empty() ? "(end)" : d.divergence->original.c_str(),
+                d.divergence->reproduced.empty() ? "(end)" : d.divergence->reproduced.c_str());
+  } else {
+    std::printf("chains      the same events, block by block\n");
+  }
+  print_chain_differences(d.chain_differences);
+  SliceTotals totals;
+  for (const auto& s : d.slices) print_slice_text(d, s, totals);
+  if (totals.only_a > 0 || totals.only_b > 0) {
+    std::printf(
+        "one side    %llu offsets only in the original, %llu only in the reproduction; "
+        "the offsets both hold: %s\n",
+        static_cast<unsigned long long>(totals.only_a),
+        static_cast<unsigned long long>(totals.only_b),
+        !totals.any_common                                  ? "none"
+        : d.verdict == compare::DatasetVerdict::kUnverified ? "not vouched for"
+        : totals.common_same                                ? "the same records"
+                                                            : "different");
+  }
+  print_dataset_verdict(d);
+}
+
 // compare ORIGINAL_DATASET REPRODUCED_DATASET: the offsets both datasets hold grouped into
 // runs of slices (one file a side when the two split alike; parts of files where the slices
 // never end together), each compared as two tables; the offsets one side holds listed.
@@ -326,174 +512,12 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
   }
-  const compare::DatasetComparison& d = *result;
-  auto interval_text = [](uint64_t start, uint64_t end) {
-    return "[" + std::to_string(start) + ", " + std::to_string(end) + "]";
-  };
-  auto verdict_of = [](const compare::SliceComparison& s) -> std::string {
-    return compare::slice_verdict_name(s);
-  };
-  // A file's part in an entry: null when all of it, else its offsets and rows.
-  auto files_json = [](const std::vector<compare::SliceFile>& files) {
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& f : files) {
-      nlohmann::json window;
-      if (f.window) {
-        window = {{"start", f.window->start},
-                  {"end", f.window->end},
-                  {"first_row", f.window->start - f.interval.start},
-                  {"last_row", f.window->end - f.interval.start}};
-      }
-      j.push_back({{"file", f.file},
-                   {"offset_interval", {{"start", f.interval.start}, {"end", f.interval.end}}},
-                   {"window", std::move(window)}});
-    }
-    return j;
-  };
-  const std::vector<std::string> time{d.system_time_column, d.event_time_column};
   if (args.json) {
-    nlohmann::json slices = nlohmann::json::array();
-    for (const auto& s : d.slices) {
-      nlohmann::json js{{"offset_interval", {{"start", s.interval.start}, {"end", s.interval.end}}},
-                        {"original_files", files_json(s.original_files)},
-                        {"reproduced_files", files_json(s.reproduced_files)},
-                        {"verdict", verdict_of(s)}};
-      if (s.comparison) {
-        nlohmann::json c = comparison_json(*s.comparison);
-        // Which file of the run holds each differing row (rows count from the run's start).
-        if (s.comparison->rows && c.contains("differences")) {
-          const auto& cols = s.comparison->rows->columns;
-          for (size_t k = 0; k < cols.size(); ++k) {
-            for (size_t r = 0; r < cols[k].first.size(); ++r) {
-              const compare::DifferingRow& row = cols[k].first[r];
-              nlohmann::json& jr = c["differences"][k]["rows"][r];
-              jr["original_file"] = s.original_files.at(row.original_file).file;
-              jr["reproduced_file"] = s.reproduced_files.at(row.reproduced_file).file;
-            }
-          }
-        }
-        js["comparison"] = std::move(c);
-      }
-      if (!s.error.empty()) js["error"] = s.error;
-      js["only_time_columns_differ"] =
-          s.comparison && compare::differs_only_in(*s.comparison, time);
-      slices.push_back(std::move(js));
-    }
-    nlohmann::json j{{"original", {{"path", d.original}, {"blocks", d.original_blocks}}},
-                     {"reproduced", {{"path", d.reproduced}, {"blocks", d.reproduced_blocks}}},
-                     {"slices", slices},
-                     {"system_time_column", d.system_time_column},
-                     {"event_time_column", d.event_time_column},
-                     {"verdict", d.same_records ? "same-records" : "different"}};
-    j["chain_divergence"] = d.divergence
-                                ? nlohmann::json{{"sequence_number", d.divergence->sequence_number},
-                                                 {"original", d.divergence->original},
-                                                 {"reproduced", d.divergence->reproduced}}
-                                : nlohmann::json();
-    j["chain_differences"] =
-        nlohmann::json::parse(compare::chain_differences_json(d.chain_differences));
-    add_verification_json(d, j);
-    print_json(j);
+    print_datasets_json(*result);
   } else {
-    std::printf("original    %s (%llu blocks)\n", escape_text(d.original).c_str(),
-                static_cast<unsigned long long>(d.original_blocks));
-    print_side_check(d.original_check);
-    std::printf("reproduced  %s (%llu blocks)\n", escape_text(d.reproduced).c_str(),
-                static_cast<unsigned long long>(d.reproduced_blocks));
-    print_side_check(d.reproduced_check);
-    if (d.divergence) {
-      std::printf("chains      diverge at block %llu: %s vs %s\n",
-                  static_cast<unsigned long long>(d.divergence->sequence_number),
-                  d.divergence->original.empty() ? "(end)" : d.divergence->original.c_str(),
-                  d.divergence->reproduced.empty() ? "(end)" : d.divergence->reproduced.c_str());
-    } else {
-      std::printf("chains      the same events, block by block\n");
-    }
-    print_chain_differences(d.chain_differences);
-    // "data/f… [0, 199]", and for a part of the file " rows 0-149 (offsets 0-149)".
-    auto file_list = [&](const std::vector<compare::SliceFile>& files) {
-      std::string out;
-      for (const auto& f : files) {
-        out += (out.empty() ? "" : ", ") + escape_text(f.file) + " " +
-               interval_text(f.interval.start, f.interval.end);
-        if (f.window) {
-          out += " rows " + std::to_string(f.window->start - f.interval.start) + "-" +
-                 std::to_string(f.window->end - f.interval.start) + " (offsets " +
-                 std::to_string(f.window->start) + "-" + std::to_string(f.window->end) + ")";
-        }
-      }
-      return out;
-    };
-    auto cut = [](const std::vector<compare::SliceFile>& files) {
-      return std::any_of(files.begin(), files.end(),
-                         [](const compare::SliceFile& f) { return f.window.has_value(); });
-    };
-    uint64_t only_a = 0, only_b = 0;  // offsets one side holds alone
-    bool common_same = true;          // every run both hold identical or equivalent
-    bool any_common = false;
-    for (const auto& s : d.slices) {
-      const bool one_sided = s.original_files.empty() || s.reproduced_files.empty();
-      const bool windows = cut(s.original_files) || cut(s.reproduced_files);
-      const bool run = s.original_files.size() > 1 || s.reproduced_files.size() > 1 || windows;
-      const bool unreached = s.original_unreached || s.reproduced_unreached;
-      if (s.error.empty() && one_sided && !unreached && s.interval.end >= s.interval.start) {
-        (s.original_files.empty() ? only_b : only_a) += s.interval.end - s.interval.start + 1;
-      }
-      any_common = any_common || !one_sided;
-      if (!one_sided &&
-          (!s.comparison || !s.vouched || !compare::reproduction_verified(*s.comparison))) {
-        common_same = false;
-      }
-      std::string counts;
-      if (!one_sided && windows) {
-        counts = " (the offsets both hold: parts of their slices, compared record by record)";
-      } else if (!one_sided && run) {
-        counts = " (slices split differently: " + std::to_string(s.original_files.size()) +
-                 " original files, " + std::to_string(s.reproduced_files.size()) +
-                 " reproduced, compared record by record)";
-      }
-      std::printf("slice %-20s %s%s\n", interval_text(s.interval.start, s.interval.end).c_str(),
-                  verdict_of(s).c_str(), counts.c_str());
-      if (run || one_sided) {
-        if (!s.original_files.empty()) {
-          std::printf("  original    %s\n", file_list(s.original_files).c_str());
-        }
-        if (!s.reproduced_files.empty()) {
-          std::printf("  reproduced  %s\n", file_list(s.reproduced_files).c_str());
-        }
-      }
-      if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
-      const std::string note = slice_note(d, s);
-      if (!note.empty()) std::printf("%s\n", note.c_str());
-      if (s.comparison && !compare::reproduction_verified(*s.comparison)) {
-        print_verdict(*s.comparison, RunFiles{&s.original_files, &s.reproduced_files});
-        if (compare::differs_only_in(*s.comparison, time)) {
-          std::string which;
-          for (const auto& c : s.comparison->differing_columns) {
-            which += (which.empty() ? "" : ", ") + escape_text(c);
-          }
-          std::printf(
-              "  only the time columns differ (%s): ODF stamps each record with the time it "
-              "was added (and a source without an event time uses that time), so a run at "
-              "another time differs there; every other column holds the same values, row by "
-              "row\n",
-              which.c_str());
-        }
-      }
-    }
-    if (only_a > 0 || only_b > 0) {
-      std::printf(
-          "one side    %llu offsets only in the original, %llu only in the reproduction; "
-          "the offsets both hold: %s\n",
-          static_cast<unsigned long long>(only_a), static_cast<unsigned long long>(only_b),
-          !any_common                                         ? "none"
-          : d.verdict == compare::DatasetVerdict::kUnverified ? "not vouched for"
-          : common_same                                       ? "the same records"
-                                                              : "different");
-    }
-    print_dataset_verdict(d);
+    print_datasets_text(*result);
   }
-  return dataset_exit_code(d);
+  return dataset_exit_code(*result);
 }
 
 // --ignore-order: the same multiset of records? (unordered.h; not the ODF hash)
