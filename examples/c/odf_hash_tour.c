@@ -296,6 +296,21 @@ int main(int argc, char** argv) {
   }
   printf("untrusted head: %s\n", first.kind);
   odf_hash_report_free(report);
+  /* A sample of all the bytes (fraction 1) reads every file. */
+  memset(&modes, 0, sizeof modes);
+  modes.struct_size = sizeof modes;
+  modes.sample_fraction = 1.0;
+  if (odf_hash_verify_modes_ex(argv[2], 2, 0, &modes, &report, &err) != ODF_HASH_OK) {
+    return failed("odf_hash_verify_modes_ex", &err);
+  }
+  unsigned long sampled = 0, files = 0;
+  const char* said = strstr(odf_hash_report_verdict(report), "sampled: ");
+  printf("sample of all bytes reads every file: %s\n",
+         said != NULL && sscanf(said, "sampled: %lu of %lu files", &sampled, &files) == 2 &&
+                 sampled == files && files > 1
+             ? "yes"
+             : "no");
+  odf_hash_report_free(report);
   /* A folder that is not a dataset (a kamu workspace, a dataset's blocks/...) is an error
    * saying what it looks like, not a dataset with problems. */
   if (argc == 4) {

@@ -4,12 +4,14 @@
 #include "odf_hash/odf_hash.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <new>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <tuple>
 #include <vector>
 
@@ -384,9 +386,14 @@ int odf_hash_verify_modes_ex(const char* path, uint32_t jobs, uint32_t flags,
         return invalid(err, "odf_hash_verify_modes_ex: sample_fraction or sample_count, not both");
       }
       if (fraction) {
-        char spec[32];
-        std::snprintf(spec, sizeof spec, "%g", modes->sample_fraction);
-        request.modes.sample = spec;
+        // The shortest text that reads back as the same double, always as a fraction
+        // (verify_args.h reads "1" as a count of files).
+        char spec[64];
+        auto [end, ec] = std::to_chars(spec, spec + sizeof spec - 3, modes->sample_fraction);
+        if (ec != std::errc()) return invalid(err, "odf_hash_verify_modes_ex: sample_fraction");
+        std::string text(spec, end);
+        if (text.find_first_of(".eE") == std::string::npos) text += ".0";
+        request.modes.sample = text;
       } else if (modes->sample_count != 0) {
         request.modes.sample = std::to_string(modes->sample_count);
       }

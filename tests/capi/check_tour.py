@@ -104,6 +104,7 @@ def main() -> int:
     # A made-up trusted head cannot be on the chain; one file of the sample is read.
     expect("modes complete", "0")
     expect("modes verdict says sampled", "yes")
+    expect("sample of all bytes reads every file", "yes")
     expect("untrusted head", "history-rewritten")
     if not args.http:
         expect("not a dataset", "not found")
