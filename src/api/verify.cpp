@@ -23,21 +23,6 @@ int VerifyTally::exit_code() const {
   return invalid != 0 ? 1 : 0;
 }
 
-std::string summary_verdict(const DatasetOutcome& outcome) {
-  if (!outcome.result.is_ok()) return "ERROR (could not be verified)";
-  const odf::DatasetReport& report = outcome.result->report;
-  std::string verdict = report.verdict();
-  if (!report.unreferenced.empty() && !report.strict) {
-    const uint64_t bytes = report.unreferenced_bytes();
-    verdict += ", " + std::to_string(report.unreferenced.size()) + " unreferenced (" +
-               (bytes < 1024 ? std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes")
-                             : format_bytes(bytes)) +
-               ")";
-  }
-  if (outcome.not_a_dataset) verdict += ": not a dataset";
-  return verdict;
-}
-
 namespace {
 
 class Run {
@@ -69,8 +54,10 @@ class Run {
   }
 
  private:
-  // A dataset (or an entry of a workspace, `entry` not null) verified and told.
-  Status dataset(const std::string& path, const DatasetOutcome* entry) {
+  // A dataset (or an entry of a workspace, `entry` not null, whose line goes to `summary`)
+  // verified and told.
+  Status dataset(const std::string& path, const DatasetOutcome* entry,
+                 WorkspaceOutcome* summary = nullptr) {
     odf::VerifyOptions options;
     options.jobs = verify_jobs(path, request_.jobs);
     options.integrity_only = request_.integrity_only;
@@ -95,19 +82,19 @@ class Run {
       const Status& st = outcome.result.status();
       outcome.result = Status(st.code(), redact_url(st.message()));
     }
-    return tell(outcome);
+    return tell(outcome, summary);
   }
 
-  Status error(const std::string& shown, const Status& st, const DatasetOutcome* entry = nullptr) {
-    DatasetOutcome outcome = entry != nullptr ? *entry : DatasetOutcome{};
+  Status error(const std::string& shown, const Status& st) {
+    DatasetOutcome outcome;
     outcome.shown = shown;
     outcome.result = Status(st.code(), redact_url(st.message()));
     return tell(outcome);
   }
 
-  // Counts an outcome, keeps its pin, tells the observer; with stop_at_error an error ends
-  // the run.
-  Status tell(const DatasetOutcome& outcome) {
+  // Counts an outcome, keeps its pin, adds its line to a workspace's `summary`, tells the
+  // observer; with stop_at_error an error ends the run.
+  Status tell(const DatasetOutcome& outcome, WorkspaceOutcome* summary = nullptr) {
     VerifyTally& t = out_.tally;
     ++t.total;
     if (!outcome.result.is_ok()) {
@@ -121,7 +108,7 @@ class Run {
       t.partial += report.scope.partial() ? 1 : 0;
       if (outcome.result->pin) out_.pins.push_back(*outcome.result->pin);
     }
-    last_verdict_ = summary_verdict(outcome);
+    if (summary != nullptr) summary->lines.push_back(line(outcome));
     observer_.dataset(outcome);
     return Status::ok();
   }
@@ -161,17 +148,31 @@ class Run {
                                         [&](const auto* o) { return o->alias == d->alias; }) > 1;
       entry.name = shared ? d->alias + " (" + d->id + ")" : d->alias;
       if (d->not_a_dataset.empty()) {
-        ODF_HASH_RETURN_IF_ERROR(dataset(d->location, &entry));
+        ODF_HASH_RETURN_IF_ERROR(dataset(d->location, &entry, &summary));
       } else {
         entry.shown = redact_url(d->location);
         entry.not_a_dataset = true;
         entry.result = odf::PinnedReport{odf::not_a_dataset_report(*d), {}};
-        ODF_HASH_RETURN_IF_ERROR(tell(entry));
+        ODF_HASH_RETURN_IF_ERROR(tell(entry, &summary));
       }
-      summary.lines.push_back({entry.name, last_verdict_, !d->not_a_dataset.empty()});
     }
     if (!chosen.empty()) observer_.workspace(summary);
     return Status::ok();
+  }
+
+  static WorkspaceOutcome::Line line(const DatasetOutcome& o) {
+    WorkspaceOutcome::Line l;
+    l.name = o.name;
+    l.not_a_dataset = o.not_a_dataset;
+    l.error = !o.result.is_ok();
+    if (l.error) return l;
+    const odf::DatasetReport& report = o.result->report;
+    l.verdict = report.verdict();
+    if (!report.strict) {
+      l.unreferenced = report.unreferenced.size();
+      l.unreferenced_bytes = report.unreferenced_bytes();
+    }
+    return l;
   }
 
   std::string flag(const char* cli, const char* python) const {
@@ -181,7 +182,6 @@ class Run {
   const VerifyRequest& request_;
   VerifyObserver& observer_;
   VerifyResult& out_;
-  std::string last_verdict_;
 };
 
 }  // namespace

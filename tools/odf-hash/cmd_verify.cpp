@@ -295,7 +295,7 @@ class Renderer final : public api::VerifyObserver {
     for (const auto& l : w.lines) width = std::max(width, escape_text(l.name).size());
     for (const auto& l : w.lines) {
       const std::string a = escape_text(l.name);
-      out += "  " + a + std::string(width - a.size(), ' ') + "  " + l.verdict + "\n";
+      out += "  " + a + std::string(width - a.size(), ' ') + "  " + line_verdict(l) + "\n";
     }
     std::fputs((out + "\n").c_str(), stdout);
   }
@@ -303,6 +303,18 @@ class Renderer final : public api::VerifyObserver {
   nlohmann::json& datasets() { return datasets_; }
 
  private:
+  // "VALID", "INVALID (2 problems)", "VALID, 3 unreferenced (4.0 KiB)", "ERROR (could not
+  // be verified)", with ": not a dataset" for such an entry.
+  static std::string line_verdict(const api::WorkspaceOutcome::Line& l) {
+    if (l.error) return "ERROR (could not be verified)";
+    std::string verdict = l.verdict;
+    if (l.unreferenced != 0) {
+      verdict += ", " + std::to_string(l.unreferenced) + " unreferenced (" +
+                 byte_size(l.unreferenced_bytes) + ")";
+    }
+    return l.not_a_dataset ? verdict + ": not a dataset" : verdict;
+  }
+
   // The JSON of a dataset, tagged with its workspace when it belongs to one.
   static nlohmann::json tagged(nlohmann::json j, const api::DatasetOutcome& o) {
     if (o.in_workspace()) {

@@ -76,11 +76,16 @@ struct DatasetOutcome {
   bool in_workspace() const { return !workspace.empty(); }
 };
 
-// After the datasets of a workspace (when it had some to report): its summary.
+// After the datasets of a workspace (when it had some to report): its summary, a line per
+// entry reported.
 struct WorkspaceOutcome {
   struct Line {
     std::string name;     // DatasetOutcome::name
-    std::string verdict;  // summary_verdict
+    bool error = false;   // could not be verified
+    std::string verdict;  // the report's ("VALID", "INVALID (2 problems)", ...)
+    // Entries the chain does not reference, listed but not problems (without `strict`).
+    size_t unreferenced = 0;
+    uint64_t unreferenced_bytes = 0;
     bool not_a_dataset = false;
   };
   std::string shown;
@@ -121,10 +126,5 @@ struct VerifyResult {
 // or with stop_at_error the first error. The pins are written after every location
 // (VerifyResult::pins_written).
 Result<VerifyResult> verify(const VerifyRequest& request, VerifyObserver& observer);
-
-// The one-line verdict of an outcome for a workspace's summary: "VALID", "INVALID (2
-// problems)", "VALID, 3 unreferenced (4.0 KiB)", "ERROR (could not be verified)", with ":
-// not a dataset" for such an entry.
-std::string summary_verdict(const DatasetOutcome& outcome);
 
 }  // namespace odf_hash::api

@@ -81,7 +81,9 @@ TEST_F(ApiVerify, AWorkspaceStandsForEachOfItsEntries) {
   EXPECT_EQ(seen.workspaces[0].entries, 3u);
   ASSERT_EQ(seen.workspaces[0].lines.size(), 3u);
   EXPECT_EQ(seen.workspaces[0].lines[1].verdict, "VALID");
-  EXPECT_EQ(seen.workspaces[0].lines[2].verdict, "INVALID (1 problem): not a dataset");
+  EXPECT_EQ(seen.workspaces[0].lines[2].verdict, "INVALID (1 problem)");
+  EXPECT_TRUE(seen.workspaces[0].lines[2].not_a_dataset);
+  EXPECT_FALSE(seen.workspaces[0].lines[1].not_a_dataset);
   EXPECT_EQ(r->tally.total, 3u);
   EXPECT_EQ(r->tally.valid, 2u);
   EXPECT_EQ(r->tally.invalid, 1u);
