@@ -1,0 +1,252 @@
+// How one file comparison is shown (compare_text.h).
+#include "compare_text.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "odf_hash/compare/compare_json.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/logical/record_digest.h"
+#include "output.h"
+
+namespace odf_hash::cli {
+
+std::string schema_difference_text(const SchemaDifference& d) {
+  using K = SchemaDifference::Kind;
+  switch (d.kind) {
+    case K::kOnlyInOriginal: return "only in original (" + d.original + ")";
+    case K::kOnlyInReproduced: return "only in reproduced (" + d.reproduced + ")";
+    case K::kType:
+      return "type " + d.original + " vs " + d.reproduced +
+             (d.encoding_only ? " (two encodings of one type)" : "");
+    case K::kNullability: return d.original + " vs " + d.reproduced;
+    case K::kPosition: return "position " + d.original + " vs " + d.reproduced;
+  }
+  return "";
+}
+
+namespace {
+
+void print_schema(const compare::FileComparison& c) {
+  if (c.schema_differences.empty()) return;
+  std::printf("schema      %zu difference%s\n", c.schema_differences.size(),
+              c.schema_differences.size() == 1 ? "" : "s");
+  for (const auto& d : c.schema_differences) {
+    const std::string what = schema_difference_text(d);
+    std::printf("  %s: %s\n", escape_text(d.field).c_str(), escape_text(what).c_str());
+  }
+}
+
+void print_causes(const compare::FileComparison& c) {
+  for (const auto& k : c.causes) {
+    std::printf("  %s%s\n", k.column.empty() ? "" : (escape_text(k.column) + ": ").c_str(),
+                escape_text(k.text).c_str());
+  }
+}
+
+// The records line of a "different" arrow0 verdict, and why arrow0 differs when they do not.
+void print_why(const compare::FileComparison& c) {
+  print_schema(c);
+  switch (c.records) {
+    case compare::FileComparison::Records::kEqual:
+      std::printf("records     the records are equal; only the arrow0 hash differs:\n");
+      break;
+    case compare::FileComparison::Records::kSameOtherOrder:
+      std::printf("records     the records are the same, in another order:\n");
+      break;
+    case compare::FileComparison::Records::kDifferent:
+      std::printf("records     different%s\n",
+                  c.schema_differences.empty() ? "" : " (the schemas differ: above)");
+      return;
+    case compare::FileComparison::Records::kUnknown:
+      std::printf("records     not compared (--rows 0)\n");
+      return;
+  }
+  print_causes(c);
+}
+
+void print_rows(const compare::RowDiff& d, const RunFiles& run) {
+  const uint64_t common = std::min(d.original_rows, d.reproduced_rows);
+  for (const auto& c : d.columns) {
+    std::string hidden;
+    if (c.hidden_segments > 0) {
+      hidden = "; " + std::to_string(c.hidden_segments) +
+               " segments differ only in bytes no value shows (under null slots), the first "
+               "rows " +
+               std::to_string(c.first_hidden_row) + "-" +
+               std::to_string(c.first_hidden_row + c.first_hidden_rows - 1);
+    } else if (c.differing_rows == 0) {
+      hidden = " (the digest differs through the rows only one side has)";
+    }
+    std::printf("  %s: %llu of %llu rows differ%s\n", escape_text(c.column).c_str(),
+                static_cast<unsigned long long>(c.differing_rows),
+                static_cast<unsigned long long>(common), hidden.c_str());
+    for (const auto& r : c.first) {
+      std::string where = "row " + std::to_string(r.row);
+      if (r.offset) where += " (offset " + std::to_string(*r.offset) + ")";
+      std::string in_a, in_b;
+      if (run.original != nullptr && (run.original->size() > 1 || run.reproduced->size() > 1)) {
+        in_a = " in " + escape_text(run.original->at(r.original_file).file);
+        in_b = " in " + escape_text(run.reproduced->at(r.reproduced_file).file);
+      }
+      std::printf("    %-26s original %s%s, reproduced %s%s\n", where.c_str(), r.original.c_str(),
+                  in_a.c_str(), r.reproduced.c_str(), in_b.c_str());
+    }
+    if (c.differing_rows > c.first.size()) {
+      std::printf("    ... and %llu more\n",
+                  static_cast<unsigned long long>(c.differing_rows - c.first.size()));
+    }
+  }
+}
+
+}  // namespace
+
+void print_side(const char* label, const compare::ComparedFile& s) {
+  std::printf("%-11s %s\n", label, escape_text(s.path).c_str());
+  if (s.physical) std::printf("  physical  %s\n", s.physical->to_string().c_str());
+  if (s.logical) {
+    std::printf("  logical   %s (%llu rows)\n", s.logical->multihash().to_string().c_str(),
+                static_cast<unsigned long long>(s.logical->num_rows));
+  }
+}
+
+void print_unordered_side(const char* label, const compare::UnorderedSide& s) {
+  std::printf("%-11s %s\n", label, escape_text(s.path).c_str());
+  std::printf("  unordered %s (%llu rows)\n", unordered_digest_string(s.digest.digest).c_str(),
+              static_cast<unsigned long long>(s.digest.rows));
+}
+
+void print_only(const char* label, const compare::UnorderedSide& s) {
+  std::printf("%-19s %llu record%s\n", label, static_cast<unsigned long long>(s.only_here),
+              s.only_here == 1 ? "" : "s");
+  for (const auto& e : s.examples) {
+    std::string where = "row " + std::to_string(e.row);
+    if (e.offset) where += " (offset " + std::to_string(*e.offset) + ")";
+    std::printf("    %-26s %s\n", where.c_str(), e.values.c_str());
+  }
+  if (s.only_here > s.examples.size()) {
+    std::printf("    ... and %llu more\n",
+                static_cast<unsigned long long>(s.only_here - s.examples.size()));
+  }
+}
+
+nlohmann::json comparison_json(const compare::FileComparison& c) {
+  return nlohmann::json::parse(compare::file_comparison_json(c));
+}
+
+namespace {
+
+// An equivalent pair's records: equal, or the blind spot of arrow0 that hides how they differ
+// (where, and why arrow0 cannot see it).
+void print_equivalent_records(const compare::FileComparison& c, const RunFiles& run) {
+  switch (c.records) {
+    case compare::FileComparison::Records::kEqual:
+      std::printf("records     equal (compared value by value, in order)\n");
+      return;
+    case compare::FileComparison::Records::kSameOtherOrder:
+      std::printf(
+          "records     the same records in ANOTHER ORDER: arrow0 (what ODF and kamu check) "
+          "accepts this reproduction, but its rows are in another order\n");
+      break;
+    default:
+      std::printf(
+          "records     DIFFERENT: arrow0 (what ODF and kamu check) accepts this reproduction, "
+          "but the records differ (a blind spot of arrow0)\n");
+      break;
+  }
+  const uint64_t na = c.original.logical->num_rows, nb = c.reproduced.logical->num_rows;
+  std::printf("rows        original %llu, reproduced %llu\n", static_cast<unsigned long long>(na),
+              static_cast<unsigned long long>(nb));
+  if (c.rows) {
+    std::string list;
+    for (const auto& col : c.rows->columns) list += (list.empty() ? "" : ", ") + col.column;
+    if (!list.empty()) std::printf("columns     %s\n", escape_text(list).c_str());
+    print_rows(*c.rows, run);
+  }
+  print_schema(c);
+  std::printf("why arrow0 is equal:\n");
+  print_causes(c);
+}
+
+// Records that differ by one run of rows one side alone has: the run, and its first rows.
+void print_row_block(const compare::FileComparison::RowBlock& b) {
+  const char* side = b.in_original ? "original" : "reproduced";
+  const std::string count = std::to_string(b.rows) + (b.rows == 1 ? " row" : " rows");
+  const std::string rows =
+      b.rows == 1 ? "row " + std::to_string(b.row)
+                  : "rows " + std::to_string(b.row) + "-" + std::to_string(b.row + b.rows - 1);
+  if (b.at_end && b.row == 0) {  // the other side has no row at all
+    std::printf("records     %s only in the %s (%s); the %s has none\n", count.c_str(), side,
+                rows.c_str(), b.in_original ? "reproduced" : "original");
+  } else if (b.at_end) {
+    std::printf(
+        "records     %s appended at the end of the %s (%s); the rows both have are "
+        "the same records, in order\n",
+        count.c_str(), side, rows.c_str());
+  } else {
+    std::printf(
+        "records     %s only in the %s (%s); the other rows are the same records, in "
+        "order\n",
+        count.c_str(), side, rows.c_str());
+  }
+  for (const auto& e : b.first) {
+    std::string where = "row " + std::to_string(e.row);
+    if (e.offset) where += " (offset " + std::to_string(*e.offset) + ")";
+    std::printf("    %-26s %s\n", where.c_str(), e.values.c_str());
+  }
+  if (!b.first.empty() && b.rows > b.first.size()) {
+    std::printf("    ... and %llu more\n",
+                static_cast<unsigned long long>(b.rows - b.first.size()));
+  }
+}
+
+}  // namespace
+
+// The verdict line, the records line and, when either differs, where and why.
+void print_verdict(const compare::FileComparison& c, const RunFiles& run) {
+  if (!c.ignored_columns.empty()) {
+    std::string list;
+    for (const auto& col : c.ignored_columns) list += (list.empty() ? "" : ", ") + col;
+    std::printf("ignored     %s (left out of the records, as asked)\n", escape_text(list).c_str());
+  }
+  switch (c.verdict) {
+    case compare::CompareVerdict::kIdentical:
+      std::printf("verdict     identical (same bytes)\n");
+      std::printf("records     equal (the same bytes)\n");
+      break;
+    case compare::CompareVerdict::kEquivalent:
+      std::printf(c.original.physical
+                      ? "verdict     equivalent (different bytes, the same arrow0 hash)\n"
+                      : "verdict     equivalent (the same arrow0 hash)\n");
+      print_equivalent_records(c, run);
+      break;
+    case compare::CompareVerdict::kDifferent: {
+      std::printf(
+          "verdict     different%s\n",
+          c.ignored_columns.empty() ? "" : " (arrow0, which covers the ignored columns too)");
+      std::printf("rows        original %llu, reproduced %llu\n",
+                  static_cast<unsigned long long>(c.original.logical->num_rows),
+                  static_cast<unsigned long long>(c.reproduced.logical->num_rows));
+      if (c.row_block) {  // the answer, and no wall of rows shifted by the run
+        print_schema(c);
+        print_row_block(*c.row_block);
+        break;
+      }
+      print_why(c);  // what the records are first (another order?), then where they differ
+      std::string list;
+      for (const auto& col : c.differing_columns) list += (list.empty() ? "" : ", ") + col;
+      std::printf("columns     %s\n",
+                  list.empty() ? "(schema differs)" : escape_text(list).c_str());
+      if (c.rows) print_rows(*c.rows, run);
+      break;
+    }
+  }
+}
+
+// A chain difference's value for the text report: escaped, and cut (a query can be long; the
+// JSON keeps it whole).
+
+}  // namespace odf_hash::cli
