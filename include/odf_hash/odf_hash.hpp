@@ -28,9 +28,11 @@
 #include "odf_hash/io/row_window.h"
 #include "odf_hash/io/store.h"
 #include "odf_hash/io/store_options.h"
+#include "odf_hash/io/table.h"
 
 #include "odf_hash/remote/hash_path_or_url.h"
 #include "odf_hash/remote/open_store.h"
+#include "odf_hash/remote/open_table.h"
 
 #include "odf_hash/odf/chain_diff.h"
 #include "odf_hash/odf/dataset.h"

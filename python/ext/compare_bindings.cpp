@@ -19,8 +19,10 @@
 #include "odf_hash/compare/compare_json.h"
 #include "odf_hash/compare/unordered.h"
 #include "odf_hash/io/row_window.h"
+#include "odf_hash/io/table.h"
 #include "odf_hash/logical/record_digest.h"
 #include "odf_hash/odf/verify_plan_json.h"
+#include "odf_hash/remote/open_table.h"
 #include "os_string.h"
 
 namespace odf_hash_py {
@@ -109,6 +111,18 @@ nb::dict comparison_dict(const odf_hash::compare::FileComparison& c) {
   return d;
 }
 
+// compare::compare of the tables of two lists of paths or URLs (open_table), or windows of
+// their rows.
+odf_hash::Result<odf_hash::compare::FileComparison> compare_tables(
+    const std::vector<std::string>& a, const std::vector<std::string>& b,
+    const odf_hash::LogicalHashOptions& logical, const odf_hash::StoreOptions& store,
+    const odf_hash::compare::CompareOptions& compare, odf_hash::RowWindow wa = {},
+    odf_hash::RowWindow wb = {}) {
+  ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table original, odf_hash::open_table(a, store, wa));
+  ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table reproduced, odf_hash::open_table(b, store, wb));
+  return odf_hash::compare::compare(original, reproduced, logical, compare);
+}
+
 nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned threads, size_t rows,
                        const StoreTuple& store, const std::vector<std::string>& ignore_columns) {
   const std::string& a = a_arg.value;
@@ -119,8 +133,8 @@ nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned th
   compare.ignore_columns = ignore_columns;
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::compare::compare_paths_or_urls(a, b, options_for(threads, &cancel),
-                                                    store_for(store, cancel), compare);
+    return compare_tables({a}, {b}, options_for(threads, &cancel), store_for(store, cancel),
+                          compare);
   });
   return comparison_dict(value_or_raise(std::move(r)));
 }
@@ -133,7 +147,7 @@ odf_hash::RowWindow row_window(const WindowTuple& w) {
   return odf_hash::RowWindow{std::get<0>(*w), std::get<1>(*w)};
 }
 
-// Two lists of files (paths or URLs), each read as one table (compare_path_or_url_groups),
+// Two lists of files (paths or URLs), each read as one table (open_table),
 // or windows of their rows: a run of slices of two datasets split at other boundaries, or
 // the offsets both hold, as the Dask and Ray adapters compare it on a worker.
 nb::dict compare_file_groups(const std::vector<OsString>& a_arg, const std::vector<OsString>& b_arg,
@@ -148,9 +162,8 @@ nb::dict compare_file_groups(const std::vector<OsString>& a_arg, const std::vect
   compare.rows.max_rows = rows;
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::compare::compare_path_or_url_groups(
-        a, b, options_for(threads, &cancel), store_for(store, cancel), compare,
-        row_window(original_window), row_window(reproduced_window));
+    return compare_tables(a, b, options_for(threads, &cancel), store_for(store, cancel), compare,
+                          row_window(original_window), row_window(reproduced_window));
   });
   return comparison_dict(value_or_raise(std::move(r)));
 }
@@ -269,8 +282,12 @@ nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t 
   options.max_examples = examples;
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::compare::compare_unordered_paths_or_urls(a_arg.value, b_arg.value,
-                                                              store_for(store, cancel), options);
+    const odf_hash::StoreOptions opened = store_for(store, cancel);
+    return [&]() -> odf_hash::Result<odf_hash::compare::UnorderedComparison> {
+      ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table a, odf_hash::open_table(a_arg.value, opened));
+      ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table b, odf_hash::open_table(b_arg.value, opened));
+      return odf_hash::compare::compare_unordered(a, b, options);
+    }();
   });
   auto c = value_or_raise(std::move(r));
   nb::dict d;
@@ -292,8 +309,11 @@ std::tuple<std::string, uint64_t> unordered_file(const OsString& path_arg,
                                                  const StoreTuple& store) {
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::compare::unordered_digest_path_or_url(path_arg.value,
-                                                           store_for(store, cancel));
+    return [&]() -> odf_hash::Result<odf_hash::compare::UnorderedFileDigest> {
+      ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table t,
+                                odf_hash::open_table(path_arg.value, store_for(store, cancel)));
+      return odf_hash::compare::unordered_digest(t);
+    }();
   });
   auto u = value_or_raise(std::move(r));
   return {odf_hash::unordered_digest_string(u.digest), u.rows};

@@ -32,11 +32,13 @@
 #include "odf_hash/io/cancel.h"
 #include "odf_hash/io/physical.h"
 #include "odf_hash/io/record_stream.h"
+#include "odf_hash/io/table.h"
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/odf/slice.h"
 #include "odf_hash/odf/verify.h"
 #include "odf_hash/remote/hash_path_or_url.h"
 #include "odf_hash/remote/open_store.h"
+#include "odf_hash/remote/open_table.h"
 #include "os_string.h"
 
 namespace nb = nanobind;
@@ -252,7 +254,11 @@ std::tuple<nb::dict, std::vector<ColumnTuple>> data_slice(const OsString& path_a
   std::vector<odf_hash::ColumnDigest> gaps;
   options.reference_gaps = &gaps;
   auto r = run_interruptible(cancel, [&] {
-    return odf_hash::odf::data_slice_of_path_or_url(path, options, store_for(store, cancel));
+    return [&]() -> odf_hash::Result<odf_hash::odf::DataSlice> {
+      ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table file,
+                                odf_hash::open_table(path, store_for(store, cancel)));
+      return odf_hash::odf::data_slice(file, options);
+    }();
   });
   nb::dict d = slice_to_dict(value_or_raise(std::move(r)));
   std::vector<ColumnTuple> columns;

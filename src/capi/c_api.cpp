@@ -21,6 +21,7 @@
 #include "odf_hash/core/multihash.h"
 #include "odf_hash/core/sha3.h"
 #include "odf_hash/io/physical.h"
+#include "odf_hash/io/table.h"
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/odf/verify.h"
 #include "odf_hash/odf/verify_json.h"
@@ -28,6 +29,7 @@
 #include "odf_hash/query/verify_query.h"
 #include "odf_hash/remote/hash_path_or_url.h"
 #include "odf_hash/remote/open_store.h"
+#include "odf_hash/remote/open_table.h"
 
 using odf_hash::Status;
 using odf_hash::StatusCode;
@@ -494,8 +496,11 @@ int odf_hash_compare(const char* original, const char* reproduced, uint32_t thre
     odf_hash::compare::CompareOptions options;
     options.locate_rows = rows > 0;
     options.rows.max_rows = rows;
-    auto r = odf_hash::compare::compare_paths_or_urls(original, reproduced,
-                                                      logical_options(threads), {}, options);
+    auto r = [&]() -> odf_hash::Result<odf_hash::compare::FileComparison> {
+      ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table a, odf_hash::open_table(original));
+      ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table b, odf_hash::open_table(reproduced));
+      return odf_hash::compare::compare(a, b, logical_options(threads), options);
+    }();
     if (!r.is_ok()) return report(err, r.status());
     const int verdict =
         r->verdict == odf_hash::compare::CompareVerdict::kIdentical    ? ODF_HASH_IDENTICAL

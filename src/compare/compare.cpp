@@ -7,14 +7,12 @@
 
 #include "odf_hash/core/parallel.h"
 #include "odf_hash/internal/io/deferred_object.h"
-#include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
 #include "odf_hash/io/physical.h"
 #include "odf_hash/io/record_stream.h"
 #include "odf_hash/io/store_options.h"
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/schema_diff.h"
-#include "odf_hash/remote/open_store.h"
 #include "record_text.h"
 
 namespace odf_hash::compare {
@@ -356,7 +354,7 @@ Status find_row_block(FileComparison& out, const Group& original, const Group& r
   if (holder.size() == 1) {
     for (uint64_t r = at; r < at + std::min<uint64_t>(extra, 3); ++r) block.first.push_back({r});
     ODF_HASH_RETURN_IF_ERROR(
-        detail::render_records(holder[0], block.first, options.rows.max_value_chars));
+        detail::render_records(Table::of(holder[0]), block.first, options.rows.max_value_chars));
   }
   out.row_block = std::move(block);
   return Status::ok();
@@ -423,7 +421,7 @@ Status compare_without(FileComparison& out, const Group& original, const Group& 
   return Status::ok();
 }
 
-// The records of two groups of objects (one object each for compare_objects), compared once
+// The records of two tables' objects (one whole file each, or not: compare()), compared once
 // their bytes were found to differ: the logical hashes, then the records (equal arrow0
 // hashes) or where and why (different ones).
 Result<FileComparison> compare_records(FileComparison out, const Group& original,
@@ -470,9 +468,9 @@ Result<FileComparison> compare_records(FileComparison out, const Group& original
     explain(
         out, top, structs,
         [&]() -> Result<bool> {
-          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ua, unordered_digest_objects(original, wa));
+          ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ua, unordered_digest(Table{original, wa}));
           ODF_HASH_ASSIGN_OR_RETURN(UnorderedFileDigest ub,
-                                    unordered_digest_objects(reproduced, wb));
+                                    unordered_digest(Table{reproduced, wb}));
           return ua.digest == ub.digest;
         },
         error);
@@ -486,115 +484,32 @@ Result<FileComparison> compare_records(FileComparison out, const Group& original
 
 }  // namespace
 
-// Regular files are compared as objects (compare_objects): each opened once, its bytes and
-// then its records read from the same descriptor. A stream ("-", a pipe, a FIFO, a device)
-// is refused at once, as `logical` refuses it: its records could not be read without reading
-// it again, and waiting on it (a FIFO with no writer) would block.
-Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
-                                     const LogicalHashOptions& logical,
-                                     const CompareOptions& options) {
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_local_file(original));
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_local_file(reproduced));
-  return compare_objects(std::move(a), std::move(b), logical, options);
-}
-
-Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
-                                       std::shared_ptr<ObjectReader> reproduced,
-                                       const LogicalHashOptions& logical,
-                                       const CompareOptions& options) {
-  if (original == nullptr || reproduced == nullptr) {
-    return Status::invalid_argument("compare_objects: null object");
+Result<FileComparison> compare(const Table& original, const Table& reproduced,
+                               const LogicalHashOptions& logical, const CompareOptions& options) {
+  ODF_HASH_RETURN_IF_ERROR(check_table(original, "compare"));
+  ODF_HASH_RETURN_IF_ERROR(check_table(reproduced, "compare"));
+  LogicalHashOptions checked = logical;
+  if (checked.cancel == nullptr) {
+    checked.cancel = original.cancel != nullptr ? original.cancel : reproduced.cancel;
   }
-  ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pa, physical_hash_object(*original));
-  ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pb, physical_hash_object(*reproduced));
-  FileComparison out{ComparedFile{original->name(), pa.hash, pa.size, std::nullopt},
-                     ComparedFile{reproduced->name(), pb.hash, pb.size, std::nullopt}};
+  if (!original.one_file() || !reproduced.one_file()) {
+    // No bytes to compare as one file's: never identical (compare.h).
+    return compare_records(
+        FileComparison{
+            ComparedFile{original.name(), std::nullopt, original.size(), std::nullopt},
+            ComparedFile{reproduced.name(), std::nullopt, reproduced.size(), std::nullopt}},
+        original.objects, reproduced.objects, checked, options, original.window, reproduced.window);
+  }
+  // One file each: its bytes read once with read(), its records (when needed) with read_at().
+  ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pa, physical_hash_object(*original.objects[0]));
+  ODF_HASH_ASSIGN_OR_RETURN(PhysicalDigest pb, physical_hash_object(*reproduced.objects[0]));
+  FileComparison out{ComparedFile{original.name(), pa.hash, pa.size, std::nullopt},
+                     ComparedFile{reproduced.name(), pb.hash, pb.size, std::nullopt}};
   if (out.original.physical == out.reproduced.physical) {
     out.records = FileComparison::Records::kEqual;  // the same bytes
     return out;
   }
-
-  return compare_records(std::move(out), {std::move(original)}, {std::move(reproduced)}, logical,
-                         options);
-}
-
-Result<FileComparison> compare_object_groups(
-    const std::vector<std::shared_ptr<ObjectReader>>& original,
-    const std::vector<std::shared_ptr<ObjectReader>>& reproduced, const LogicalHashOptions& logical,
-    const CompareOptions& options, RowWindow original_window, RowWindow reproduced_window) {
-  for (const auto* group : {&original, &reproduced}) {
-    if (group->empty()) return Status::invalid_argument("compare_object_groups: no object");
-    for (const auto& o : *group) {
-      if (o == nullptr) return Status::invalid_argument("compare_object_groups: null object");
-    }
-  }
-  if (original.size() == 1 && reproduced.size() == 1 && original_window.whole() &&
-      reproduced_window.whole()) {
-    return compare_objects(original[0], reproduced[0], logical, options);
-  }
-  auto side = [](const std::vector<std::shared_ptr<ObjectReader>>& group) {
-    ComparedFile f;
-    for (const auto& o : group) {
-      f.path += (f.path.empty() ? "" : " + ") + o->name();
-      f.size += o->size();
-    }
-    return f;
-  };
-  return compare_records(FileComparison{side(original), side(reproduced)}, original, reproduced,
-                         logical, options, original_window, reproduced_window);
-}
-
-Result<FileComparison> compare_paths_or_urls(const std::string& original,
-                                             const std::string& reproduced,
-                                             const LogicalHashOptions& logical,
-                                             const StoreOptions& store,
-                                             const CompareOptions& options) {
-  // open_object opens a local path as compare_files does (a stream is refused at once), and
-  // makes every read of both files cancellable (store.cancel).
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(original, store));
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_object(reproduced, store));
-  return compare_objects(std::move(a), std::move(b), logical, options);
-}
-
-Result<FileComparison> compare_path_or_url_groups(
-    const std::vector<std::string>& original, const std::vector<std::string>& reproduced,
-    const LogicalHashOptions& logical, const StoreOptions& store, const CompareOptions& options,
-    RowWindow original_window, RowWindow reproduced_window) {
-  // Two files: opened as compare_paths_or_urls opens them. Longer lists: each file opened
-  // for its size, then closed and opened again only while its records are read
-  // (deferred_object.h), so that a run of thousands of files holds one open at a time.
-  const bool one_each = original.size() == 1 && reproduced.size() == 1;
-  std::vector<std::shared_ptr<ObjectReader>> a, b;
-  for (auto [names, objects] : {std::pair{&original, &a}, std::pair{&reproduced, &b}}) {
-    for (const auto& n : *names) {
-      ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> opened, open_object(n, store));
-      std::shared_ptr<ObjectReader> o = std::move(opened);
-      if (!one_each) {
-        o = std::make_shared<DeferredObject>(
-            o->name(), o->size(), [n, store]() -> Result<std::shared_ptr<ObjectReader>> {
-              ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> fresh, open_object(n, store));
-              return std::shared_ptr<ObjectReader>(std::move(fresh));
-            });
-      }
-      objects->push_back(std::move(o));
-    }
-  }
-  return compare_object_groups(a, b, logical, options, original_window, reproduced_window);
-}
-
-Result<UnorderedComparison> compare_unordered_paths_or_urls(const std::string& original,
-                                                            const std::string& reproduced,
-                                                            const StoreOptions& store,
-                                                            const UnorderedOptions& options) {
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(original, store));
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_object(reproduced, store));
-  return compare_unordered(std::move(a), std::move(b), options);
-}
-
-Result<UnorderedFileDigest> unordered_digest_path_or_url(const std::string& path_or_url,
-                                                         const StoreOptions& store) {
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_object(path_or_url, store));
-  return unordered_digest_object(std::move(a));
+  return compare_records(std::move(out), original.objects, reproduced.objects, checked, options);
 }
 
 }  // namespace odf_hash::compare

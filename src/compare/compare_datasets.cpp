@@ -1,6 +1,6 @@
 // compare_datasets (compare_datasets.h): chain walks, each side verified as verify does
 // (compare_vouch.h), the offset line cut into runs both sides hold and one-sided parts
-// (slice_runs.h), each run through compare_object_groups with its files checked beside.
+// (slice_runs.h), each run through compare() of two tables with its files checked beside.
 #include "odf_hash/compare/compare_datasets.h"
 
 #include <algorithm>
@@ -77,24 +77,23 @@ Result<FileComparison> compare_run(const Side& a, const Side& b, const SliceComp
                                    const LogicalHashOptions& logical,
                                    const CompareOptions& options) {
   const bool one_each = s.original_files.size() == 1 && s.reproduced_files.size() == 1;
-  std::vector<std::shared_ptr<ObjectReader>> oa, ob;
-  for (auto [side, files, objects] :
-       {std::tuple{&a, &s.original_files, &oa}, std::tuple{&b, &s.reproduced_files, &ob}}) {
+  Table ta{{}, run_row_window(s.original_files, s.interval)};
+  Table tb{{}, run_row_window(s.reproduced_files, s.interval)};
+  for (auto [side, files, table] :
+       {std::tuple{&a, &s.original_files, &ta}, std::tuple{&b, &s.reproduced_files, &tb}}) {
     for (const SliceFile& f : *files) {
       if (one_each) {
         ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> o, open_data(side->dir, f.file));
-        objects->push_back(std::move(o));
+        table->objects.push_back(std::move(o));
         continue;
       }
       const odf::DatasetDir* dir = &side->dir;
       const std::string key = f.file;
-      objects->push_back(std::make_shared<DeferredObject>(
+      table->objects.push_back(std::make_shared<DeferredObject>(
           dir->store().location(key), f.size, [dir, key] { return open_data(*dir, key); }));
     }
   }
-  return compare_object_groups(oa, ob, logical, options,
-                               run_row_window(s.original_files, s.interval),
-                               run_row_window(s.reproduced_files, s.interval));
+  return compare(ta, tb, logical, options);
 }
 
 // Both chains read into `a` and `b`, the event kinds compared, the slices paired (not yet

@@ -8,14 +8,14 @@
 
 #include "odf_hash/compare/unordered.h"
 #include "odf_hash/core/status.h"
-#include "odf_hash/io/store.h"
+#include "odf_hash/io/table.h"
 
 namespace odf_hash::compare::detail {
 
-// Fills `offset` and `values` of each of `records` (ascending rows of `object`'s records,
-// read again up to the last): "name=value, ..." in the file's column order, each value
-// rendered as row_diff.h's (escaped, cut to `max_chars`).
-Status render_records(std::shared_ptr<ObjectReader> object,
-                      std::vector<UnorderedRecordRef>& records, size_t max_chars);
+// Fills `offset` and `values` of each of `records` (ascending rows of `table`, counted from its
+// window's start, read again up to the last): "name=value, ..." in the table's column order,
+// each value rendered as row_diff.h's (escaped, cut to `max_chars`).
+Status render_records(const Table& table, std::vector<UnorderedRecordRef>& records,
+                      size_t max_chars);
 
 }  // namespace odf_hash::compare::detail

@@ -1,4 +1,4 @@
-// compare_unordered and unordered_digest_object (unordered.h): record digests summed and
+// compare_unordered and unordered_digest (unordered.h): record digests summed and
 // spilled to partitions on disk, partitions compared pairwise only when the sums differ.
 #include "odf_hash/compare/unordered.h"
 
@@ -17,6 +17,7 @@
 #include "odf_hash/internal/io/arrow_module.h"
 #include "odf_hash/internal/io/concat_stream.h"
 #include "odf_hash/internal/io/owned_c_data.h"
+#include "odf_hash/io/cancel.h"
 #include "odf_hash/logical/record_digest.h"
 #include "record_text.h"
 
@@ -222,7 +223,7 @@ struct SideResult {
 };
 
 // Reads every record of `objects`: sums their digests, and spills them when `spill` is set.
-// Several objects (a group of files, unordered_digest_objects) are read as one table.
+// Several objects (a table of several files: unordered_digest) are read as one table.
 // `pipelined`: each batch is digested on a second thread while the next one is read and
 // decoded (for one side alone; two sides compared already keep two threads busy).
 // The top-level fields of `schema` but those in `ignore`, in schema order; empty when nothing
@@ -243,7 +244,7 @@ Result<std::vector<std::string>> kept_fields(const ArrowSchema& schema,
 
 Status read_side(std::vector<std::shared_ptr<ObjectReader>> objects, Spill* spill, SideResult& out,
                  bool pipelined = false, RowWindow window = {},
-                 const std::vector<std::string>& ignore = {}) {
+                 const std::vector<std::string>& ignore = {}, const CancelFlag* cancel = nullptr) {
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
   const std::string name = objects.at(0)->name();
   Owned<ArrowArrayStream> stream;
@@ -282,6 +283,10 @@ Status read_side(std::vector<std::shared_ptr<ObjectReader>> objects, Spill* spil
   } in_flight;
   uint64_t row0 = 0;
   while (true) {
+    if (cancel_requested(cancel)) {
+      static_cast<void>(in_flight.wait());
+      return Status::cancelled(name + ": cancelled");
+    }
     Owned<ArrowArray> batch;
     const bool failed = stream.value.get_next(&stream.value, &batch.value) != 0;
     ODF_HASH_RETURN_IF_ERROR(in_flight.wait());
@@ -330,11 +335,6 @@ bool by_key(const Entry& x, const Entry& y) {
 
 }  // namespace
 
-Result<UnorderedFileDigest> unordered_digest_object(std::shared_ptr<ObjectReader> object) {
-  if (object == nullptr) return Status::invalid_argument("unordered_digest_object: null object");
-  return unordered_digest_objects({std::move(object)});
-}
-
 namespace {
 
 Status check_objects(const std::vector<std::shared_ptr<ObjectReader>>& objects, const char* what) {
@@ -347,12 +347,11 @@ Status check_objects(const std::vector<std::shared_ptr<ObjectReader>>& objects, 
 
 }  // namespace
 
-Result<UnorderedFileDigest> unordered_digest_objects(
-    std::vector<std::shared_ptr<ObjectReader>> objects, RowWindow window) {
-  ODF_HASH_RETURN_IF_ERROR(check_objects(objects, "unordered_digest_objects"));
+Result<UnorderedFileDigest> unordered_digest(const Table& table) {
+  ODF_HASH_RETURN_IF_ERROR(check_table(table, "unordered_digest"));
   SideResult side;
   ODF_HASH_RETURN_IF_ERROR(
-      read_side(std::move(objects), nullptr, side, /*pipelined=*/true, window));
+      read_side(table.objects, nullptr, side, /*pipelined=*/true, table.window, {}, table.cancel));
   return side.digest;
 }
 
@@ -376,22 +375,26 @@ Result<RecordsDigest> records_digest_objects(std::vector<std::shared_ptr<ObjectR
   return out;
 }
 
-Result<UnorderedComparison> compare_unordered(std::shared_ptr<ObjectReader> original,
-                                              std::shared_ptr<ObjectReader> reproduced,
+Result<UnorderedComparison> compare_unordered(const Table& original, const Table& reproduced,
                                               const UnorderedOptions& options) {
-  if (original == nullptr || reproduced == nullptr) {
-    return Status::invalid_argument("compare_unordered: null object");
-  }
+  ODF_HASH_RETURN_IF_ERROR(check_table(original, "compare_unordered"));
+  ODF_HASH_RETURN_IF_ERROR(check_table(reproduced, "compare_unordered"));
   UnorderedComparison out;
-  out.original.path = original->name();
-  out.reproduced.path = reproduced->name();
+  out.original.path = original.name();
+  out.reproduced.path = reproduced.name();
   Spill spill_a, spill_b;
   ODF_HASH_RETURN_IF_ERROR(spill_a.open());
   ODF_HASH_RETURN_IF_ERROR(spill_b.open());
   SideResult a, b;
   Status sa = Status::internal("not run"), sb = Status::internal("not run");
-  side_by_side([&] { sa = read_side({original}, &spill_a, a); },
-               [&] { sb = read_side({reproduced}, &spill_b, b); });
+  side_by_side(
+      [&] {
+        sa = read_side(original.objects, &spill_a, a, false, original.window, {}, original.cancel);
+      },
+      [&] {
+        sb = read_side(reproduced.objects, &spill_b, b, false, reproduced.window, {},
+                       reproduced.cancel);
+      });
   ODF_HASH_RETURN_IF_ERROR(sa);
   ODF_HASH_RETURN_IF_ERROR(sb);
   out.original.digest = a.digest;
@@ -436,14 +439,16 @@ Result<UnorderedComparison> compare_unordered(std::shared_ptr<ObjectReader> orig
 
 namespace detail {
 
-Status render_records(std::shared_ptr<ObjectReader> object,
-                      std::vector<UnorderedRecordRef>& examples, size_t max_chars) {
+Status render_records(const Table& table, std::vector<UnorderedRecordRef>& examples,
+                      size_t max_chars) {
   if (examples.empty()) return Status::ok();
+  ODF_HASH_RETURN_IF_ERROR(check_table(table, "render_records"));
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
-  const std::string name = object->name();
+  const std::string name = table.objects[0]->name();
   Owned<ArrowArrayStream> stream;
   Owned<ArrowSchema> schema;
-  ODF_HASH_RETURN_IF_ERROR(api->open_record_stream(object, &stream.value));
+  ODF_HASH_RETURN_IF_ERROR(io_internal::concatenate_streams(table.objects, api->open_record_stream,
+                                                            &stream.value, {}, table.window));
   if (stream.value.get_schema(&stream.value, &schema.value) != 0) {
     return Status::io_error(name + ": reading the stream's schema failed");
   }

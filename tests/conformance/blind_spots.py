@@ -120,7 +120,7 @@ WRITERS = {
 }
 
 
-# Runs of files read as one table (compare_object_groups: a dataset's slices split at other
+# Runs of files read as one table (compare() of two tables of several files: a dataset's slices split at other
 # boundaries on each side): the pyarrow files of two shapes, one after the other. Their
 # tables are also written whole, one file a side, for the reference to hash (arrow0 of an
 # int64 column does not depend on how the rows are split into files or batches).

@@ -23,9 +23,11 @@
 #include "odf_hash/compare/compare_json.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/store_options.h"
+#include "odf_hash/io/table.h"
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/record_digest.h"
 #include "odf_hash/remote/open_store.h"
+#include "odf_hash/remote/open_table.h"
 #include "output.h"
 #include "store_flags.h"
 
@@ -293,8 +295,11 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
 int run_unordered(const CompareArgs& args) {
   compare::UnorderedOptions options;
   options.max_examples = args.show_rows;
-  Result<compare::UnorderedComparison> result =
-      compare::compare_unordered_paths_or_urls(args.original, args.reproduced, args.store, options);
+  Result<compare::UnorderedComparison> result = [&]() -> Result<compare::UnorderedComparison> {
+    ODF_HASH_ASSIGN_OR_RETURN(Table original, open_table(args.original, args.store));
+    ODF_HASH_ASSIGN_OR_RETURN(Table reproduced, open_table(args.reproduced, args.store));
+    return compare::compare_unordered(original, reproduced, options);
+  }();
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
@@ -357,8 +362,11 @@ int run_compare(const CompareArgs& args) {
   compare.ignore_columns = args.ignore_columns;
   compare.ignore_time_columns = args.ignore_time_columns;
   if (datasets) return run_datasets(args, options, compare);
-  Result<compare::FileComparison> result =
-      compare::compare_paths_or_urls(args.original, args.reproduced, options, args.store, compare);
+  Result<compare::FileComparison> result = [&]() -> Result<compare::FileComparison> {
+    ODF_HASH_ASSIGN_OR_RETURN(Table original, open_table(args.original, args.store));
+    ODF_HASH_ASSIGN_OR_RETURN(Table reproduced, open_table(args.reproduced, args.store));
+    return compare::compare(original, reproduced, options, compare);
+  }();
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;

@@ -18,6 +18,7 @@
 #include "odf_hash/io/record_stream.h"
 #include "odf_hash/io/store.h"
 #include "odf_hash/io/store_options.h"
+#include "odf_hash/io/table.h"
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/record_digest.h"
 #include "odf_hash/remote/open_store.h"
@@ -95,7 +96,8 @@ FileOutcome hash_one(const std::string& path, const LogicalFileOptions& options,
   }
   out.format = *format;
   if (unordered) {
-    Result<compare::UnorderedFileDigest> u = compare::unordered_digest_object(std::move(object));
+    Result<compare::UnorderedFileDigest> u =
+        compare::unordered_digest(Table::of(std::move(object)));
     if (!u.is_ok()) {
       out.error = u.status();
       return out;

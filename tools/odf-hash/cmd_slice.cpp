@@ -11,7 +11,9 @@
 #include "commands.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/store_options.h"
+#include "odf_hash/io/table.h"
 #include "odf_hash/odf/slice.h"
+#include "odf_hash/remote/open_table.h"
 #include "output.h"
 #include "reference_gaps.h"
 #include "store_flags.h"
@@ -34,7 +36,10 @@ int run_slice(const SliceArgs& args) {
   options.logical.threads = 0;  // one file: its columns on every core
   std::vector<ColumnDigest> gaps;
   options.reference_gaps = &gaps;
-  Result<odf::DataSlice> slice = odf::data_slice_of_path_or_url(args.file, options, args.store);
+  Result<odf::DataSlice> slice = [&]() -> Result<odf::DataSlice> {
+    ODF_HASH_ASSIGN_OR_RETURN(Table file, open_table(args.file, args.store));
+    return odf::data_slice(file, options);
+  }();
   if (!slice.is_ok()) {
     std::fprintf(stderr, "odf-hash slice: %s\n", escape_text(slice.status().message()).c_str());
     return kExitError;

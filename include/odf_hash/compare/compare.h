@@ -21,10 +21,13 @@
 #include "odf_hash/compare/unordered.h"
 #include "odf_hash/core/multihash.h"
 #include "odf_hash/core/status.h"
+#include "odf_hash/io/local_store.h"
 #include "odf_hash/io/store.h"
 #include "odf_hash/io/store_options.h"
+#include "odf_hash/io/table.h"
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/schema_diff.h"
+#include "odf_hash/remote/open_table.h"
 
 namespace odf_hash::compare {
 
@@ -39,7 +42,7 @@ enum class CompareVerdict {
 const char* compare_verdict_name(CompareVerdict verdict);
 
 struct ComparedFile {
-  std::string path;  // a group of files (compare_object_groups): their names joined by " + "
+  std::string path;  // a table of several files: their names joined by " + " (Table::name)
   // nullopt for a group of files: its bytes are not one file's, nothing to hash as one.
   std::optional<Multihash> physical;
   uint64_t size = 0;                     // bytes (of all the files of a group)
@@ -135,68 +138,76 @@ struct CompareOptions {
   bool ignore_time_columns = false;
 };
 
-// Compares two data files (Parquet or Arrow IPC). The two logical hashes, when needed, run
-// side by side, each with `logical` options; so do the two reads of the records that an
-// equal arrow0 hash is followed by (records_digest_objects of unordered.h). Errors name the
-// path that could not be read.
-Result<FileComparison> compare_files(const std::string& original, const std::string& reproduced,
-                                     const LogicalHashOptions& logical = {},
-                                     const CompareOptions& options = {});
+// Compares two tables (io/table.h: a file, an object of any store, a path or URL through
+// open_table of remote/open_table.h, or the files of consecutive ODF slices read as one
+// table, or a window of its rows).
+//
+// One file on each side, every row (Table::one_file): the physical hashes first (each
+// object's bytes read once with read()), then, when they differ, the two logical hashes side
+// by side, each with `logical` options, and the records (read with read_at()): an equal
+// arrow0 hash is followed by two reads of the records (records_digest_objects of
+// unordered.h), a different one by where and why.
+//
+// Otherwise (several files on a side, or a window that leaves rows out) there are no bytes to
+// compare as one file's (never identical, physical nullopt, names joined with " + ", sizes
+// added up): equivalent when the logical hashes of the two tables are equal (arrow0 does not
+// depend on how records are split into batches or files; the records are then compared as for
+// two files), else different, with the where and why over the tables: rows are counted from
+// each table's start (its window's) and DifferingRow::original_file / reproduced_file say
+// which file holds each. A file whose schema is not its table's first's is an error naming
+// both files and the first difference.
+//
+// Errors name the file that could not be read. The tables' cancel flags stop the work between
+// reads too (when `logical.cancel` is not set).
+Result<FileComparison> compare(const Table& original, const Table& reproduced,
+                               const LogicalHashOptions& logical = {},
+                               const CompareOptions& options = {});
 
-// The same over opened objects of any store (URLs: open_store.h); paths in the result are
-// the objects' names. Each object's bytes are read once with read(), its records (when
-// needed) with read_at().
-Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
-                                       std::shared_ptr<ObjectReader> reproduced,
-                                       const LogicalHashOptions& logical = {},
-                                       const CompareOptions& options = {});
-
-// Two groups of objects, each read as one table: their records one object after the other
-// (the files of consecutive slices of an ODF dataset whose records were split into files
-// differently on each side; open_concatenated_record_stream of record_stream.h). One object on
-// each side: compare_objects. Otherwise there are no bytes to compare (never identical):
-// equivalent when the logical hashes of the two tables are equal (arrow0 does not depend on
-// how records are split into batches or files; the records are then compared as for two
-// files), else different, with the where and why of compare_objects over the tables: rows are
-// counted from each group's start and DifferingRow::original_file / reproduced_file say which file
-// holds each. Paths join the names with " + ", sizes add up, physical is nullopt. A file whose
-// schema is not its group's first's is an error naming both files and the first difference.
-// `original_window` / `reproduced_window` (row_window.h): only those rows of each table are
-// compared (the offsets both datasets hold, of slices that cover more on one side): when a
-// window leaves rows out, never identical (a file's bytes are hashed whole), and rows are counted
-// from the window's start.
-Result<FileComparison> compare_object_groups(
+// Shorthands of compare() kept for the C++ callers of earlier releases (the fronts call
+// compare() on open_table): two local files, two objects, two groups of objects with their
+// windows, two paths or URLs, two lists of them.
+inline Result<FileComparison> compare_files(const std::string& original,
+                                            const std::string& reproduced,
+                                            const LogicalHashOptions& logical = {},
+                                            const CompareOptions& options = {}) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> a, open_local_file(original));
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> b, open_local_file(reproduced));
+  return compare(Table::of(std::move(a)), Table::of(std::move(b)), logical, options);
+}
+inline Result<FileComparison> compare_objects(std::shared_ptr<ObjectReader> original,
+                                              std::shared_ptr<ObjectReader> reproduced,
+                                              const LogicalHashOptions& logical = {},
+                                              const CompareOptions& options = {}) {
+  return compare(Table::of(std::move(original)), Table::of(std::move(reproduced)), logical,
+                 options);
+}
+inline Result<FileComparison> compare_object_groups(
     const std::vector<std::shared_ptr<ObjectReader>>& original,
     const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
     const LogicalHashOptions& logical = {}, const CompareOptions& options = {},
-    RowWindow original_window = {}, RowWindow reproduced_window = {});
-
-// compare_objects of open_object(x, store) for each (a local path or a URL); every read
-// stops once *store.cancel is set (cancel.h).
-
-Result<FileComparison> compare_paths_or_urls(const std::string& original,
-                                             const std::string& reproduced,
-                                             const LogicalHashOptions& logical = {},
-                                             const StoreOptions& store = {},
-                                             const CompareOptions& options = {});
-
-// compare_object_groups of open_object(x, store) for each path or URL of both lists (and
-// the windows of their rows).
-Result<FileComparison> compare_path_or_url_groups(const std::vector<std::string>& original,
-                                                  const std::vector<std::string>& reproduced,
-                                                  const LogicalHashOptions& logical = {},
-                                                  const StoreOptions& store = {},
-                                                  const CompareOptions& options = {},
-                                                  RowWindow original_window = {},
-                                                  RowWindow reproduced_window = {});
-
-// compare --ignore-order (unordered.h: the same multiset of records? not the ODF hash) and
-// the order-independent digest of one file, for paths and URLs (open_object of open_store.h).
-Result<UnorderedComparison> compare_unordered_paths_or_urls(const std::string& original,
-                                                            const std::string& reproduced,
-                                                            const StoreOptions& store = {},
-                                                            const UnorderedOptions& options = {});
-Result<UnorderedFileDigest> unordered_digest_path_or_url(const std::string& path_or_url,
-                                                         const StoreOptions& store = {});
+    RowWindow original_window = {}, RowWindow reproduced_window = {}) {
+  return compare(Table{original, original_window}, Table{reproduced, reproduced_window}, logical,
+                 options);
+}
+inline Result<FileComparison> compare_paths_or_urls(const std::string& original,
+                                                    const std::string& reproduced,
+                                                    const LogicalHashOptions& logical = {},
+                                                    const StoreOptions& store = {},
+                                                    const CompareOptions& options = {}) {
+  ODF_HASH_ASSIGN_OR_RETURN(Table a, open_table(original, store));
+  ODF_HASH_ASSIGN_OR_RETURN(Table b, open_table(reproduced, store));
+  return compare(a, b, logical, options);
+}
+inline Result<FileComparison> compare_path_or_url_groups(const std::vector<std::string>& original,
+                                                         const std::vector<std::string>& reproduced,
+                                                         const LogicalHashOptions& logical = {},
+                                                         const StoreOptions& store = {},
+                                                         const CompareOptions& options = {},
+                                                         RowWindow original_window = {},
+                                                         RowWindow reproduced_window = {}) {
+  ODF_HASH_ASSIGN_OR_RETURN(Table a, open_table(original, store, original_window));
+  ODF_HASH_ASSIGN_OR_RETURN(Table b, open_table(reproduced, store, reproduced_window));
+  return compare(a, b, logical, options);
+}
 
 }  // namespace odf_hash::compare

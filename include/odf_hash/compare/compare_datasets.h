@@ -52,8 +52,8 @@ struct SliceComparison {
   std::vector<SliceFile> original_files;
   std::vector<SliceFile> reproduced_files;
   // Both sides have the interval and every file could be read: the runs compared as two
-  // tables (compare_object_groups over the rows of `interval`; compare_objects for one whole
-  // file each, the only case that can be identical). Rows are counted from the interval's
+  // tables (compare() of two tables of the rows of `interval`; one whole file each, the
+  // only case that can be identical). Rows are counted from the interval's
   // start; DifferingRow::original_file / reproduced_file index the lists above.
   std::optional<FileComparison> comparison;
   // The run could not be compared: a file could not be read, a file's schema is not the
@@ -162,7 +162,7 @@ struct DatasetComparison {
 // (SliceComparison): a DatasetComparison whose slices have no comparison yet and whose
 // sides' tasks are not checked yet (so its verdict is kUnverified while any is left). For
 // running the comparisons elsewhere (the Dask and Ray adapters: each run is
-// compare_path_or_url_groups of the two datasets' locations joined with the files' keys,
+// compare() of the open_table of the two datasets' locations joined with the files' keys,
 // with run_row_window of each side, and the tasks of its files not checked before run beside
 // it, under a TaskPolicy).
 Result<DatasetComparison> pair_dataset_slices(const std::string& original,
@@ -181,7 +181,7 @@ RowWindow run_row_window(const std::vector<SliceFile>& files, const odf::OffsetI
 // this is what a faithful reproduction run at another time gives.
 bool differs_only_in(const FileComparison& c, const std::vector<std::string>& columns);
 
-// pair_dataset_slices, then every run compared (compare_object_groups) while its files are
+// pair_dataset_slices, then every run compared (compare() of two tables) while its files are
 // checked on a thread beside (check_file of the side's tasks); the verdict is kUnverified when
 // a side has a problem. kCancelled once *store.cancel is set.
 Result<DatasetComparison> compare_datasets(const std::string& original,

@@ -26,7 +26,10 @@
 #include "odf_hash/core/status.h"
 #include "odf_hash/io/row_window.h"
 #include "odf_hash/io/store.h"
+#include "odf_hash/io/store_options.h"
+#include "odf_hash/io/table.h"
 #include "odf_hash/logical/schema_diff.h"
+#include "odf_hash/remote/open_table.h"
 
 namespace odf_hash::compare {
 
@@ -38,18 +41,14 @@ struct UnorderedFileDigest {
   uint64_t rows = 0;
 };
 
-// One pass over the records of a Parquet or Arrow IPC object (no spilling).
-Result<UnorderedFileDigest> unordered_digest_object(std::shared_ptr<ObjectReader> object);
-// The same over several objects read as one table (open_concatenated_record_stream of
-// record_stream.h: the files of consecutive slices of an ODF dataset), or a window of its rows.
-Result<UnorderedFileDigest> unordered_digest_objects(
-    std::vector<std::shared_ptr<ObjectReader>> objects, RowWindow window = {});
-// (Paths and URLs: compare.h's unordered_digest_path_or_url and
-// compare_unordered_paths_or_urls.)
+// One pass over the records of a table (io/table.h: a Parquet or Arrow IPC file, the files of
+// consecutive slices of an ODF dataset read as one table, or a window of its rows; a path or
+// URL through open_table of remote/open_table.h), no spilling.
+Result<UnorderedFileDigest> unordered_digest(const Table& table);
 
 // What compare (compare.h) checks of two tables whose arrow0 digests are equal: one read of
 // a table's records (each batch digested on a second thread while the next is read) giving
-// their order-independent digest (as unordered_digest_objects) and an ordered one: the
+// their order-independent digest (as unordered_digest) and an ordered one: the
 // SHA3-256 of the schema bytes, the record count and a digest of the record digests in row
 // order (SHA3-256 of the SHA3-256 of each run of 4096 of them). Two tables hold the same
 // records in the same order exactly when their ordered digests are equal (up to SHA3
@@ -98,8 +97,37 @@ struct UnorderedOptions {
   size_t max_value_chars = 40;  // per value in an example
 };
 
-Result<UnorderedComparison> compare_unordered(std::shared_ptr<ObjectReader> original,
-                                              std::shared_ptr<ObjectReader> reproduced,
+// Whether two tables hold the same multiset of records (the top of this header). Rows of the
+// examples are counted from each table's start (its window's).
+Result<UnorderedComparison> compare_unordered(const Table& original, const Table& reproduced,
                                               const UnorderedOptions& options = {});
+
+// Shorthands kept for the C++ callers of earlier releases (the fronts call the verbs above on
+// open_table): one object, several, a path or URL; two objects, two paths or URLs.
+inline Result<UnorderedFileDigest> unordered_digest_object(std::shared_ptr<ObjectReader> object) {
+  return unordered_digest(Table::of(std::move(object)));
+}
+inline Result<UnorderedFileDigest> unordered_digest_objects(
+    std::vector<std::shared_ptr<ObjectReader>> objects, RowWindow window = {}) {
+  return unordered_digest(Table{std::move(objects), window});
+}
+inline Result<UnorderedFileDigest> unordered_digest_path_or_url(const std::string& path_or_url,
+                                                                const StoreOptions& store = {}) {
+  ODF_HASH_ASSIGN_OR_RETURN(Table table, open_table(path_or_url, store));
+  return unordered_digest(table);
+}
+inline Result<UnorderedComparison> compare_unordered(std::shared_ptr<ObjectReader> original,
+                                                     std::shared_ptr<ObjectReader> reproduced,
+                                                     const UnorderedOptions& options = {}) {
+  return compare_unordered(Table::of(std::move(original)), Table::of(std::move(reproduced)),
+                           options);
+}
+inline Result<UnorderedComparison> compare_unordered_paths_or_urls(
+    const std::string& original, const std::string& reproduced, const StoreOptions& store = {},
+    const UnorderedOptions& options = {}) {
+  ODF_HASH_ASSIGN_OR_RETURN(Table a, open_table(original, store));
+  ODF_HASH_ASSIGN_OR_RETURN(Table b, open_table(reproduced, store));
+  return compare_unordered(a, b, options);
+}
 
 }  // namespace odf_hash::compare

@@ -1,12 +1,10 @@
 #include "odf_hash/odf/slice.h"
 
 #include "odf_hash/core/parallel.h"
-#include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
 #include "odf_hash/io/physical.h"
 #include "odf_hash/io/store_options.h"
 #include "odf_hash/logical/logical.h"
-#include "odf_hash/remote/open_store.h"
 
 namespace odf_hash::odf {
 
@@ -38,32 +36,20 @@ Result<DataSlice> slice_of(const std::string& path, const Result<PhysicalDigest>
 
 }  // namespace
 
-Result<DataSlice> data_slice_of_file(const std::string& path, const SliceOptions& options) {
-  // Opened once, as a regular file (a FIFO or "-" is refused at once, never waited on); the
-  // two hashes then read it side by side.
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_local_file(path));
-  return data_slice_of_object(std::move(object), options);
-}
-
-Result<DataSlice> data_slice_of_object(std::shared_ptr<ObjectReader> object,
-                                       const SliceOptions& options) {
-  if (object == nullptr) return Status::invalid_argument("data_slice_of_object: null object");
+Result<DataSlice> data_slice(const Table& file, const SliceOptions& options) {
+  ODF_HASH_RETURN_IF_ERROR(check_table(file, "data_slice"));
+  if (!file.one_file()) {
+    return Status::invalid_argument("data_slice: " + file.name() +
+                                    " is not one whole file; a DataSlice is of one file");
+  }
+  const std::shared_ptr<ObjectReader>& object = file.objects[0];
+  LogicalHashOptions logical = options.logical;
+  if (logical.cancel == nullptr) logical.cancel = file.cancel;
   Result<PhysicalDigest> physical = Status::internal("not run");
-  Result<LogicalDigest> logical = Status::internal("not run");
-  side_by_side([&] { logical = logical_hash_object(object, options.logical); },
+  Result<LogicalDigest> result = Status::internal("not run");
+  side_by_side([&] { result = logical_hash_object(object, logical); },
                [&] { physical = physical_hash_object(*object); });
-  return slice_of(object->name(), physical, logical, options);
-}
-
-Result<DataSlice> data_slice_of_path_or_url(const std::string& path_or_url,
-                                            const SliceOptions& options,
-                                            const StoreOptions& store) {
-  // open_object opens a local path as data_slice_of_file does, and makes the reads
-  // cancellable (store.cancel).
-  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> object, open_object(path_or_url, store));
-  SliceOptions checked = options;
-  if (checked.logical.cancel == nullptr) checked.logical.cancel = store.cancel;
-  return data_slice_of_object(std::move(object), checked);
+  return slice_of(object->name(), physical, result, options);
 }
 
 }  // namespace odf_hash::odf
