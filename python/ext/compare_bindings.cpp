@@ -76,9 +76,16 @@ nb::dict comparison_dict(const odf_hash::compare::FileComparison& c) {
   nb::list schema;
   for (const auto& x : c.schema_differences) {
     schema.append(nb::make_tuple(x.field, odf_hash::schema_difference_kind_name(x.kind), x.original,
-                                 x.reproduced, x.encoding_only));
+                                 x.reproduced, x.encoding_only,
+                                 x.changes_hash ? nb::cast(*x.changes_hash) : nb::none()));
   }
   d["schema_differences"] = schema;
+  nb::list casts;
+  for (const auto& k : c.casts) {
+    casts.append(nb::make_tuple(k.field, k.cast, k.reproduced_cast ? "reproduced" : "original",
+                                k.from, k.to, k.values_equal, k.changes_hash, k.error));
+  }
+  d["casts"] = casts;
   d["records"] = odf_hash::compare::records_name(c.records);
   d["verified"] = odf_hash::compare::reproduction_verified(c);
   nb::list causes;

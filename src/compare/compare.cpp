@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "neutralise.h"
 #include "odf_hash/core/parallel.h"
 #include "odf_hash/internal/io/deferred_object.h"
 #include "odf_hash/io/logical_file.h"
@@ -19,7 +20,8 @@ namespace odf_hash::compare {
 
 namespace {
 
-// Leaf columns whose digests differ, or that exist on one side only.
+// Leaf columns whose digests differ, or that exist on one side only (a column whose type
+// alone differs, hashed alike, as utf8 and large_utf8 are, is not one).
 std::vector<std::string> differing_columns(const LogicalDigest& a, const LogicalDigest& b) {
   std::map<std::string, const ColumnDigest*> left, right;
   for (const auto& c : a.columns) left[c.path] = &c;
@@ -29,7 +31,7 @@ std::vector<std::string> differing_columns(const LogicalDigest& a, const Logical
     auto it = right.find(path);
     if (it == right.end()) {
       out.push_back(path + " (only in original)");
-    } else if (c->digest != it->second->digest || c->type != it->second->type) {
+    } else if (c->digest != it->second->digest) {
       out.push_back(c->type == it->second->type
                         ? path
                         : path + " (type " + describe_arrow_format(c->type) + " vs " +
@@ -92,11 +94,47 @@ struct Owned {
   }
 };
 
+// Whether a leaf column at or under `field` has another digest on each side, or is on one
+// side only (SchemaDifference::changes_hash).
+bool column_digests_differ(const std::string& field, const LogicalDigest& a,
+                           const LogicalDigest& b) {
+  const auto under = [&](const std::string& path) {
+    return path == field ||
+           (path.size() > field.size() && path.compare(0, field.size(), field) == 0 &&
+            path[field.size()] == '.');
+  };
+  std::map<std::string, const Digest256*> right;
+  for (const auto& c : b.columns) {
+    if (under(c.path)) right[c.path] = &c.digest;
+  }
+  size_t matched = 0;
+  for (const auto& c : a.columns) {
+    if (!under(c.path)) continue;
+    auto it = right.find(c.path);
+    if (it == right.end() || *it->second != c.digest) return true;
+    ++matched;
+  }
+  return matched != right.size();
+}
+
+// Which schema differences change the arrow0 hash (SchemaDifference::changes_hash), from the
+// column digests both logical hashes computed.
+void mark_hash_effects(std::vector<SchemaDifference>& differences, const LogicalDigest& a,
+                       const LogicalDigest& b) {
+  using K = SchemaDifference::Kind;
+  for (auto& d : differences) {
+    d.changes_hash = d.kind == K::kOnlyInOriginal || d.kind == K::kOnlyInReproduced ||
+                     d.kind == K::kPosition || column_digests_differ(d.field, a, b);
+  }
+}
+
 // The schemas of the first objects of two groups (the logical hashes, read before, checked
-// that every object of a group has its first's).
+// that every object of a group has its first's): out.schema_differences, each marked with
+// whether it changes the hash.
 Status schema_differences(std::shared_ptr<ObjectReader> a, std::shared_ptr<ObjectReader> b,
-                          std::vector<SchemaDifference>& out, std::vector<std::string>& top_a,
+                          FileComparison& comparison, std::vector<std::string>& top_a,
                           std::vector<std::string>& structs_a) {
+  std::vector<SchemaDifference>& out = comparison.schema_differences;
   Owned<ArrowSchema> sa, sb;
   for (auto [object, schema] : {std::pair{a, &sa}, std::pair{b, &sb}}) {
     Owned<ArrowArrayStream> stream;
@@ -107,6 +145,9 @@ Status schema_differences(std::shared_ptr<ObjectReader> a, std::shared_ptr<Objec
     }
   }
   out = diff_schemas(sa.value, sb.value);
+  if (comparison.original.logical && comparison.reproduced.logical) {
+    mark_hash_effects(out, *comparison.original.logical, *comparison.reproduced.logical);
+  }
   // The original's top-level fields, and the paths of its struct fields (for causes).
   std::function<void(const ArrowSchema&, const std::string&)> walk =
       [&](const ArrowSchema& s, const std::string& prefix) {
@@ -145,6 +186,8 @@ void explain(FileComparison& c, const std::vector<std::string>& top_fields,
   bool order = false;
   for (const auto& d : c.schema_differences) {
     if (d.kind == K::kPosition) order = true;
+    // A cause only when it is one: the column digests differ (SchemaDifference::changes_hash).
+    if (d.changes_hash == false) continue;
     if (d.kind == K::kType && d.encoding_only) {
       causes.push_back({"encoding", d.field,
                         "column \"" + d.field + "\" is " + d.original + " in the original, " +
@@ -304,8 +347,7 @@ Status check_records(FileComparison& out, const Group& original, const Group& re
                     ? FileComparison::Records::kSameOtherOrder
                     : FileComparison::Records::kDifferent;
   std::vector<std::string> top, structs;
-  ODF_HASH_RETURN_IF_ERROR(
-      schema_differences(original[0], reproduced[0], out.schema_differences, top, structs));
+  ODF_HASH_RETURN_IF_ERROR(schema_differences(original[0], reproduced[0], out, top, structs));
   if (options.locate_rows) {
     ODF_HASH_ASSIGN_OR_RETURN(
         out.rows, locate_record_differences(original, reproduced, options.rows, wa, wb));
@@ -364,11 +406,11 @@ Status find_row_block(FileComparison& out, const Group& original, const Group& r
 // what they are (equal, another order, different), where they differ, and which columns were
 // left out. The schemas' differences of ignored fields do not count.
 Status compare_without(FileComparison& out, const Group& original, const Group& reproduced,
-                       const CompareOptions& options, RowWindow wa, RowWindow wb) {
+                       const CompareOptions& options, RowWindow wa, RowWindow wb,
+                       const LogicalHashOptions& logical) {
   const std::vector<std::string>& ignore = options.ignore_columns;
   std::vector<std::string> top, structs;
-  ODF_HASH_RETURN_IF_ERROR(
-      schema_differences(original[0], reproduced[0], out.schema_differences, top, structs));
+  ODF_HASH_RETURN_IF_ERROR(schema_differences(original[0], reproduced[0], out, top, structs));
   const auto ignored = [&](const std::string& field) {
     const std::string first = field.substr(0, field.find('.'));
     return std::find(ignore.begin(), ignore.end(), first) != ignore.end();
@@ -385,6 +427,10 @@ Status compare_without(FileComparison& out, const Group& original, const Group& 
     }
   }
   std::erase_if(out.schema_differences, [&](const auto& d) { return ignored(d.field); });
+  if (out.verdict == CompareVerdict::kDifferent) {
+    ODF_HASH_RETURN_IF_ERROR(
+        detail::neutralise_schema_differences(out, original, reproduced, wa, wb, logical));
+  }
   using K = SchemaDifference::Kind;
   for (const auto& d : out.schema_differences) {
     if (d.kind != K::kPosition && d.kind != K::kNullability && !d.encoding_only) {
@@ -442,7 +488,7 @@ Result<FileComparison> compare_records(FileComparison out, const Group& original
         }
       }
     }
-    ODF_HASH_RETURN_IF_ERROR(compare_without(out, original, reproduced, without, wa, wb));
+    ODF_HASH_RETURN_IF_ERROR(compare_without(out, original, reproduced, without, wa, wb, logical));
     return out;
   }
   if (out.verdict == CompareVerdict::kEquivalent) {
@@ -450,8 +496,9 @@ Result<FileComparison> compare_records(FileComparison out, const Group& original
     return out;
   }
   std::vector<std::string> top, structs;
+  ODF_HASH_RETURN_IF_ERROR(schema_differences(original[0], reproduced[0], out, top, structs));
   ODF_HASH_RETURN_IF_ERROR(
-      schema_differences(original[0], reproduced[0], out.schema_differences, top, structs));
+      detail::neutralise_schema_differences(out, original, reproduced, wa, wb, logical));
   if (options.locate_rows) {
     ODF_HASH_ASSIGN_OR_RETURN(
         out.rows, locate_row_differences(

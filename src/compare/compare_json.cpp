@@ -45,11 +45,13 @@ nlohmann::json rows_json(const RowDiff& d) {
 nlohmann::json schema_json(const std::vector<SchemaDifference>& differences) {
   nlohmann::json schema = nlohmann::json::array();
   for (const auto& d : differences) {
-    schema.push_back({{"field", d.field},
-                      {"kind", schema_difference_kind_name(d.kind)},
-                      {"original", d.original},
-                      {"reproduced", d.reproduced},
-                      {"encoding_only", d.encoding_only}});
+    nlohmann::json one{{"field", d.field},
+                       {"kind", schema_difference_kind_name(d.kind)},
+                       {"original", d.original},
+                       {"reproduced", d.reproduced},
+                       {"encoding_only", d.encoding_only}};
+    if (d.changes_hash) one["changes_hash"] = *d.changes_hash;
+    schema.push_back(std::move(one));
   }
   return schema;
 }
@@ -82,8 +84,25 @@ nlohmann::json row_block_json(const std::optional<FileComparison::RowBlock>& b) 
           {"first", record_refs_json(b->first)}};
 }
 
+nlohmann::json casts_json(const std::vector<FileComparison::CastCheck>& casts) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& k : casts) {
+    nlohmann::json one{{"field", k.field},
+                       {"cast", k.cast},
+                       {"side_cast", k.reproduced_cast ? "reproduced" : "original"},
+                       {"from", k.from},
+                       {"to", k.to},
+                       {"values_equal", k.values_equal},
+                       {"changes_hash", k.changes_hash}};
+    if (!k.error.empty()) one["error"] = k.error;
+    out.push_back(std::move(one));
+  }
+  return out;
+}
+
 void why_json(const FileComparison& c, nlohmann::json& j) {
   j["schema_differences"] = schema_json(c.schema_differences);
+  j["casts"] = casts_json(c.casts);
   j["records"] = records_name(c.records);
   nlohmann::json causes = nlohmann::json::array();
   for (const auto& k : c.causes) {

@@ -28,15 +28,48 @@ std::string schema_difference_text(const SchemaDifference& d) {
   return "";
 }
 
+// A field's values once its type difference is neutralised (FileComparison::CastCheck).
+std::string cast_text(const compare::FileComparison::CastCheck& k) {
+  if (!k.cast) {
+    return "the values cannot be compared: neither type casts to the other (" + k.error + ")";
+  }
+  const std::string how = std::string("after casting the ") +
+                          (k.reproduced_cast ? "reproduction's " : "original's ") + k.from +
+                          " to " + k.to;
+  return (k.values_equal ? "the values are equal " : "the values differ ") + how;
+}
+
 namespace {
 
+// The differences that change the hash first, then those that do not (the column digests
+// say which: SchemaDifference::changes_hash).
 void print_schema(const compare::FileComparison& c) {
   if (c.schema_differences.empty()) return;
-  std::printf("schema      %zu difference%s\n", c.schema_differences.size(),
-              c.schema_differences.size() == 1 ? "" : "s");
-  for (const auto& d : c.schema_differences) {
-    const std::string what = schema_difference_text(d);
-    std::printf("  %s: %s\n", escape_text(d.field).c_str(), escape_text(what).c_str());
+  const size_t n = c.schema_differences.size();
+  const auto alike = [](const SchemaDifference& d) { return d.changes_hash == false; };
+  const size_t kept =
+      size_t(std::count_if(c.schema_differences.begin(), c.schema_differences.end(), alike));
+  std::printf("schema      %zu difference%s", n, n == 1 ? "" : "s");
+  if (kept == n) {
+    std::printf(", %s the hash", n == 1 ? "which does not change" : "none of which changes");
+  } else if (kept > 0) {
+    std::printf(", %zu of them change%s the hash", n - kept, n - kept == 1 ? "s" : "");
+  }
+  std::printf("\n");
+  const bool apart = kept > 0 && kept < n;  // both kinds: the second listed under a heading
+  for (const bool changes : {true, false}) {
+    if (!changes && apart) std::printf("  does not change the hash:\n");
+    for (const auto& d : c.schema_differences) {
+      if (alike(d) == changes) continue;
+      const std::string what = schema_difference_text(d);
+      const char* indent = !changes && apart ? "  " : "";
+      std::printf("%s  %s: %s\n", indent, escape_text(d.field).c_str(), escape_text(what).c_str());
+      // The field's values once its type is neutralised, under its own type difference.
+      for (const auto& k : c.casts) {
+        if (k.field != d.field || d.kind != SchemaDifference::Kind::kType) continue;
+        std::printf("%s    %s\n", indent, escape_text(cast_text(k)).c_str());
+      }
+    }
   }
 }
 

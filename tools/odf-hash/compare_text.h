@@ -23,6 +23,10 @@ struct RunFiles {
 // "type int64 -> string" and the like, for a schema difference.
 std::string schema_difference_text(const SchemaDifference& d);
 
+// A field's values once its type difference is neutralised: "the values are equal after
+// casting the reproduction's timestamp[us, tz=UTC] to timestamp[ms, tz=UTC]".
+std::string cast_text(const compare::FileComparison::CastCheck& k);
+
 // "original    PATH (N bytes, ...)": one side of a file comparison.
 void print_side(const char* label, const compare::ComparedFile& s);
 

@@ -53,9 +53,10 @@ struct FileComparison {
   ComparedFile original;
   ComparedFile reproduced;
   CompareVerdict verdict = CompareVerdict::kIdentical;
-  // kDifferent only: the leaf columns whose digests or types differ, or that exist on one
-  // side only ("a.b", "c (type l vs i)", "d (only in original)"), in path order. Empty when
-  // the records differ only in the schema (names, nesting).
+  // kDifferent only: the leaf columns whose digests differ, or that exist on one side only
+  // ("a.b", "c (type int64 vs int32)", "d (only in original)"), in path order; a column whose
+  // type alone differs and hashes alike (utf8 and large_utf8) is not one. Empty when the
+  // records differ only in the schema (names, nesting).
   std::vector<std::string> differing_columns;
   // When CompareOptions::locate_rows, and both row counts:
   // - kDifferent: where the columns whose digests differ (present on both sides with one
@@ -106,6 +107,24 @@ struct FileComparison {
     std::vector<UnorderedRecordRef> first;
   };
   std::optional<RowBlock> row_block;
+
+  // kDifferent: for each top-level field holding a type or nullability difference, that
+  // difference neutralised: one side's field cast (Arrow's safe cast: no value changed or
+  // lost) to the other side's type and nullability and hashed again. Whether the difference
+  // changes the hash (the cast column hashes otherwise than before the cast), and whether the
+  // values are equal after the cast (it hashes as the other side's). SchemaDifference::
+  // changes_hash of the field's differences says the same.
+  struct CastCheck {
+    std::string field;            // the top-level field
+    bool cast = false;            // one side's field could be cast to the other's type
+    bool reproduced_cast = true;  // the reproduction's to the original's type, else back
+    std::string from;             // the type cast from (readable: "timestamp[us, tz=UTC]")
+    std::string to;               // the type cast to
+    bool values_equal = false;    // cast: the values are equal after the cast
+    bool changes_hash = true;     // the field's type or nullability changes the hash
+    std::string error;            // !cast: why neither way casts (the digests decided)
+  };
+  std::vector<CastCheck> casts;
 
   // CompareOptions::ignore_columns that either table has: left out of `records`, `rows`,
   // `row_block` and the schema differences; arrow0 (`verdict`) still covers them.

@@ -6,6 +6,7 @@
 // Input: two ArrowSchemas (record schemas, "+s"), only read. Thread safety: reentrant.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,14 @@ struct SchemaDifference {
   // kType only: two encodings of one logical type (utf8 / large_utf8 / utf8_view, a
   // dictionary and its values, list / large_list...), which arrow0 hashes alike.
   bool encoding_only = false;
+  // Whether this difference changes the arrow0 hash, as the two tables' column digests show
+  // (compare.h sets it; nullopt where no digest was computed, as diff_schemas leaves it): a
+  // field on one side only or at another position always does (arrow0 hashes the field names
+  // in schema order, then the column digests in that order); another type or nullability
+  // does when a leaf column under the field has another digest on each side, and does not
+  // when every one has the same (the column hashes alike: a nullability flag, utf8 against
+  // large_utf8).
+  std::optional<bool> changes_hash;
 };
 
 // "only-in-original", "only-in-reproduced", "type", "nullability", "position".

@@ -56,6 +56,7 @@ import os
 from . import _odf_hash
 from ._args import PathLike  # noqa: F401  (odf_hash.PathLike, for type hints)
 from ._compare import (
+    CastCheck,
     Cause,
     ColumnDifference,
     Comparison,
@@ -154,6 +155,7 @@ __all__ = [
     "RecordStream",
     "RowDifference",
     "SchemaDifference",
+    "CastCheck",
     "SliceComparison",
     "SliceFile",
     "UnorderedComparison",

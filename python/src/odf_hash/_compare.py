@@ -57,6 +57,11 @@ class SchemaDifference:
     #: ``"type"`` only: two encodings of one type (``utf8`` / ``large_utf8``, a dictionary and
     #: its values...), which arrow0 hashes alike
     encoding_only: bool = False
+    #: Whether this difference changes the arrow0 hash, as the column digests show (a field on
+    #: one side only or at another position always does; another type or nullability when a
+    #: column under the field hashes differently); ``None`` where no hash was computed
+    #: (``ignore_order``)
+    changes_hash: Optional[bool] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,6 +75,21 @@ class Cause:
     kind: str
     column: str  #: the column concerned, ``""`` for the whole table
     text: str  #: one sentence
+
+
+@dataclasses.dataclass(frozen=True)
+class CastCheck:
+    """A top-level field's type or nullability difference neutralised: one side's field cast
+    (Arrow's safe cast: no value changed or lost) to the other side's type and hashed again."""
+
+    field: str
+    cast: bool  #: one side's field could be cast to the other's type
+    side_cast: str  #: ``"reproduced"`` (to the original's type) or ``"original"``
+    from_type: str  #: the type cast from (``"timestamp[us, tz=UTC]"``)
+    to_type: str  #: the type cast to
+    values_equal: bool  #: the values are equal after the cast
+    changes_hash: bool  #: the field's type or nullability changes the arrow0 hash
+    error: str = ""  #: when neither type casts to the other: why
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,6 +132,10 @@ class Comparison:
     #: the columns left out of :attr:`records` as asked (``ignore_columns``,
     #: ``ignore_time_columns``) that either file has; arrow0 (:attr:`verdict`) covers them
     ignored_columns: List[str] = dataclasses.field(default_factory=list)
+    #: for ``"different"``: each top-level field with a type or nullability difference,
+    #: neutralised (:class:`CastCheck`): whether it changes the hash, and whether the values
+    #: are equal once cast
+    casts: List[CastCheck] = dataclasses.field(default_factory=list)
 
     @property
     def same_records(self) -> bool:
@@ -340,7 +364,8 @@ def _comparison(d: Dict[str, Any]) -> Comparison:
                       list(d["differing_columns"]), differences,
                       _schema(d["schema_differences"]), d["records"],
                       [Cause(*c) for c in d["causes"]], d["verified"], d.get("row_block"),
-                      list(d.get("ignored_columns", [])))
+                      list(d.get("ignored_columns", [])),
+                      [CastCheck(*k) for k in d.get("casts", [])])
 
 
 def unordered_digest(source: Any, **store: Any) -> str:

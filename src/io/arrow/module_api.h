@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "odf_hash/arrow_c_data.h"
@@ -27,5 +28,12 @@ Status open_parquet_fields_stream(std::shared_ptr<ObjectReader> object,
 // decompressed (from the footer): the weights for splitting its columns among streams. An
 // Arrow IPC object gets an empty vector.
 Result<std::vector<uint64_t>> parquet_field_weights(std::shared_ptr<ObjectReader> object);
+
+// The top-level `fields` of `object`'s records, in that order, each given the nullability of
+// the same-named field of `like`'s records and, when `types`, cast to its type (Arrow C++'s
+// safe cast: a value that would change or be lost fails the batch, kUnsupported naming the
+// column and both types). kInvalidArgument when a name is not a top-level field of both.
+Status open_cast_stream(std::shared_ptr<ObjectReader> object, std::shared_ptr<ObjectReader> like,
+                        const std::vector<std::string>& fields, bool types, ArrowArrayStream* out);
 
 }  // namespace odf_hash::io_internal

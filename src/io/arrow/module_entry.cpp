@@ -25,6 +25,7 @@ odf_hash_arrow_module_api() {
 #endif
         &odf_hash::io_internal::render_values, &odf_hash::io_internal::open_render_batch,
         &odf_hash::io_internal::render_batch_values, &odf_hash::io_internal::close_render_batch,
+        &odf_hash::io_internal::open_cast_stream,
   };
   return &api;
 }

@@ -71,6 +71,12 @@ struct ArrowModuleApi {
                                                           const std::vector<int64_t>& rows,
                                                           size_t max_chars);
   void (*close_render_batch)(RenderBatch* batch);
+  // Some top-level fields of a table typed as another table types them (arrow/module_api.h):
+  // what compare neutralises a type or nullability difference with.
+  Status (*open_cast_stream)(std::shared_ptr<ObjectReader> object,
+                             std::shared_ptr<ObjectReader> like,
+                             const std::vector<std::string>& fields, bool types,
+                             ArrowArrayStream* out);
 };
 
 // A RenderBatch closed when it goes (null: none open).

@@ -1,0 +1,33 @@
+// Whether a schema difference changes the arrow0 hash, shown by neutralising it: one table's
+// field hashed again as the other table types it (internal to compare).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "odf_hash/compare/compare.h"
+#include "odf_hash/core/status.h"
+#include "odf_hash/io/row_window.h"
+#include "odf_hash/io/store.h"
+#include "odf_hash/logical/logical.h"
+
+namespace odf_hash::compare::detail {
+
+// For `c` (both logical hashes computed, schema differences listed): every difference's
+// SchemaDifference::changes_hash, and c.casts. A field on one side only or at another position
+// changes the hash (arrow0 hashes the names in order). For the top-level fields holding a type
+// or nullability difference, the reproduction's fields are cast to the original's types and
+// nullability (Arrow's safe cast, one more read of those columns, all such fields at once) and
+// hashed: a difference changes the hash when the cast columns' digests are not the
+// reproduction's own, and the values are equal after the cast when they are the original's.
+// A field with both a type and a nullability difference has its nullability neutralised
+// alone first (one more read of such fields), so each is judged by itself. A field the safe cast
+// refuses that way is cast the other way (the original's to the reproduction's types); when neither
+// way casts, its difference counts as changing the hash when the column digests differ
+// (CastCheck::cast false, `error` says why). kCancelled and errors reading a table are returned.
+Status neutralise_schema_differences(FileComparison& c,
+                                     const std::vector<std::shared_ptr<ObjectReader>>& original,
+                                     const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
+                                     RowWindow wa, RowWindow wb, const LogicalHashOptions& logical);
+
+}  // namespace odf_hash::compare::detail
