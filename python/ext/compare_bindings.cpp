@@ -47,6 +47,24 @@ nb::dict compared_file(const odf_hash::compare::ComparedFile& f) {
 }
 
 // A FileComparison as the dict odf_hash._compare builds its dataclasses from.
+// [(column, differing_rows, hidden_segments,
+//   [(row, offset, original, reproduced, original_file, reproduced_file)],
+//   null_on_one_side)]
+nb::list row_diff_list(const odf_hash::compare::RowDiff& rows) {
+  nb::list diffs;
+  for (const auto& col : rows.columns) {
+    nb::list shown;
+    for (const auto& row : col.first) {
+      shown.append(nb::make_tuple(row.row, row.offset ? nb::cast(*row.offset) : nb::none(),
+                                  row.original, row.reproduced, row.original_file,
+                                  row.reproduced_file));
+    }
+    diffs.append(nb::make_tuple(col.column, col.differing_rows, col.hidden_segments, shown,
+                                col.null_on_one_side));
+  }
+  return diffs;
+}
+
 nb::dict comparison_dict(const odf_hash::compare::FileComparison& c) {
   nb::dict d;
   d["verdict"] = odf_hash::compare::compare_verdict_name(c.verdict);
@@ -55,23 +73,7 @@ nb::dict comparison_dict(const odf_hash::compare::FileComparison& c) {
   nb::list cols;
   for (const auto& name : c.differing_columns) cols.append(name);
   d["differing_columns"] = cols;
-  // [(column, differing_rows, hidden_segments,
-  //   [(row, offset, original, reproduced, original_file, reproduced_file)],
-  //   null_on_one_side)]
-  nb::list diffs;
-  if (c.rows) {
-    for (const auto& col : c.rows->columns) {
-      nb::list shown;
-      for (const auto& row : col.first) {
-        shown.append(nb::make_tuple(row.row, row.offset ? nb::cast(*row.offset) : nb::none(),
-                                    row.original, row.reproduced, row.original_file,
-                                    row.reproduced_file));
-      }
-      diffs.append(nb::make_tuple(col.column, col.differing_rows, col.hidden_segments, shown,
-                                  col.null_on_one_side));
-    }
-  }
-  d["differences"] = diffs;
+  d["differences"] = c.rows ? row_diff_list(*c.rows) : nb::list();
   d["rows_located"] = c.rows.has_value();
   nb::list schema;
   for (const auto& x : c.schema_differences) {
@@ -83,7 +85,8 @@ nb::dict comparison_dict(const odf_hash::compare::FileComparison& c) {
   nb::list casts;
   for (const auto& k : c.casts) {
     casts.append(nb::make_tuple(k.field, k.cast, k.reproduced_cast ? "reproduced" : "original",
-                                k.from, k.to, k.values_equal, k.changes_hash, k.error));
+                                k.from, k.to, k.values_equal, k.changes_hash, k.error,
+                                k.rows ? row_diff_list(*k.rows) : nb::list()));
   }
   d["casts"] = casts;
   d["records"] = odf_hash::compare::records_name(c.records);

@@ -70,6 +70,16 @@ def test_why_column_order_and_schema(tmp_path):
                                                               changes_hash=True)]
     assert c.casts == [odf_hash.CastCheck("v", True, "reproduced", "int32", "int64",
                                           values_equal=True, changes_hash=True)]
+    # One value changed as well: where, once cast.
+    v = t.column("v").cast(pa.int32()).to_pylist()
+    v[42] = -7
+    pq.write_table(t.set_column(1, "v", pa.array(v, pa.int32())), tmp_path / "d.parquet")
+    c = odf_hash.compare(tmp_path / "a.parquet", tmp_path / "d.parquet")
+    (cast,) = c.casts
+    assert cast.cast and not cast.values_equal and cast.changes_hash
+    (where,) = cast.differences
+    assert where.column == "v" and where.differing_rows == 1
+    assert [(r.row, r.reproduced) for r in where.rows] == [(42, "-7")]
 
 
 def test_ignore_order(tmp_path):

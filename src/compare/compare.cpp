@@ -429,7 +429,7 @@ Status compare_without(FileComparison& out, const Group& original, const Group& 
   std::erase_if(out.schema_differences, [&](const auto& d) { return ignored(d.field); });
   if (out.verdict == CompareVerdict::kDifferent) {
     ODF_HASH_RETURN_IF_ERROR(
-        detail::neutralise_schema_differences(out, original, reproduced, wa, wb, logical));
+        detail::neutralise_schema_differences(out, original, reproduced, wa, wb, logical, options));
   }
   using K = SchemaDifference::Kind;
   for (const auto& d : out.schema_differences) {
@@ -498,7 +498,7 @@ Result<FileComparison> compare_records(FileComparison out, const Group& original
   std::vector<std::string> top, structs;
   ODF_HASH_RETURN_IF_ERROR(schema_differences(original[0], reproduced[0], out, top, structs));
   ODF_HASH_RETURN_IF_ERROR(
-      detail::neutralise_schema_differences(out, original, reproduced, wa, wb, logical));
+      detail::neutralise_schema_differences(out, original, reproduced, wa, wb, logical, options));
   if (options.locate_rows) {
     ODF_HASH_ASSIGN_OR_RETURN(
         out.rows, locate_row_differences(

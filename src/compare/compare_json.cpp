@@ -95,6 +95,7 @@ nlohmann::json casts_json(const std::vector<FileComparison::CastCheck>& casts) {
                        {"values_equal", k.values_equal},
                        {"changes_hash", k.changes_hash}};
     if (!k.error.empty()) one["error"] = k.error;
+    if (k.rows) one["differences"] = rows_json(*k.rows);
     out.push_back(std::move(one));
   }
   return out;

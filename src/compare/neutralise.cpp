@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "odf_hash/compare/row_diff.h"
 #include "odf_hash/internal/io/arrow_module.h"
 #include "odf_hash/internal/io/concat_stream.h"
 #include "odf_hash/internal/io/deferred_object.h"
@@ -75,7 +76,8 @@ bool fatal(const Status& st) {
 
 Status neutralise_schema_differences(FileComparison& c, const Group& original,
                                      const Group& reproduced, RowWindow wa, RowWindow wb,
-                                     const LogicalHashOptions& logical) {
+                                     const LogicalHashOptions& logical,
+                                     const CompareOptions& options) {
   using K = SchemaDifference::Kind;
   std::vector<std::string> tops, nullability, typed;
   for (const auto& d : c.schema_differences) {
@@ -141,6 +143,19 @@ Status neutralise_schema_differences(FileComparison& c, const Group& original,
       check.cast = true;
       check.changes_hash = neutral != (check.reproduced_cast ? b_flags : a);
       check.values_equal = neutral == (check.reproduced_cast ? a : b);
+      // Row by row only when both have the same rows: else the rows one side alone has shift
+      // the others (the comparison's row_block says where).
+      if (!check.values_equal && options.locate_rows &&
+          c.original.logical->num_rows == c.reproduced.logical->num_rows) {
+        std::vector<std::string> columns;
+        for (const auto& [path, digest] : check.reproduced_cast ? a : b) columns.push_back(path);
+        Result<RowDiff> where = locate_cast_differences(
+            original, reproduced, columns,
+            check.reproduced_cast ? CastSide::kReproduced : CastSide::kOriginal, options.rows, wa,
+            wb);
+        if (fatal(where.status())) return where.status();
+        if (where.is_ok()) check.rows = std::move(where).value();
+      }
     } else {
       check.changes_hash = a != b;
     }

@@ -24,10 +24,13 @@ namespace odf_hash::compare::detail {
 // alone first (one more read of such fields), so each is judged by itself. A field the safe cast
 // refuses that way is cast the other way (the original's to the reproduction's types); when neither
 // way casts, its difference counts as changing the hash when the column digests differ
-// (CastCheck::cast false, `error` says why). kCancelled and errors reading a table are returned.
+// (CastCheck::cast false, `error` says why). When the values differ after the cast,
+// options.locate_rows and both sides have as many rows: the rows where (CastCheck::rows, one
+// more read of the field on both sides). kCancelled and errors reading a table are returned.
 Status neutralise_schema_differences(FileComparison& c,
                                      const std::vector<std::shared_ptr<ObjectReader>>& original,
                                      const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
-                                     RowWindow wa, RowWindow wb, const LogicalHashOptions& logical);
+                                     RowWindow wa, RowWindow wb, const LogicalHashOptions& logical,
+                                     const CompareOptions& options);
 
 }  // namespace odf_hash::compare::detail

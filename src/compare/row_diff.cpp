@@ -156,9 +156,12 @@ Status open_stream(const std::vector<std::shared_ptr<ObjectReader>>& objects,
   return Status::ok();
 }
 
+// `cast_like` (not null): the side's fields read cast to the types `cast_like` gives them
+// (open_cast_stream of the Arrow module), without the `offset` column.
 Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
                  const io_internal::ArrowModuleApi& api, const std::vector<std::string>& columns,
-                 std::vector<std::string>& fields, Side& side, RowWindow window) {
+                 std::vector<std::string>& fields, Side& side, RowWindow window,
+                 std::shared_ptr<ObjectReader> cast_like = nullptr) {
   const std::shared_ptr<ObjectReader>& object = objects.at(0);
   side.name = object->name();
   Owned<ArrowSchema> whole_schema;
@@ -178,16 +181,25 @@ Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
     const std::string field = whole_schema.value.children[leaf[0]]->name;
     if (std::find(fields.begin(), fields.end(), field) == fields.end()) fields.push_back(field);
   }
-  if (int o = find_top(whole_schema.value, "offset"); o >= 0) top.push_back(o);
+  if (int o = find_top(whole_schema.value, "offset"); o >= 0 && !cast_like) top.push_back(o);
   std::sort(top.begin(), top.end());
   top.erase(std::unique(top.begin(), top.end()), top.end());
   // Every file of a group is read through the fields of the first's schema (the stream
   // checks that each has the first's schema over them).
-  auto open = [&api, top](std::shared_ptr<ObjectReader> o, ArrowArrayStream* out) {
+  io_internal::StreamOpener open = [&api, top](std::shared_ptr<ObjectReader> o,
+                                               ArrowArrayStream* out) {
     Status st = api.open_parquet_fields_stream(o, top, out);
     if (st.code() == StatusCode::kUnsupported) st = api.open_record_stream(o, out);
     return st;
   };
+  if (cast_like) {
+    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> like, open_if_deferred(cast_like));
+    std::vector<std::string> names;
+    for (int i : top) names.push_back(whole_schema.value.children[i]->name);
+    open = [&api, like, names](std::shared_ptr<ObjectReader> o, ArrowArrayStream* out) {
+      return api.open_cast_stream(std::move(o), like, names, true, out);
+    };
+  }
   ODF_HASH_RETURN_IF_ERROR(open_stream(objects, open, side, window));
   for (const auto& c : columns) side.leaves.push_back(find_leaf(side.schema.value, c));
   ODF_HASH_ASSIGN_OR_RETURN(RecordDigester records,
@@ -433,6 +445,15 @@ Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectR
                                        const std::vector<std::string>& columns,
                                        const RowDiffOptions& options, RowWindow original_window,
                                        RowWindow reproduced_window) {
+  return locate_cast_differences(original, reproduced, columns, CastSide::kNone, options,
+                                 original_window, reproduced_window);
+}
+
+Result<RowDiff> locate_cast_differences(
+    const std::vector<std::shared_ptr<ObjectReader>>& original,
+    const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
+    const std::vector<std::string>& columns, CastSide cast, const RowDiffOptions& options,
+    RowWindow original_window, RowWindow reproduced_window) {
   ODF_HASH_RETURN_IF_ERROR(check_groups(original, reproduced, "locate_row_differences"));
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
   RowDiff out;
@@ -443,8 +464,10 @@ Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectR
   if (columns.empty()) return out;
   Side a, b;
   std::vector<std::string> fields_a, fields_b;
-  ODF_HASH_RETURN_IF_ERROR(open_side(original, *api, columns, fields_a, a, original_window));
-  ODF_HASH_RETURN_IF_ERROR(open_side(reproduced, *api, columns, fields_b, b, reproduced_window));
+  ODF_HASH_RETURN_IF_ERROR(open_side(original, *api, columns, fields_a, a, original_window,
+                                     cast == CastSide::kOriginal ? reproduced[0] : nullptr));
+  ODF_HASH_RETURN_IF_ERROR(open_side(reproduced, *api, columns, fields_b, b, reproduced_window,
+                                     cast == CastSide::kReproduced ? original[0] : nullptr));
   out.record_fields = fields_a;
   std::vector<size_t> all(columns.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;

@@ -188,7 +188,14 @@ def test_values_after_casting(run, tmp_path):
     r, doc = compare(run, a, c)
     t = casts_by_field(doc)["t"]
     assert (t["cast"], t["side_cast"], t["values_equal"]) == (True, "original", False), t
-    assert "the values differ after casting the original's" in run("compare", a, c).out
+    # Where: the one row the test moved, with both values.
+    (col,) = t["differences"]
+    assert (col["column"], col["differing_rows"]) == ("t", 1), col
+    assert [r["row"] for r in col["rows"]] == [7], col
+    assert col["rows"][0]["original"] != col["rows"][0]["reproduced"]
+    text = run("compare", a, c).out
+    assert "the values differ after casting the original's" in text, text
+    assert "t: 1 of 500 rows differ" in text and "row 7 " in text, text
 
     # A struct where the original has an integer: neither type casts to the other.
     structs = original.set_column(

@@ -41,6 +41,8 @@ std::string cast_text(const compare::FileComparison::CastCheck& k) {
 
 namespace {
 
+void print_rows(const compare::RowDiff& d, const RunFiles& run, const std::string& indent);
+
 // The differences that change the hash first, then those that do not (the column digests
 // say which: SchemaDifference::changes_hash).
 void print_schema(const compare::FileComparison& c) {
@@ -68,6 +70,7 @@ void print_schema(const compare::FileComparison& c) {
       for (const auto& k : c.casts) {
         if (k.field != d.field || d.kind != SchemaDifference::Kind::kType) continue;
         std::printf("%s    %s\n", indent, escape_text(cast_text(k)).c_str());
+        if (k.rows) print_rows(*k.rows, RunFiles{}, std::string(indent) + "    ");
       }
     }
   }
@@ -101,7 +104,7 @@ void print_why(const compare::FileComparison& c) {
   print_causes(c);
 }
 
-void print_rows(const compare::RowDiff& d, const RunFiles& run) {
+void print_rows(const compare::RowDiff& d, const RunFiles& run, const std::string& indent) {
   const uint64_t common = std::min(d.original_rows, d.reproduced_rows);
   for (const auto& c : d.columns) {
     std::string hidden;
@@ -114,8 +117,8 @@ void print_rows(const compare::RowDiff& d, const RunFiles& run) {
     } else if (c.differing_rows == 0) {
       hidden = " (the digest differs through the rows only one side has)";
     }
-    std::printf("  %s: %llu of %llu rows differ%s\n", escape_text(c.column).c_str(),
-                static_cast<unsigned long long>(c.differing_rows),
+    std::printf("%s  %s: %llu of %llu rows differ%s\n", indent.c_str(),
+                escape_text(c.column).c_str(), static_cast<unsigned long long>(c.differing_rows),
                 static_cast<unsigned long long>(common), hidden.c_str());
     for (const auto& r : c.first) {
       std::string where = "row " + std::to_string(r.row);
@@ -125,11 +128,11 @@ void print_rows(const compare::RowDiff& d, const RunFiles& run) {
         in_a = " in " + escape_text(run.original->at(r.original_file).file);
         in_b = " in " + escape_text(run.reproduced->at(r.reproduced_file).file);
       }
-      std::printf("    %-26s original %s%s, reproduced %s%s\n", where.c_str(), r.original.c_str(),
-                  in_a.c_str(), r.reproduced.c_str(), in_b.c_str());
+      std::printf("%s    %-26s original %s%s, reproduced %s%s\n", indent.c_str(), where.c_str(),
+                  r.original.c_str(), in_a.c_str(), r.reproduced.c_str(), in_b.c_str());
     }
     if (c.differing_rows > c.first.size()) {
-      std::printf("    ... and %llu more\n",
+      std::printf("%s    ... and %llu more\n", indent.c_str(),
                   static_cast<unsigned long long>(c.differing_rows - c.first.size()));
     }
   }
@@ -197,7 +200,7 @@ void print_equivalent_records(const compare::FileComparison& c, const RunFiles& 
     std::string list;
     for (const auto& col : c.rows->columns) list += (list.empty() ? "" : ", ") + col.column;
     if (!list.empty()) std::printf("columns     %s\n", escape_text(list).c_str());
-    print_rows(*c.rows, run);
+    print_rows(*c.rows, run, "");
   }
   print_schema(c);
   std::printf("why arrow0 is equal:\n");
@@ -273,7 +276,7 @@ void print_verdict(const compare::FileComparison& c, const RunFiles& run) {
       for (const auto& col : c.differing_columns) list += (list.empty() ? "" : ", ") + col;
       std::printf("columns     %s\n",
                   list.empty() ? "(schema differs)" : escape_text(list).c_str());
-      if (c.rows) print_rows(*c.rows, run);
+      if (c.rows) print_rows(*c.rows, run, "");
       break;
     }
   }

@@ -123,6 +123,9 @@ struct FileComparison {
     bool values_equal = false;    // cast: the values are equal after the cast
     bool changes_hash = true;     // the field's type or nullability changes the hash
     std::string error;            // !cast: why neither way casts (the digests decided)
+    // cast, the values not equal, CompareOptions::locate_rows: where they differ once cast
+    // (locate_cast_differences of row_diff.h), the field's leaf columns.
+    std::optional<RowDiff> rows;
   };
   std::vector<CastCheck> casts;
 

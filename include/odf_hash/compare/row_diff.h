@@ -104,6 +104,18 @@ Result<RowDiff> locate_row_differences(const std::vector<std::shared_ptr<ObjectR
                                        RowWindow original_window = {},
                                        RowWindow reproduced_window = {});
 
+// The same with one side's fields cast to the other side's types first (the Arrow module's safe
+// cast: a value that would change or be lost is an error naming the column), so that columns
+// of two types are compared by value: what compare says of a type difference
+// (FileComparison::CastCheck). `columns` are leaf columns of fields both sides have; the cast
+// side's `offset` column is not read.
+enum class CastSide { kNone, kOriginal, kReproduced };
+Result<RowDiff> locate_cast_differences(
+    const std::vector<std::shared_ptr<ObjectReader>>& original,
+    const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
+    const std::vector<std::string>& columns, CastSide cast, const RowDiffOptions& options = {},
+    RowWindow original_window = {}, RowWindow reproduced_window = {});
+
 // Where two tables' records differ, in order, on their values alone (record_digest.h: nothing
 // under a null slot counts, encodings of one type alike, top-level fields matched by name):
 // for two tables whose arrow0 digests are equal while their records are not (arrow0's blind

@@ -90,6 +90,8 @@ class CastCheck:
     values_equal: bool  #: the values are equal after the cast
     changes_hash: bool  #: the field's type or nullability changes the arrow0 hash
     error: str = ""  #: when neither type casts to the other: why
+    #: when the values differ after the cast (and ``rows`` > 0): where, per leaf column
+    differences: List[ColumnDifference] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -355,17 +357,25 @@ def _paths(x: Any, what: str) -> List[str]:
     return paths
 
 
-def _comparison(d: Dict[str, Any]) -> Comparison:
-    differences = [
+def _differences(raw: Any) -> List[ColumnDifference]:
+    return [
         ColumnDifference(col, count, [RowDifference(col, *r) for r in shown], hidden, nulls)
-        for col, count, hidden, shown, nulls in d["differences"]
+        for col, count, hidden, shown, nulls in raw
     ]
+
+
+def _cast(raw: Any) -> CastCheck:
+    return CastCheck(*raw[:8], differences=_differences(raw[8]))
+
+
+def _comparison(d: Dict[str, Any]) -> Comparison:
+    differences = _differences(d["differences"])
     return Comparison(d["verdict"], d["original"], d["reproduced"],
                       list(d["differing_columns"]), differences,
                       _schema(d["schema_differences"]), d["records"],
                       [Cause(*c) for c in d["causes"]], d["verified"], d.get("row_block"),
                       list(d.get("ignored_columns", [])),
-                      [CastCheck(*k) for k in d.get("casts", [])])
+                      [_cast(k) for k in d.get("casts", [])])
 
 
 def unordered_digest(source: Any, **store: Any) -> str:
