@@ -126,7 +126,11 @@ def test_other_boundaries_one_value_changed(run, tmp_path):
                           "reproduced_file": run0["reproduced_files"][1]["file"]}]
     text = run("compare", tmp_path / "a", tmp_path / "b").out
     assert "row 130 (offset 130)" in text
-    assert "in " + run0["original_files"][1]["file"] in text
+    # Each file is named once, numbered in its side's list; a row line names it by number.
+    second = run0["original_files"][1]["file"]
+    assert text.count(second) == 1 and "[2] " + second in text, text
+    row_line = next(line for line in text.splitlines() if "row 130 (offset 130)" in line)
+    assert "original 1300 in [2], reproduced -1 in [2]" in row_line, row_line
 
 
 def test_schema_change_inside_a_run(run, tmp_path):
@@ -404,7 +408,11 @@ def test_only_the_time_columns_differ(run, tmp_path):
     assert [(s["verdict"], s["only_time_columns_differ"]) for s in doc["slices"]] == [
         ("different", True), ("identical", False)]
     text = run("compare", tmp_path / "a", tmp_path / "b").out
-    assert "only the time columns differ (system_time)" in text
+    # One line for the slice, no rows under it, and the closing summary counts it.
+    assert "slice [0, 39]              different: only the time columns differ (system_time)" in text, text
+    assert "rows differ" not in text, text
+    assert ("summary     2 runs of slices both hold: 1 the same records, 1 different only in "
+            "the time columns") in text, text
     # Another column differing too: no such note.
     write_dataset(tmp_path / "c", [stamped(0, 40, hours=5, change=7), stamped(40, 10)])
     doc = json.loads(run("compare", "--json", tmp_path / "a", tmp_path / "c").out)
@@ -412,6 +420,7 @@ def test_only_the_time_columns_differ(run, tmp_path):
     assert doc["slices"][0]["only_time_columns_differ"] is False
     text = run("compare", tmp_path / "a", tmp_path / "c").out
     assert "only the time columns differ" not in text
+    assert "summary     2 runs of slices both hold: 1 the same records, 1 different\n" in text
     # The column a SetVocab names.
     write_dataset(tmp_path / "d", [stamped(0, 40, column="sys")], extra_event=set_vocab("sys"))
     write_dataset(tmp_path / "e", [stamped(0, 40, column="sys", hours=3)],

@@ -109,11 +109,15 @@ nlohmann::json slice_files_json(const std::vector<compare::SliceFile>& files) {
 }
 
 // "data/f… [0, 199]", and for a part of the file " rows 0-149 (offsets 0-149)".
+// Numbered when there are several ([1] a.parquet [0, 99], [2] ...): the row lines below name
+// a file by its number.
 std::string slice_file_list(const std::vector<compare::SliceFile>& files) {
   std::string out;
-  for (const auto& f : files) {
-    out += (out.empty() ? "" : ", ") + escape_text(f.file) + " " +
-           interval_text(f.interval.start, f.interval.end);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const compare::SliceFile& f = files[i];
+    out += (out.empty() ? "" : ", ") +
+           (files.size() > 1 ? "[" + std::to_string(i + 1) + "] " : std::string()) +
+           escape_text(f.file) + " " + interval_text(f.interval.start, f.interval.end);
     if (f.window) {
       out += " rows " + std::to_string(f.window->start - f.interval.start) + "-" +
              std::to_string(f.window->end - f.interval.start) + " (offsets " +
@@ -182,6 +186,8 @@ struct SliceTotals {
   uint64_t only_a = 0, only_b = 0;  // offsets one side holds alone
   bool common_same = true;          // every run both hold identical or equivalent
   bool any_common = false;
+  // The runs both hold, by what was found (the closing summary).
+  uint64_t same = 0, only_time = 0, different = 0, not_compared = 0;
 };
 
 // One entry of the text report: its offsets and verdict, its files when they are a run or
@@ -210,8 +216,26 @@ void print_slice_text(const compare::DatasetComparison& d, const compare::SliceC
              " original files, " + std::to_string(s.reproduced_files.size()) +
              " reproduced, compared record by record)";
   }
-  std::printf("slice %-20s %s%s\n", interval_text(s.interval.start, s.interval.end).c_str(),
-              compare::slice_verdict_name(s), counts.c_str());
+  const bool verified = s.comparison && compare::reproduction_verified(*s.comparison);
+  // A run at another time: one line (JSON: only_time_columns_differ).
+  const bool only_time =
+      s.comparison && !verified && s.vouched && compare::differs_only_in(*s.comparison, time);
+  if (!one_sided) {
+    ++(!s.comparison || !s.error.empty() || !s.vouched ? totals.not_compared
+       : verified                                      ? totals.same
+       : only_time                                     ? totals.only_time
+                                                       : totals.different);
+  }
+  std::string only_time_text;
+  if (only_time) {
+    for (const auto& c : s.comparison->differing_columns) {
+      only_time_text += (only_time_text.empty() ? "" : ", ") + escape_text(c);
+    }
+    only_time_text = ": only the time columns differ (" + only_time_text +
+                     "); every other column holds the same values, row by row";
+  }
+  std::printf("slice %-20s %s%s%s\n", interval_text(s.interval.start, s.interval.end).c_str(),
+              compare::slice_verdict_name(s), only_time_text.c_str(), counts.c_str());
   if (run || one_sided) {
     if (!s.original_files.empty()) {
       std::printf("  original    %s\n", slice_file_list(s.original_files).c_str());
@@ -223,20 +247,31 @@ void print_slice_text(const compare::DatasetComparison& d, const compare::SliceC
   if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
   const std::string note = slice_note(d, s);
   if (!note.empty()) std::printf("%s\n", note.c_str());
-  if (s.comparison && !compare::reproduction_verified(*s.comparison)) {
+  if (s.comparison && !verified && !only_time) {
     print_verdict(*s.comparison, RunFiles{&s.original_files, &s.reproduced_files});
-    if (compare::differs_only_in(*s.comparison, time)) {
-      std::string which;
-      for (const auto& c : s.comparison->differing_columns) {
-        which += (which.empty() ? "" : ", ") + escape_text(c);
-      }
-      std::printf(
-          "  only the time columns differ (%s): ODF stamps each record with the time it "
-          "was added (and a source without an event time uses that time), so a run at "
-          "another time differs there; every other column holds the same values, row by "
-          "row\n",
-          which.c_str());
-    }
+  }
+}
+
+// The closing summary: what the runs both hold came to, and why a run at another time
+// differs.
+void print_summary(const SliceTotals& t) {
+  const uint64_t runs = t.same + t.only_time + t.different + t.not_compared;
+  if (runs == 0) return;
+  std::string parts;
+  const auto add = [&](uint64_t n, const char* what) {
+    if (n > 0) parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  };
+  add(t.same, "the same records");
+  add(t.only_time, "different only in the time columns");
+  add(t.different, "different");
+  add(t.not_compared, "not compared or not vouched for");
+  std::printf("summary     %llu run%s of slices both hold: %s\n",
+              static_cast<unsigned long long>(runs), runs == 1 ? "" : "s", parts.c_str());
+  if (t.only_time > 0) {
+    std::printf(
+        "            (ODF stamps each record with the time it was added, and a source without "
+        "an event time uses that time: a run at another time differs there alone; "
+        "--ignore-time-columns compares the rest)\n");
   }
 }
 
@@ -269,6 +304,7 @@ void print_datasets_text(const compare::DatasetComparison& d) {
         : totals.common_same                                ? "the same records"
                                                             : "different");
   }
+  print_summary(totals);
   print_dataset_verdict(d);
 }
 

@@ -124,9 +124,13 @@ void print_rows(const compare::RowDiff& d, const RunFiles& run, const std::strin
       std::string where = "row " + std::to_string(r.row);
       if (r.offset) where += " (offset " + std::to_string(*r.offset) + ")";
       std::string in_a, in_b;
-      if (run.original != nullptr && (run.original->size() > 1 || run.reproduced->size() > 1)) {
-        in_a = " in " + escape_text(run.original->at(r.original_file).file);
-        in_b = " in " + escape_text(run.reproduced->at(r.reproduced_file).file);
+      // A side of several files: the file by its number in the side's list, printed once
+      // above.
+      if (run.original != nullptr && run.original->size() > 1) {
+        in_a = " in [" + std::to_string(r.original_file + 1) + "]";
+      }
+      if (run.reproduced != nullptr && run.reproduced->size() > 1) {
+        in_b = " in [" + std::to_string(r.reproduced_file + 1) + "]";
       }
       std::printf("%s    %-26s original %s%s, reproduced %s%s\n", indent.c_str(), where.c_str(),
                   r.original.c_str(), in_a.c_str(), r.reproduced.c_str(), in_b.c_str());
