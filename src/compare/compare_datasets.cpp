@@ -163,11 +163,41 @@ bool differs_only_in(const FileComparison& c, const std::vector<std::string>& co
   const auto listed = [&](const std::string& x) {
     return std::find(columns.begin(), columns.end(), x) != columns.end();
   };
-  return c.verdict == CompareVerdict::kDifferent && c.schema_differences.empty() &&
-         !c.differing_columns.empty() &&
+  const bool same_schema =
+      std::all_of(c.schema_differences.begin(), c.schema_differences.end(),
+                  [](const SchemaDifference& d) { return d.changes_hash == false; });
+  return c.verdict == CompareVerdict::kDifferent && same_schema && !c.differing_columns.empty() &&
          std::all_of(c.differing_columns.begin(), c.differing_columns.end(), listed) &&
          c.original.logical && c.reproduced.logical &&
          c.original.logical->num_rows == c.reproduced.logical->num_rows;
+}
+
+DatasetSummary summarize(const DatasetComparison& d) {
+  const std::vector<std::string> time = {d.system_time_column, d.event_time_column};
+  DatasetSummary out;
+  for (const SliceComparison& s : d.slices) {
+    const bool one_sided = s.original_files.empty() || s.reproduced_files.empty();
+    if (one_sided) {
+      const bool counted = s.error.empty() && !s.original_unreached && !s.reproduced_unreached &&
+                           s.interval.end >= s.interval.start;
+      if (counted) {
+        (s.original_files.empty() ? out.only_in_reproduced : out.only_in_original) +=
+            s.interval.end - s.interval.start + 1;
+      }
+      continue;
+    }
+    ++out.runs;
+    if (!s.comparison || !s.error.empty() || !s.vouched) {
+      ++out.not_compared;
+    } else if (reproduction_verified(*s.comparison)) {
+      ++out.same;
+    } else if (differs_only_in(*s.comparison, time)) {
+      ++out.only_time_columns;
+    } else {
+      ++out.different;
+    }
+  }
+  return out;
 }
 
 Result<DatasetComparison> pair_dataset_slices(const std::string& original,

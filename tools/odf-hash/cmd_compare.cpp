@@ -177,37 +177,25 @@ void print_datasets_json(const compare::DatasetComparison& d) {
                               : nlohmann::json();
   j["chain_differences"] =
       nlohmann::json::parse(compare::chain_differences_json(d.chain_differences));
+  const compare::DatasetSummary sum = compare::summarize(d);
+  j["summary"] = {{"runs", sum.runs},
+                  {"same", sum.same},
+                  {"only_time_columns", sum.only_time_columns},
+                  {"different", sum.different},
+                  {"not_compared", sum.not_compared},
+                  {"offsets_only_in_original", sum.only_in_original},
+                  {"offsets_only_in_reproduced", sum.only_in_reproduced}};
   add_verification_json(d, j);
   print_json(j);
 }
 
-// What both sides hold and what one holds alone, totalled over the entries.
-struct SliceTotals {
-  uint64_t only_a = 0, only_b = 0;  // offsets one side holds alone
-  bool common_same = true;          // every run both hold identical or equivalent
-  bool any_common = false;
-  // The runs both hold, by what was found (the closing summary).
-  uint64_t same = 0, only_time = 0, different = 0, not_compared = 0;
-};
-
 // One entry of the text report: its offsets and verdict, its files when they are a run or
 // one side's, why it is unverified, and the differences.
-void print_slice_text(const compare::DatasetComparison& d, const compare::SliceComparison& s,
-                      SliceTotals& totals) {
+void print_slice_text(const compare::DatasetComparison& d, const compare::SliceComparison& s) {
   const std::vector<std::string> time = time_columns(d);
   const bool one_sided = s.original_files.empty() || s.reproduced_files.empty();
   const bool windows = cut_into_parts(s.original_files) || cut_into_parts(s.reproduced_files);
   const bool run = s.original_files.size() > 1 || s.reproduced_files.size() > 1 || windows;
-  const bool unreached = s.original_unreached || s.reproduced_unreached;
-  if (s.error.empty() && one_sided && !unreached && s.interval.end >= s.interval.start) {
-    (s.original_files.empty() ? totals.only_b : totals.only_a) +=
-        s.interval.end - s.interval.start + 1;
-  }
-  totals.any_common = totals.any_common || !one_sided;
-  if (!one_sided &&
-      (!s.comparison || !s.vouched || !compare::reproduction_verified(*s.comparison))) {
-    totals.common_same = false;
-  }
   std::string counts;
   if (!one_sided && windows) {
     counts = " (the offsets both hold: parts of their slices, compared record by record)";
@@ -217,15 +205,10 @@ void print_slice_text(const compare::DatasetComparison& d, const compare::SliceC
              " reproduced, compared record by record)";
   }
   const bool verified = s.comparison && compare::reproduction_verified(*s.comparison);
-  // A run at another time: one line (JSON: only_time_columns_differ).
-  const bool only_time =
-      s.comparison && !verified && s.vouched && compare::differs_only_in(*s.comparison, time);
-  if (!one_sided) {
-    ++(!s.comparison || !s.error.empty() || !s.vouched ? totals.not_compared
-       : verified                                      ? totals.same
-       : only_time                                     ? totals.only_time
-                                                       : totals.different);
-  }
+  // A run at another time: one line (JSON: only_time_columns_differ), counted apart by the
+  // summary (compare::summarize).
+  const bool only_time = s.comparison && !verified && s.vouched && s.error.empty() &&
+                         compare::differs_only_in(*s.comparison, time);
   std::string only_time_text;
   if (only_time) {
     for (const auto& c : s.comparison->differing_columns) {
@@ -254,20 +237,20 @@ void print_slice_text(const compare::DatasetComparison& d, const compare::SliceC
 
 // The closing summary: what the runs both hold came to, and why a run at another time
 // differs.
-void print_summary(const SliceTotals& t) {
-  const uint64_t runs = t.same + t.only_time + t.different + t.not_compared;
+void print_summary(const compare::DatasetSummary& t) {
+  const uint64_t runs = t.runs;
   if (runs == 0) return;
   std::string parts;
   const auto add = [&](uint64_t n, const char* what) {
     if (n > 0) parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + what;
   };
   add(t.same, "the same records");
-  add(t.only_time, "different only in the time columns");
+  add(t.only_time_columns, "different only in the time columns");
   add(t.different, "different");
   add(t.not_compared, "not compared or not vouched for");
   std::printf("summary     %llu run%s of slices both hold: %s\n",
               static_cast<unsigned long long>(runs), runs == 1 ? "" : "s", parts.c_str());
-  if (t.only_time > 0) {
+  if (t.only_time_columns > 0) {
     std::printf(
         "            (ODF stamps each record with the time it was added, and a source without "
         "an event time uses that time: a run at another time differs there alone; "
@@ -291,17 +274,17 @@ void print_datasets_text(const compare::DatasetComparison& d) {
     std::printf("chains      the same events, block by block\n");
   }
   print_chain_differences(d.chain_differences);
-  SliceTotals totals;
-  for (const auto& s : d.slices) print_slice_text(d, s, totals);
-  if (totals.only_a > 0 || totals.only_b > 0) {
+  for (const auto& s : d.slices) print_slice_text(d, s);
+  const compare::DatasetSummary totals = compare::summarize(d);
+  if (totals.only_in_original > 0 || totals.only_in_reproduced > 0) {
     std::printf(
         "one side    %llu offsets only in the original, %llu only in the reproduction; "
         "the offsets both hold: %s\n",
-        static_cast<unsigned long long>(totals.only_a),
-        static_cast<unsigned long long>(totals.only_b),
-        !totals.any_common                                  ? "none"
+        static_cast<unsigned long long>(totals.only_in_original),
+        static_cast<unsigned long long>(totals.only_in_reproduced),
+        totals.runs == 0                                    ? "none"
         : d.verdict == compare::DatasetVerdict::kUnverified ? "not vouched for"
-        : totals.common_same                                ? "the same records"
+        : totals.same == totals.runs                        ? "the same records"
                                                             : "different");
   }
   print_summary(totals);

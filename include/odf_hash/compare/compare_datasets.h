@@ -176,10 +176,24 @@ Result<DatasetComparison> pair_dataset_slices(const std::string& original,
 RowWindow run_row_window(const std::vector<SliceFile>& files, const odf::OffsetInterval& interval);
 
 // Whether the records of a "different" comparison differ in some of `columns` only: the same
-// schema and row count, and every other column's digest equal (the same values, row by row).
+// schema (but for differences that do not change the hash: SchemaDifference::changes_hash)
+// and row count, and every other column's digest equal (the same values, row by row).
 // For a dataset's time columns (DatasetComparison::system_time_column, event_time_column)
 // this is what a faithful reproduction run at another time gives.
 bool differs_only_in(const FileComparison& c, const std::vector<std::string>& columns);
+
+// What a dataset comparison came to, for its closing summary: the runs of slices both
+// datasets hold, by outcome, and the offsets one side holds alone.
+struct DatasetSummary {
+  uint64_t runs = 0;                // runs of slices both hold: the sum of the four below
+  uint64_t same = 0;                // verified (reproduction_verified) and vouched for
+  uint64_t only_time_columns = 0;   // different in the time columns alone (differs_only_in)
+  uint64_t different = 0;           // otherwise different
+  uint64_t not_compared = 0;        // an error, not compared, or a side not vouched for
+  uint64_t only_in_original = 0;    // offsets only the original holds (reached, no error)
+  uint64_t only_in_reproduced = 0;  // offsets only the reproduction holds
+};
+DatasetSummary summarize(const DatasetComparison& d);
 
 // pair_dataset_slices, then every run compared (compare() of two tables) while its files are
 // checked on a thread beside (check_file of the side's tasks); the verdict is kUnverified when
