@@ -94,29 +94,6 @@ struct Owned {
   }
 };
 
-// Whether a leaf column at or under `field` has another digest on each side, or is on one
-// side only (SchemaDifference::changes_hash).
-bool column_digests_differ(const std::string& field, const LogicalDigest& a,
-                           const LogicalDigest& b) {
-  const auto under = [&](const std::string& path) {
-    return path == field ||
-           (path.size() > field.size() && path.compare(0, field.size(), field) == 0 &&
-            path[field.size()] == '.');
-  };
-  std::map<std::string, const Digest256*> right;
-  for (const auto& c : b.columns) {
-    if (under(c.path)) right[c.path] = &c.digest;
-  }
-  size_t matched = 0;
-  for (const auto& c : a.columns) {
-    if (!under(c.path)) continue;
-    auto it = right.find(c.path);
-    if (it == right.end() || *it->second != c.digest) return true;
-    ++matched;
-  }
-  return matched != right.size();
-}
-
 // Which schema differences change the arrow0 hash (SchemaDifference::changes_hash), from the
 // column digests both logical hashes computed.
 void mark_hash_effects(std::vector<SchemaDifference>& differences, const LogicalDigest& a,
@@ -124,7 +101,7 @@ void mark_hash_effects(std::vector<SchemaDifference>& differences, const Logical
   using K = SchemaDifference::Kind;
   for (auto& d : differences) {
     d.changes_hash = d.kind == K::kOnlyInOriginal || d.kind == K::kOnlyInReproduced ||
-                     d.kind == K::kPosition || column_digests_differ(d.field, a, b);
+                     d.kind == K::kPosition || detail::column_digests_differ(d.field, a, b);
   }
 }
 

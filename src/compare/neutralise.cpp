@@ -25,11 +25,14 @@ std::string top_of(const std::string& field) {
   return field.substr(0, field.find('.'));
 }
 
-// The leaf digests at or under each top-level field of `d`.
-Leaves leaves_under(const LogicalDigest& d, const std::string& top) {
+// The leaf digests at or under `field` ("a", or "a.b" inside struct a).
+Leaves leaves_under(const LogicalDigest& d, const std::string& field) {
   Leaves out;
   for (const auto& c : d.columns) {
-    if (top_of(c.path) == top) out[c.path] = c.digest;
+    const bool under = c.path == field ||
+                       (c.path.size() > field.size() &&
+                        c.path.compare(0, field.size(), field) == 0 && c.path[field.size()] == '.');
+    if (under) out[c.path] = c.digest;
   }
   return out;
 }
@@ -73,6 +76,11 @@ bool fatal(const Status& st) {
 }
 
 }  // namespace
+
+bool column_digests_differ(const std::string& field, const LogicalDigest& a,
+                           const LogicalDigest& b) {
+  return leaves_under(a, field) != leaves_under(b, field);
+}
 
 Status neutralise_schema_differences(FileComparison& c, const Group& original,
                                      const Group& reproduced, RowWindow wa, RowWindow wb,

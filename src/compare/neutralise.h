@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "odf_hash/compare/compare.h"
@@ -12,6 +13,11 @@
 #include "odf_hash/logical/logical.h"
 
 namespace odf_hash::compare::detail {
+
+// Whether a leaf column at or under `field` has another digest on each side, or is on one
+// side only: what a schema difference changes when it is not neutralised (kEquivalent: none).
+bool column_digests_differ(const std::string& field, const LogicalDigest& a,
+                           const LogicalDigest& b);
 
 // For `c` (both logical hashes computed, schema differences listed): every difference's
 // SchemaDifference::changes_hash, and c.casts. A field on one side only or at another position
