@@ -296,8 +296,10 @@ def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] =
 
 
 def _differs_only_in(c: Optional[Comparison], columns: Tuple[str, ...]) -> bool:
-    """compare_datasets.h's differs_only_in: "different" in some of ``columns`` only."""
-    return (c is not None and c.verdict == "different" and not c.schema_differences
+    """compare_datasets.h's differs_only_in: "different" in some of ``columns`` only (schema
+    differences that do not change the hash aside)."""
+    return (c is not None and c.verdict == "different"
+            and all(d.changes_hash is False for d in c.schema_differences)
             and bool(c.differing_columns) and all(x in columns for x in c.differing_columns)
             and c.original.get("rows") is not None
             and c.original.get("rows") == c.reproduced.get("rows"))
