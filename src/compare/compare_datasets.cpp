@@ -172,12 +172,21 @@ bool differs_only_in(const FileComparison& c, const std::vector<std::string>& co
          c.original.logical->num_rows == c.reproduced.logical->num_rows;
 }
 
+RunOutcome run_outcome(const DatasetComparison& d, const SliceComparison& s) {
+  if (s.original_files.empty() || s.reproduced_files.empty()) return RunOutcome::kOneSided;
+  if (!s.comparison || !s.error.empty() || !s.vouched) return RunOutcome::kNotCompared;
+  if (reproduction_verified(*s.comparison)) return RunOutcome::kSame;
+  if (differs_only_in(*s.comparison, {d.system_time_column, d.event_time_column})) {
+    return RunOutcome::kOnlyTimeColumns;
+  }
+  return RunOutcome::kDifferent;
+}
+
 DatasetSummary summarize(const DatasetComparison& d) {
-  const std::vector<std::string> time = {d.system_time_column, d.event_time_column};
   DatasetSummary out;
   for (const SliceComparison& s : d.slices) {
-    const bool one_sided = s.original_files.empty() || s.reproduced_files.empty();
-    if (one_sided) {
+    const RunOutcome outcome = run_outcome(d, s);
+    if (outcome == RunOutcome::kOneSided) {
       const bool counted = s.error.empty() && !s.original_unreached && !s.reproduced_unreached &&
                            s.interval.end >= s.interval.start;
       if (counted) {
@@ -187,14 +196,12 @@ DatasetSummary summarize(const DatasetComparison& d) {
       continue;
     }
     ++out.runs;
-    if (!s.comparison || !s.error.empty() || !s.vouched) {
-      ++out.not_compared;
-    } else if (reproduction_verified(*s.comparison)) {
-      ++out.same;
-    } else if (differs_only_in(*s.comparison, time)) {
-      ++out.only_time_columns;
-    } else {
-      ++out.different;
+    switch (outcome) {
+      case RunOutcome::kNotCompared: ++out.not_compared; break;
+      case RunOutcome::kSame: ++out.same; break;
+      case RunOutcome::kOnlyTimeColumns: ++out.only_time_columns; break;
+      case RunOutcome::kDifferent: ++out.different; break;
+      case RunOutcome::kOneSided: break;
     }
   }
   return out;

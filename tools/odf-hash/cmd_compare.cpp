@@ -192,7 +192,6 @@ void print_datasets_json(const compare::DatasetComparison& d) {
 // One entry of the text report: its offsets and verdict, its files when they are a run or
 // one side's, why it is unverified, and the differences.
 void print_slice_text(const compare::DatasetComparison& d, const compare::SliceComparison& s) {
-  const std::vector<std::string> time = time_columns(d);
   const bool one_sided = s.original_files.empty() || s.reproduced_files.empty();
   const bool windows = cut_into_parts(s.original_files) || cut_into_parts(s.reproduced_files);
   const bool run = s.original_files.size() > 1 || s.reproduced_files.size() > 1 || windows;
@@ -207,8 +206,7 @@ void print_slice_text(const compare::DatasetComparison& d, const compare::SliceC
   const bool verified = s.comparison && compare::reproduction_verified(*s.comparison);
   // A run at another time: one line (JSON: only_time_columns_differ), counted apart by the
   // summary (compare::summarize).
-  const bool only_time = s.comparison && !verified && s.vouched && s.error.empty() &&
-                         compare::differs_only_in(*s.comparison, time);
+  const bool only_time = compare::run_outcome(d, s) == compare::RunOutcome::kOnlyTimeColumns;
   std::string only_time_text;
   if (only_time) {
     for (const auto& c : s.comparison->differing_columns) {

@@ -182,6 +182,13 @@ RowWindow run_row_window(const std::vector<SliceFile>& files, const odf::OffsetI
 // this is what a faithful reproduction run at another time gives.
 bool differs_only_in(const FileComparison& c, const std::vector<std::string>& columns);
 
+// What one entry of a dataset comparison came to: one side's offsets only, or a run both
+// hold that is the same records (verified and vouched for), different in the time columns
+// alone (differs_only_in), otherwise different, or not compared (an error, no comparison, a
+// side not vouched for). What summarize counts and a report shows.
+enum class RunOutcome { kOneSided, kSame, kOnlyTimeColumns, kDifferent, kNotCompared };
+RunOutcome run_outcome(const DatasetComparison& d, const SliceComparison& s);
+
 // What a dataset comparison came to, for its closing summary: the runs of slices both
 // datasets hold, by outcome, and the offsets one side holds alone.
 struct DatasetSummary {
