@@ -12,11 +12,20 @@
 #include "odf_hash/internal/io/owned_c_data.h"
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/record_digest.h"
+#include "row_sides.h"
 
 namespace odf_hash::compare {
 
 namespace {
 
+using detail::check_groups;
+using detail::differing_row;
+using detail::find_leaf;
+using detail::find_top;
+using detail::open_record_sides;
+using detail::open_stream;
+using detail::read_in_step;
+using detail::Side;
 using io_internal::Owned;
 
 // A differing segment of at most this many rows has its values compared row by row (both
@@ -27,133 +36,6 @@ constexpr int64_t kRowsComparedDirectly = 256;
 
 void release_nothing(ArrowArray* a) {
   a->release = nullptr;
-}
-
-// The child indices leading from a struct schema to the leaf at `path` (field names joined
-// with '.', names that hold dots matched whole), or empty when there is none.
-std::vector<int> find_leaf(const ArrowSchema& s, std::string_view path) {
-  for (int64_t i = 0; i < s.n_children; ++i) {
-    const ArrowSchema* c = s.children[i];
-    const std::string_view name = c->name != nullptr ? c->name : "";
-    if (path == name && std::strcmp(c->format, "+s") != 0) return {static_cast<int>(i)};
-    if (path.size() > name.size() && path.substr(0, name.size()) == name &&
-        path[name.size()] == '.' && std::strcmp(c->format, "+s") == 0) {
-      std::vector<int> rest = find_leaf(*c, path.substr(name.size() + 1));
-      if (!rest.empty()) {
-        rest.insert(rest.begin(), static_cast<int>(i));
-        return rest;
-      }
-    }
-  }
-  return {};
-}
-
-int find_top(const ArrowSchema& s, std::string_view name) {
-  for (int64_t i = 0; i < s.n_children; ++i) {
-    if (s.children[i]->name != nullptr && name == s.children[i]->name) return static_cast<int>(i);
-  }
-  return -1;
-}
-
-// One file being read: its projected stream and where it is in it.
-struct Side {
-  std::string name;
-  Owned<ArrowSchema> schema;  // of the stream read (projected when it could be)
-  Owned<ArrowArrayStream> stream;
-  Owned<ArrowArray> batch;
-  // `batch` imported for rendering its values, once for all shown (reset with the batch).
-  io_internal::RenderBatchHandle render;
-  int64_t pos = 0;    // next row of `batch`
-  uint64_t base = 0;  // rows before `batch`
-  bool done = false;
-  std::vector<std::vector<int>> leaves;    // per column asked: child indices in `schema`
-  std::vector<size_t> digest_index;        // per column asked: its index in LogicalDigest::columns
-  int offset_child = -1;                   // the top-level `offset` column, when there is one
-  std::optional<RecordDigester> records;   // over the top-level fields of the columns asked
-  std::vector<ColumnValueEncoder> values;  // per column asked
-  // Of the records in the segments whose digests differ (the others are equal on both
-  // sides, so they add the same to both sums and are left out).
-  UnorderedDigest multiset;
-  std::vector<Digest256> digests;  // of the records being compared
-  // A group of files: the row each file starts at (set as the stream opens them).
-  std::vector<uint64_t> file_start;
-
-  // The index of the file holding row `row` of the group.
-  size_t file_at(uint64_t row) const {
-    size_t f = 0;
-    while (f + 1 < file_start.size() && file_start[f + 1] <= row) ++f;
-    return f;
-  }
-
-  // Record digests of the rows [start, start + n) after `pos` into `digests`, and the
-  // multiset.
-  Status digest_records(int64_t start, int64_t n) {
-    digests.clear();
-    ODF_HASH_RETURN_IF_ERROR(records->digest_rows(batch.value, pos + start, n, digests));
-    for (const auto& d : digests) multiset.add(d);
-    return Status::ok();
-  }
-
-  // The value of column `c` (of the columns asked) at row `row` of the batch, as text.
-  Result<std::string> render_value(const io_internal::ArrowModuleApi& api, size_t c, int64_t row,
-                                   size_t max_chars) {
-    if (!render) {
-      ODF_HASH_ASSIGN_OR_RETURN(render,
-                                io_internal::open_render_batch(api, schema.value, batch.value));
-    }
-    ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> v,
-                              api.render_batch_values(render.get(), leaves[c], {row}, max_chars));
-    return v.at(0);
-  }
-
-  int64_t remaining() const { return batch.value.release ? batch.value.length - pos : 0; }
-
-  // Moves to the next batch holding rows (or to the end).
-  Status advance() {
-    while (!done && remaining() == 0) {
-      if (batch.value.release != nullptr) base += uint64_t(batch.value.length);
-      render.reset();
-      batch.reset();
-      pos = 0;
-      if (stream.value.get_next(&stream.value, &batch.value) != 0) {
-        const char* err = stream.value.get_last_error(&stream.value);
-        return Status::io_error(name + ": " + (err != nullptr ? err : "reading a batch failed"));
-      }
-      if (batch.value.release == nullptr) done = true;
-    }
-    return Status::ok();
-  }
-
-  std::optional<int64_t> offset_at(int64_t row) const {
-    if (offset_child < 0) return std::nullopt;
-    const ArrowArray& b = batch.value;
-    const ArrowArray* c = b.children[offset_child];
-    const std::string f = schema.value.children[offset_child]->format;
-    const int64_t i = b.offset + c->offset + row;
-    if (c->null_count != 0 && c->buffers[0] != nullptr &&
-        !((static_cast<const uint8_t*>(c->buffers[0])[i >> 3] >> (i & 7)) & 1)) {
-      return std::nullopt;
-    }
-    if (c->buffers[1] == nullptr) return std::nullopt;
-    if (f == "l" || f == "L") return static_cast<const int64_t*>(c->buffers[1])[i];
-    if (f == "i") return static_cast<const int32_t*>(c->buffers[1])[i];
-    if (f == "I") return static_cast<const uint32_t*>(c->buffers[1])[i];
-    return std::nullopt;
-  }
-};
-
-// Opens a side's stream over `objects` (each file opened by `open`) and reads its schema.
-Status open_stream(const std::vector<std::shared_ptr<ObjectReader>>& objects,
-                   io_internal::StreamOpener open, Side& side, RowWindow window) {
-  side.name = objects.at(0)->name();
-  ODF_HASH_RETURN_IF_ERROR(io_internal::concatenate_streams(
-      objects, std::move(open), &side.stream.value,
-      [&side](size_t) { side.file_start.push_back(side.base); }, window));
-  if (side.stream.value.get_schema(&side.stream.value, &side.schema.value) != 0) {
-    return Status::io_error(side.name + ": reading the stream's schema failed");
-  }
-  side.offset_child = find_top(side.schema.value, "offset");
-  return Status::ok();
 }
 
 // `cast_like` (not null): the side's fields read cast to the types `cast_like` gives them
@@ -221,32 +103,6 @@ Status open_side(const std::vector<std::shared_ptr<ObjectReader>>& objects,
     }
     side.digest_index.push_back(size_t(it - d.columns.begin()));
   }
-  return Status::ok();
-}
-
-// A side whose records are compared whole (locate_record_differences), its stream open: the
-// top-level `fields` (the original's, in its order, but the `ignored`) found by name, each
-// with its encoder.
-Status bind_record_fields(const std::vector<std::string>& fields,
-                          const std::vector<std::string>& ignored, Side& side) {
-  const ArrowSchema& schema = side.schema.value;
-  size_t kept = 0;
-  for (int64_t i = 0; i < schema.n_children; ++i) {
-    const char* name = schema.children[i]->name;
-    kept += std::find(ignored.begin(), ignored.end(), name != nullptr ? name : "") == ignored.end();
-  }
-  if (kept != fields.size()) {
-    return Status::invalid_argument(side.name + ": another number of columns");
-  }
-  for (const auto& f : fields) {
-    const int i = find_top(schema, f);
-    if (i < 0) return Status::invalid_argument(side.name + ": no column \"" + f + "\"");
-    side.leaves.push_back({i});
-    ODF_HASH_ASSIGN_OR_RETURN(ColumnValueEncoder e, ColumnValueEncoder::create(schema, {i}));
-    side.values.push_back(std::move(e));
-  }
-  ODF_HASH_ASSIGN_OR_RETURN(RecordDigester records, RecordDigester::create(schema, fields));
-  side.records.emplace(std::move(records));
   return Status::ok();
 }
 
@@ -370,16 +226,8 @@ class Locator {
     ColumnRowDifferences& col = out_.columns[c];
     ++col.differing_rows;
     if (col.first.size() >= options_.max_rows) return Status::ok();
-    DifferingRow row;
-    row.row = a_.base + uint64_t(a_.pos + start);
-    row.offset = a_.offset_at(a_.pos + start);
-    if (!row.offset) row.offset = b_.offset_at(b_.pos + start);
-    row.original_file = a_.file_at(row.row);
-    row.reproduced_file = b_.file_at(b_.base + uint64_t(b_.pos + start));
-    ODF_HASH_ASSIGN_OR_RETURN(row.original,
-                              a_.render_value(api_, c, a_.pos + start, options_.max_value_chars));
-    ODF_HASH_ASSIGN_OR_RETURN(row.reproduced,
-                              b_.render_value(api_, c, b_.pos + start, options_.max_value_chars));
+    ODF_HASH_ASSIGN_OR_RETURN(DifferingRow row,
+                              differing_row(api_, a_, b_, c, start, options_.max_value_chars));
     col.first.push_back(std::move(row));
     return Status::ok();
   }
@@ -390,45 +238,6 @@ class Locator {
   const RowDiffOptions& options_;
   RowDiff& out_;
 };
-
-Status check_groups(const std::vector<std::shared_ptr<ObjectReader>>& original,
-                    const std::vector<std::shared_ptr<ObjectReader>>& reproduced,
-                    const std::string& what) {
-  for (const auto* group : {&original, &reproduced}) {
-    if (group->empty()) return Status::invalid_argument(what + ": no object");
-    for (const auto& o : *group) {
-      if (o == nullptr) return Status::invalid_argument(what + ": null object");
-    }
-  }
-  return Status::ok();
-}
-
-// Reads both sides in step, `compare(n)` called on the next n rows both batches have; then
-// the longer side's remaining rows counted (with them the multisets cannot be the same), and
-// the row counts and multiset set in `out`.
-template <typename Compare>
-Status read_in_step(Side& a, Side& b, RowDiff& out, Compare&& compare) {
-  while (true) {
-    ODF_HASH_RETURN_IF_ERROR(a.advance());
-    ODF_HASH_RETURN_IF_ERROR(b.advance());
-    if (a.done || b.done) break;
-    const int64_t n = std::min(a.remaining(), b.remaining());
-    ODF_HASH_RETURN_IF_ERROR(compare(n));
-    a.pos += n;
-    b.pos += n;
-  }
-  for (Side* s : {&a, &b}) {
-    while (!s->done) {
-      s->pos = s->batch.value.release ? s->batch.value.length : 0;
-      ODF_HASH_RETURN_IF_ERROR(s->advance());
-    }
-  }
-  out.same_record_multiset = a.base == b.base && a.multiset.sum() == b.multiset.sum() &&
-                             a.records->schema_bytes() == b.records->schema_bytes();
-  out.original_rows = a.base;
-  out.reproduced_rows = b.base;
-  return Status::ok();
-}
 
 }  // namespace
 
@@ -485,17 +294,9 @@ Result<RowDiff> locate_record_differences(
   ODF_HASH_RETURN_IF_ERROR(check_groups(original, reproduced, "locate_record_differences"));
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
   Side a, b;
-  ODF_HASH_RETURN_IF_ERROR(open_stream(original, api->open_record_stream, a, original_window));
-  ODF_HASH_RETURN_IF_ERROR(open_stream(reproduced, api->open_record_stream, b, reproduced_window));
-  std::vector<std::string> fields;
-  for (int64_t i = 0; i < a.schema.value.n_children; ++i) {
-    const char* name = a.schema.value.children[i]->name;
-    const std::string field = name != nullptr ? name : "";
-    if (std::find(ignore.begin(), ignore.end(), field) == ignore.end()) fields.push_back(field);
-  }
-  if (fields.empty()) return Status::invalid_argument(a.name + ": every column is ignored");
-  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, ignore, a));
-  ODF_HASH_RETURN_IF_ERROR(bind_record_fields(fields, ignore, b));
+  ODF_HASH_ASSIGN_OR_RETURN(std::vector<std::string> fields,
+                            open_record_sides(*api, original, reproduced, original_window,
+                                              reproduced_window, ignore, a, b));
   RowDiff out;
   for (const auto& f : fields) {
     out.columns.emplace_back();
