@@ -6,6 +6,9 @@
 #   - rows shuffled: `compare --ignore-order` against `logical` of both files, and against
 #     DuckDB doing the same job (EXCEPT ALL both ways), with peak RSS (goal: under 256 MiB);
 #   - the order-independent digest of one file (`logical --unordered`) against `logical` of it;
+#   - floating-point values a few ulps apart (bench/make_compare_pair.py --nudge): `compare
+#     --rtol 1e-9` (physical, logical, the rows located, then the records read again with the
+#     tolerance) against `logical` of both files;
 #   - the same records re-encoded: `compare` (physical, logical, then both files' records
 #     compared in order, since an equal arrow0 hash does not make equal records) against
 #     `logical` of both files.
@@ -29,8 +32,10 @@ changed="$DATA/compare-${MIB}MiB-changed.parquet"
 shuffled="$DATA/compare-${MIB}MiB-shuffled.parquet"
 reencoded="$DATA/compare-${MIB}MiB-reencoded.parquet"
 "$PYTHON" bench/make_tables.py parquet --mib "$MIB" "$file"
+nudged="$DATA/compare-${MIB}MiB-nudged.parquet"
 [ -f "$reencoded" ] || "$PYTHON" bench/make_compare_pair.py "$file" "$changed" "$shuffled" "$reencoded"
-cat "$file" "$changed" "$shuffled" "$reencoded" >/dev/null
+[ -f "$nudged" ] || "$PYTHON" bench/make_compare_pair.py --nudge "$file" "$nudged"
+cat "$file" "$changed" "$shuffled" "$reencoded" "$nudged" >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -57,7 +62,10 @@ for ((i = 0; i < RUNS; i++)); do
   timed unordered_one "$BIN" logical --unordered "$file"
   timed logical_reencoded "$BIN" logical "$file" "$reencoded"
   timed equivalent "$BIN" compare "$file" "$reencoded"
+  timed logical_nudged "$BIN" logical "$file" "$nudged"
+  timed tolerance "$BIN" compare --rtol 1e-9 "$file" "$nudged"
 done
+grep -q "EQUAL WITHIN TOLERANCE" "$out/tolerance.out" || { echo "compare.sh: the nudged values are not within the tolerance" >&2; cat "$out/tolerance.out" >&2; exit 1; }
 grep -q "records     equal" "$out/equivalent.out" || { echo "compare.sh: the re-encoded records differ" >&2; cat "$out/equivalent.out" >&2; exit 1; }
 grep -q "1 of .* rows differ" "$out/locate.out" || { echo "compare.sh: the change was not located" >&2; cat "$out/locate.out" >&2; exit 1; }
 grep -q "same records" "$out/unordered.out" || { echo "compare.sh: --ignore-order disagrees" >&2; exit 1; }
@@ -86,3 +94,5 @@ row "odf-hash logical ORIGINAL" logical_one ""
 row "odf-hash logical --unordered ORIGINAL" unordered_one logical_one
 row "odf-hash logical ORIGINAL REENCODED" logical_reencoded ""
 row "odf-hash compare ORIGINAL REENCODED (records checked)" equivalent logical_reencoded
+row "odf-hash logical ORIGINAL NUDGED" logical_nudged ""
+row "odf-hash compare --rtol 1e-9 ORIGINAL NUDGED" tolerance logical_nudged

@@ -24,6 +24,7 @@
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
 #include "odf_hash/io/physical.h"
+#include "odf_hash/io/read_counter.h"
 #include "odf_hash/io/record_stream.h"
 #include "odf_hash/io/row_window.h"
 #include "odf_hash/io/store.h"
@@ -51,6 +52,7 @@
 #include "odf_hash/compare/compare_datasets.h"
 #include "odf_hash/compare/compare_json.h"
 #include "odf_hash/compare/row_diff.h"
+#include "odf_hash/compare/tolerance.h"
 #include "odf_hash/compare/unordered.h"
 
 #include "odf_hash/query/canonical_json.h"

@@ -8,6 +8,8 @@
 #include <nanobind/stl/vector.h>
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -18,6 +20,7 @@
 #include "odf_hash/compare/compare_datasets.h"
 #include "odf_hash/compare/compare_json.h"
 #include "odf_hash/compare/unordered.h"
+#include "odf_hash/io/read_counter.h"
 #include "odf_hash/io/row_window.h"
 #include "odf_hash/io/table.h"
 #include "odf_hash/logical/record_digest.h"
@@ -63,6 +66,35 @@ nb::list row_diff_list(const odf_hash::compare::RowDiff& rows) {
                                 col.null_on_one_side));
   }
   return diffs;
+}
+
+// (rtol, atol), or None: CompareOptions::tolerance.
+using ToleranceTuple = std::optional<std::tuple<double, double>>;
+
+std::optional<odf_hash::compare::Tolerance> tolerance_of(const ToleranceTuple& t) {
+  if (!t) return std::nullopt;
+  return odf_hash::compare::Tolerance{std::get<0>(*t), std::get<1>(*t)};
+}
+
+// FileComparison::tolerance as a dict (odf_hash._compare.ToleranceCheck).
+nb::dict tolerance_dict(const odf_hash::compare::ToleranceCheck& t) {
+  nb::dict d;
+  d["rtol"] = t.tolerance.rtol;
+  d["atol"] = t.tolerance.atol;
+  d["within"] = t.within;
+  nb::list deviations;
+  for (const auto& x : t.deviations) {
+    deviations.append(nb::make_tuple(x.column, x.differing_rows, x.outside_rows, x.max_deviation,
+                                     x.at.row, x.at.offset ? nb::cast(*x.at.offset) : nb::none(),
+                                     x.at.original, x.at.reproduced));
+  }
+  d["deviations"] = deviations;
+  d["original_rows"] = t.rows.original_rows;
+  d["reproduced_rows"] = t.rows.reproduced_rows;
+  d["differing_records"] = t.rows.differing_records;
+  d["differences"] = row_diff_list(t.rows);
+  d["error"] = t.error;
+  return d;
 }
 
 nb::dict comparison_dict(const odf_hash::compare::FileComparison& c) {
@@ -118,34 +150,56 @@ nb::dict comparison_dict(const odf_hash::compare::FileComparison& c) {
   nb::list ignored;
   for (const auto& name : c.ignored_columns) ignored.append(name);
   d["ignored_columns"] = ignored;
+  d["tolerance"] = c.tolerance ? nb::object(tolerance_dict(*c.tolerance)) : nb::none();
   return d;
 }
 
 // compare::compare of the tables of two lists of paths or URLs (open_table), or windows of
-// their rows.
+// their rows; the bytes read counted in `counter` when it is set (a progress callback).
 odf_hash::Result<odf_hash::compare::FileComparison> compare_tables(
     const std::vector<std::string>& a, const std::vector<std::string>& b,
     const odf_hash::LogicalHashOptions& logical, const odf_hash::StoreOptions& store,
     const odf_hash::compare::CompareOptions& compare, odf_hash::RowWindow wa = {},
-    odf_hash::RowWindow wb = {}) {
+    odf_hash::RowWindow wb = {}, const std::shared_ptr<odf_hash::ReadCounter>& counter = nullptr) {
   ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table original, odf_hash::open_table(a, store, wa));
   ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table reproduced, odf_hash::open_table(b, store, wb));
-  return odf_hash::compare::compare(original, reproduced, logical, compare);
+  return odf_hash::compare::compare(odf_hash::count_reads(std::move(original), counter),
+                                    odf_hash::count_reads(std::move(reproduced), counter), logical,
+                                    compare);
+}
+
+// A progress callback (None or a callable taking the bytes read so far), as the tick of
+// run_interruptible: false when it raised (the exception is left set).
+std::function<bool()> progress_tick(const nb::object& progress,
+                                    const std::shared_ptr<odf_hash::ReadCounter>& counter) {
+  if (progress.is_none()) return {};
+  return [progress, counter] {
+    PyObject* r = PyObject_CallOneArg(
+        progress.ptr(), nb::int_(counter->bytes.load(std::memory_order_relaxed)).ptr());
+    Py_XDECREF(r);
+    return r != nullptr;
+  };
 }
 
 nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned threads, size_t rows,
-                       const StoreTuple& store, const std::vector<std::string>& ignore_columns) {
+                       const StoreTuple& store, const std::vector<std::string>& ignore_columns,
+                       const ToleranceTuple& tolerance, const nb::object& progress) {
   const std::string& a = a_arg.value;
   const std::string& b = b_arg.value;
   odf_hash::compare::CompareOptions compare;
   compare.locate_rows = rows > 0;
   compare.rows.max_rows = rows;
   compare.ignore_columns = ignore_columns;
+  compare.tolerance = tolerance_of(tolerance);
   odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] {
-    return compare_tables({a}, {b}, options_for(threads, &cancel), store_for(store, cancel),
-                          compare);
-  });
+  auto counter = std::make_shared<odf_hash::ReadCounter>();
+  auto r = run_interruptible(
+      cancel,
+      [&] {
+        return compare_tables({a}, {b}, options_for(threads, &cancel), store_for(store, cancel),
+                              compare, {}, {}, counter);
+      },
+      progress_tick(progress, counter));
   return comparison_dict(value_or_raise(std::move(r)));
 }
 
@@ -163,18 +217,25 @@ odf_hash::RowWindow row_window(const WindowTuple& w) {
 nb::dict compare_file_groups(const std::vector<OsString>& a_arg, const std::vector<OsString>& b_arg,
                              unsigned threads, size_t rows, const StoreTuple& store,
                              const WindowTuple& original_window,
-                             const WindowTuple& reproduced_window) {
+                             const WindowTuple& reproduced_window, const ToleranceTuple& tolerance,
+                             const nb::object& progress) {
   std::vector<std::string> a, b;
   for (const auto& x : a_arg) a.push_back(x.value);
   for (const auto& x : b_arg) b.push_back(x.value);
   odf_hash::compare::CompareOptions compare;
   compare.locate_rows = rows > 0;
   compare.rows.max_rows = rows;
+  compare.tolerance = tolerance_of(tolerance);
   odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] {
-    return compare_tables(a, b, options_for(threads, &cancel), store_for(store, cancel), compare,
-                          row_window(original_window), row_window(reproduced_window));
-  });
+  auto counter = std::make_shared<odf_hash::ReadCounter>();
+  auto r = run_interruptible(
+      cancel,
+      [&] {
+        return compare_tables(a, b, options_for(threads, &cancel), store_for(store, cancel),
+                              compare, row_window(original_window), row_window(reproduced_window),
+                              counter);
+      },
+      progress_tick(progress, counter));
   return comparison_dict(value_or_raise(std::move(r)));
 }
 
@@ -232,10 +293,11 @@ nb::dict dataset_dict(const odf_hash::compare::DatasetComparison& c) {
 }
 
 nb::dict compare_datasets(const OsString& a_arg, const OsString& b_arg, unsigned threads,
-                          size_t rows, const StoreTuple& store) {
+                          size_t rows, const StoreTuple& store, const ToleranceTuple& tolerance) {
   odf_hash::compare::CompareOptions compare;
   compare.locate_rows = rows > 0;
   compare.rows.max_rows = rows;
+  compare.tolerance = tolerance_of(tolerance);
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
     return odf_hash::compare::compare_datasets(
@@ -287,18 +349,24 @@ nb::dict unordered_side(const odf_hash::compare::UnorderedSide& s) {
 }
 
 nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t examples,
-                           const StoreTuple& store) {
+                           const StoreTuple& store, const nb::object& progress) {
   odf_hash::compare::UnorderedOptions options;
   options.max_examples = examples;
   odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] {
-    const odf_hash::StoreOptions opened = store_for(store, cancel);
-    return [&]() -> odf_hash::Result<odf_hash::compare::UnorderedComparison> {
-      ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table a, odf_hash::open_table(a_arg.value, opened));
-      ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table b, odf_hash::open_table(b_arg.value, opened));
-      return odf_hash::compare::compare_unordered(a, b, options);
-    }();
-  });
+  auto counter = std::make_shared<odf_hash::ReadCounter>();
+  auto r = run_interruptible(
+      cancel,
+      [&] {
+        const odf_hash::StoreOptions opened = store_for(store, cancel);
+        return [&]() -> odf_hash::Result<odf_hash::compare::UnorderedComparison> {
+          ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table a, odf_hash::open_table(a_arg.value, opened));
+          ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table b, odf_hash::open_table(b_arg.value, opened));
+          return odf_hash::compare::compare_unordered(odf_hash::count_reads(std::move(a), counter),
+                                                      odf_hash::count_reads(std::move(b), counter),
+                                                      options);
+        }();
+      },
+      progress_tick(progress, counter));
   auto c = value_or_raise(std::move(r));
   nb::dict d;
   d["same_records"] = c.same_records;
@@ -344,15 +412,17 @@ std::tuple<std::string, uint64_t> unordered_stream_capsule(nb::handle capsule) {
 
 void bind_compare(nb::module_& m) {
   m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
-        "store"_a, "ignore_columns"_a = std::vector<std::string>{});
+        "store"_a, "ignore_columns"_a = std::vector<std::string>{}, "tolerance"_a = nb::none(),
+        "progress"_a = nb::none());
   m.def("compare_file_groups", &compare_file_groups, "original"_a, "reproduced"_a, "threads"_a,
-        "rows"_a, "store"_a, "original_window"_a = nb::none(), "reproduced_window"_a = nb::none());
+        "rows"_a, "store"_a, "original_window"_a = nb::none(), "reproduced_window"_a = nb::none(),
+        "tolerance"_a = nb::none(), "progress"_a = nb::none());
   m.def("compare_datasets", &compare_datasets, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
-        "store"_a);
+        "store"_a, "tolerance"_a = nb::none());
   m.def("pair_dataset_slices", &pair_dataset_slices, "original"_a, "reproduced"_a, "store"_a);
   m.def("task_fingerprint", &task_fingerprint, "task_json"_a);
   m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a, "examples"_a,
-        "store"_a);
+        "store"_a, "progress"_a = nb::none());
   m.def("unordered_file", &unordered_file, "path"_a, "store"_a);
   m.def("unordered_stream_capsule", &unordered_stream_capsule, "capsule"_a);
 }

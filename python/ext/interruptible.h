@@ -14,6 +14,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -28,9 +29,13 @@ namespace odf_hash_py {
 // Runs work() (which must not touch Python objects without taking the GIL) as described
 // above and returns what it returned; `cancel` is what work's options point at. Called with
 // the GIL held. When the system refuses a thread, work() runs on this thread (not
-// interruptible, as before).
+// interruptible, as before). `tick`, when set, is called with the GIL held at every wake-up
+// (every 100 ms: a progress callback) and once when the work is done; it returns false when
+// it raised, which stops the work as an interrupt does (its result dropped) and raises that
+// exception.
 template <typename Work>
-std::invoke_result_t<Work&> run_interruptible(odf_hash::CancelFlag& cancel, Work work) {
+std::invoke_result_t<Work&> run_interruptible(odf_hash::CancelFlag& cancel, Work work,
+                                              const std::function<bool()>& tick = {}) {
   using R = std::invoke_result_t<Work&>;
   std::optional<R> result;
   std::exception_ptr error;
@@ -69,7 +74,7 @@ std::invoke_result_t<Work&> run_interruptible(odf_hash::CancelFlag& cancel, Work
         lock.unlock();
         {
           nanobind::gil_scoped_acquire gil;
-          if (PyErr_CheckSignals() != 0) {
+          if (PyErr_CheckSignals() != 0 || (tick && !tick())) {
             PyErr_Fetch(&type, &value, &traceback);
             cancel.store(true, std::memory_order_relaxed);
           }
@@ -80,6 +85,9 @@ std::invoke_result_t<Work&> run_interruptible(odf_hash::CancelFlag& cancel, Work
       worker.join();
     }
   }
+  // The work done: the tick once more (a progress bar reaches the end); raising there still
+  // counts (the result is dropped).
+  if (type == nullptr && tick && !tick()) PyErr_Fetch(&type, &value, &traceback);
   if (type != nullptr) {
     PyErr_Restore(type, value, traceback);
     throw nanobind::python_error();

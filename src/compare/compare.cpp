@@ -238,7 +238,7 @@ bool reproduction_verified(const FileComparison& c) {
   const bool equal = c.records == FileComparison::Records::kEqual;
   return c.verdict == CompareVerdict::kIdentical ||
          (c.verdict == CompareVerdict::kEquivalent && equal) ||
-         (!c.ignored_columns.empty() && equal);
+         (!c.ignored_columns.empty() && equal) || (c.tolerance && c.tolerance->within);
 }
 
 const char* compare_verdict_name(CompareVerdict verdict) {
@@ -447,10 +447,11 @@ Status compare_without(FileComparison& out, const Group& original, const Group& 
 // The records of two tables' objects (one whole file each, or not: compare()), compared once
 // their bytes were found to differ: the logical hashes, then the records (equal arrow0
 // hashes) or where and why (different ones).
-Result<FileComparison> compare_records(FileComparison out, const Group& original,
-                                       const Group& reproduced, const LogicalHashOptions& logical,
-                                       const CompareOptions& options, RowWindow wa = {},
-                                       RowWindow wb = {}) {
+Result<FileComparison> compare_records_exactly(FileComparison out, const Group& original,
+                                               const Group& reproduced,
+                                               const LogicalHashOptions& logical,
+                                               const CompareOptions& options, RowWindow wa,
+                                               RowWindow wb) {
   Result<LogicalDigest> la = Status::internal("not run"), lb = Status::internal("not run");
   side_by_side([&] { la = logical_hash_objects(original, logical, wa); },
                [&] { lb = logical_hash_objects(reproduced, logical, wb); });
@@ -503,6 +504,21 @@ Result<FileComparison> compare_records(FileComparison out, const Group& original
   if (wa.whole() && wb.whole()) {
     ODF_HASH_RETURN_IF_ERROR(find_row_block(out, original, reproduced, options));
   }
+  return out;
+}
+
+// The same, then, with a tolerance asked for and the records not equal, the records again
+// with floating-point values compared within it (on the fields the exact comparison kept).
+Result<FileComparison> compare_records(FileComparison out, const Group& original,
+                                       const Group& reproduced, const LogicalHashOptions& logical,
+                                       const CompareOptions& options, RowWindow wa = {},
+                                       RowWindow wb = {}) {
+  ODF_HASH_ASSIGN_OR_RETURN(
+      out, compare_records_exactly(std::move(out), original, reproduced, logical, options, wa, wb));
+  if (!options.tolerance || out.records == FileComparison::Records::kEqual) return out;
+  ODF_HASH_ASSIGN_OR_RETURN(out.tolerance,
+                            compare_within_tolerance(original, reproduced, *options.tolerance,
+                                                     options.rows, wa, wb, out.ignored_columns));
   return out;
 }
 

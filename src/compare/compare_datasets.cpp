@@ -198,7 +198,10 @@ DatasetSummary summarize(const DatasetComparison& d) {
     ++out.runs;
     switch (outcome) {
       case RunOutcome::kNotCompared: ++out.not_compared; break;
-      case RunOutcome::kSame: ++out.same; break;
+      case RunOutcome::kSame:
+        ++out.same;
+        out.within_tolerance += s.comparison->tolerance && s.comparison->tolerance->within;
+        break;
       case RunOutcome::kOnlyTimeColumns: ++out.only_time_columns; break;
       case RunOutcome::kDifferent: ++out.different; break;
       case RunOutcome::kOneSided: break;

@@ -3,6 +3,8 @@
 
 #include "odf_hash/logical/record_digest.h"  // unordered_digest_string
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 namespace odf_hash::compare {
@@ -20,15 +22,18 @@ nlohmann::json side_json(const ComparedFile& s) {
   return j;
 }
 
+// A differing row: its index, `offset` (or null) and both values as text.
+nlohmann::json differing_row_json(const DifferingRow& r) {
+  nlohmann::json jr{{"row", r.row}, {"original", r.original}, {"reproduced", r.reproduced}};
+  jr["offset"] = r.offset ? nlohmann::json(*r.offset) : nlohmann::json(nullptr);
+  return jr;
+}
+
 nlohmann::json rows_json(const RowDiff& d) {
   nlohmann::json cols = nlohmann::json::array();
   for (const auto& c : d.columns) {
     nlohmann::json rows = nlohmann::json::array();
-    for (const auto& r : c.first) {
-      nlohmann::json jr{{"row", r.row}, {"original", r.original}, {"reproduced", r.reproduced}};
-      jr["offset"] = r.offset ? nlohmann::json(*r.offset) : nlohmann::json(nullptr);
-      rows.push_back(std::move(jr));
-    }
+    for (const auto& r : c.first) rows.push_back(differing_row_json(r));
     nlohmann::json jc{{"column", c.column},
                       {"differing_rows", c.differing_rows},
                       {"rows", rows},
@@ -101,6 +106,34 @@ nlohmann::json casts_json(const std::vector<FileComparison::CastCheck>& casts) {
   return out;
 }
 
+// FileComparison::tolerance: a deviation that is not finite (a NaN or an infinity against
+// another value, a null against a value) is null, JSON having no infinity.
+nlohmann::json tolerance_json(const ToleranceCheck& t) {
+  nlohmann::json deviations = nlohmann::json::array();
+  for (const auto& d : t.deviations) {
+    deviations.push_back(
+        {{"column", d.column},
+         {"differing_rows", d.differing_rows},
+         {"outside_rows", d.outside_rows},
+         {"max_deviation",
+          std::isfinite(d.max_deviation) ? nlohmann::json(d.max_deviation) : nlohmann::json()},
+         {"at", differing_row_json(d.at)}});
+  }
+  nlohmann::json j{{"rtol", t.tolerance.rtol},
+                   {"atol", t.tolerance.atol},
+                   {"within", t.within},
+                   {"deviations", deviations}};
+  if (!t.error.empty()) {
+    j["error"] = t.error;
+  } else {
+    j["original_rows"] = t.rows.original_rows;
+    j["reproduced_rows"] = t.rows.reproduced_rows;
+    j["differing_records"] = t.rows.differing_records;
+    j["differences"] = rows_json(t.rows);
+  }
+  return j;
+}
+
 void why_json(const FileComparison& c, nlohmann::json& j) {
   j["schema_differences"] = schema_json(c.schema_differences);
   j["casts"] = casts_json(c.casts);
@@ -123,6 +156,7 @@ std::string file_comparison_json(const FileComparison& c, int indent) {
   if (c.rows) j["differences"] = rows_json(*c.rows);
   if (c.verdict == CompareVerdict::kDifferent) j["row_block"] = row_block_json(c.row_block);
   if (!c.ignored_columns.empty()) j["ignored_columns"] = c.ignored_columns;
+  if (c.tolerance) j["tolerance"] = tolerance_json(*c.tolerance);
   why_json(c, j);
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }

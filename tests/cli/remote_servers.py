@@ -42,9 +42,10 @@ import urllib.request
 
 FAULTS = ("ok", "cut", "cut-once", "503x2", "stall", "long-length", "endless",
           "redirect-loop", "403", "404", "chunked", "chunked-short", "chunked-long", "no-ranges", "chunked-all",
-          "chunked-ranges")
+          "chunked-ranges", "slow")
 CHUNKED = ("chunked", "chunked-short", "chunked-long", "no-ranges", "chunked-all")
 STALL_SECONDS = 20  # the longest a stalled response holds its connection
+SLOW_SECONDS = 0.3  # "slow": every response waits this long (work that shows its progress)
 
 
 def free_port() -> int:
@@ -107,6 +108,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         with server.lock:
             count = server.counts.get(path, 0) + 1
             server.counts[path] = count
+        if fault == "slow":
+            time.sleep(SLOW_SECONDS)
         if faulty and fault == "redirect-loop":
             return self._send_status(302, [("Location", self.path)])
         if faulty and fault in ("403", "404"):

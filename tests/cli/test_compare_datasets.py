@@ -413,8 +413,8 @@ def test_only_the_time_columns_differ(run, tmp_path):
     assert "rows differ" not in text, text
     assert ("summary     2 runs of slices both hold: 1 the same records, 1 different only in "
             "the time columns") in text, text
-    assert doc["summary"] == {"runs": 2, "same": 1, "only_time_columns": 1, "different": 0,
-                              "not_compared": 0, "offsets_only_in_original": 0,
+    assert doc["summary"] == {"runs": 2, "same": 1, "within_tolerance": 0, "only_time_columns": 1,
+                              "different": 0, "not_compared": 0, "offsets_only_in_original": 0,
                               "offsets_only_in_reproduced": 0}, doc["summary"]
     # Another column differing too: no such note.
     write_dataset(tmp_path / "c", [stamped(0, 40, hours=5, change=7), stamped(40, 10)])

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -22,6 +23,7 @@
 #include "odf_hash/compare/compare_datasets.h"
 #include "odf_hash/compare/compare_json.h"
 #include "odf_hash/core/text.h"
+#include "odf_hash/io/read_counter.h"
 #include "odf_hash/io/store_options.h"
 #include "odf_hash/io/table.h"
 #include "odf_hash/logical/logical.h"
@@ -29,6 +31,7 @@
 #include "odf_hash/remote/open_store.h"
 #include "odf_hash/remote/open_table.h"
 #include "output.h"
+#include "progress.h"
 #include "store_flags.h"
 
 namespace odf_hash::cli {
@@ -43,6 +46,8 @@ struct CompareArgs {
   bool ignore_order = false;
   std::vector<std::string> ignore_columns;  // --ignore-columns
   bool ignore_time_columns = false;         // --ignore-time-columns (files: the ODF defaults)
+  std::optional<double> rtol;               // --rtol
+  std::optional<double> atol;               // --atol
   bool datasets = false;  // ODF datasets (folders are taken as datasets without it)
   StoreOptions store;
 };
@@ -180,6 +185,7 @@ void print_datasets_json(const compare::DatasetComparison& d) {
   const compare::DatasetSummary sum = compare::summarize(d);
   j["summary"] = {{"runs", sum.runs},
                   {"same", sum.same},
+                  {"within_tolerance", sum.within_tolerance},
                   {"only_time_columns", sum.only_time_columns},
                   {"different", sum.different},
                   {"not_compared", sum.not_compared},
@@ -228,7 +234,8 @@ void print_slice_text(const compare::DatasetComparison& d, const compare::SliceC
   if (!s.error.empty()) std::printf("  %s\n", escape_text(s.error).c_str());
   const std::string note = slice_note(d, s);
   if (!note.empty()) std::printf("%s\n", note.c_str());
-  if (s.comparison && !verified && !only_time) {
+  // A run verified by a tolerance: the tolerance's verdict (arrow0 differs there).
+  if (s.comparison && (!verified || s.comparison->tolerance) && !only_time) {
     print_verdict(*s.comparison, RunFiles{&s.original_files, &s.reproduced_files});
   }
 }
@@ -242,7 +249,10 @@ void print_summary(const compare::DatasetSummary& t) {
   const auto add = [&](uint64_t n, const char* what) {
     if (n > 0) parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + what;
   };
-  add(t.same, "the same records");
+  add(t.same, t.within_tolerance == 0 ? "the same records"
+                                      : ("the same records (" + std::to_string(t.within_tolerance) +
+                                         " of them within the tolerance)")
+                                            .c_str());
   add(t.only_time_columns, "different only in the time columns");
   add(t.different, "different");
   add(t.not_compared, "not compared or not vouched for");
@@ -315,7 +325,10 @@ int run_unordered(const CompareArgs& args) {
   Result<compare::UnorderedComparison> result = [&]() -> Result<compare::UnorderedComparison> {
     ODF_HASH_ASSIGN_OR_RETURN(Table original, open_table(args.original, args.store));
     ODF_HASH_ASSIGN_OR_RETURN(Table reproduced, open_table(args.reproduced, args.store));
-    return compare::compare_unordered(original, reproduced, options);
+    auto counter = std::make_shared<ReadCounter>();
+    ReadProgress progress(ProgressDisplay::stderr_is_terminal(), "compare --ignore-order", counter);
+    return compare::compare_unordered(count_reads(original, counter),
+                                      count_reads(reproduced, counter), options);
   }();
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
@@ -369,6 +382,12 @@ int run_compare(const CompareArgs& args) {
                  "--ignore-time-columns do not apply to it\n");
     return kExitError;
   }
+  if (args.ignore_order && (args.rtol || args.atol)) {
+    std::fprintf(stderr,
+                 "odf-hash compare: --ignore-order compares whole records; --rtol and --atol "
+                 "do not apply to it\n");
+    return kExitError;
+  }
   if (args.ignore_order) return run_unordered(args);
   // Two files side by side, each with half of the cores for its columns.
   LogicalHashOptions options;
@@ -378,11 +397,18 @@ int run_compare(const CompareArgs& args) {
   compare.rows.max_rows = args.show_rows;
   compare.ignore_columns = args.ignore_columns;
   compare.ignore_time_columns = args.ignore_time_columns;
+  if (args.rtol || args.atol) {
+    compare.tolerance = compare::Tolerance{args.rtol.value_or(0), args.atol.value_or(0)};
+  }
   if (datasets) return run_datasets(args, options, compare);
   Result<compare::FileComparison> result = [&]() -> Result<compare::FileComparison> {
     ODF_HASH_ASSIGN_OR_RETURN(Table original, open_table(args.original, args.store));
     ODF_HASH_ASSIGN_OR_RETURN(Table reproduced, open_table(args.reproduced, args.store));
-    return compare::compare(original, reproduced, options, compare);
+    // The bytes read, on a terminal: compare reads both files once or more (progress.h).
+    auto counter = std::make_shared<ReadCounter>();
+    ReadProgress progress(ProgressDisplay::stderr_is_terminal(), "compare", counter);
+    return compare::compare(count_reads(original, counter), count_reads(reproduced, counter),
+                            options, compare);
   }();
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
@@ -451,6 +477,18 @@ Command add_compare_command(CLI::App& root) {
                 "Leave out the time columns ODF stamps, which differ in a reproduction run at "
                 "another time: a dataset's SetVocab's system and event time columns, two "
                 "files' system_time and event_time");
+  app->add_option("--rtol", args->rtol,
+                  "Relative tolerance for floating-point columns (a recomputation through "
+                  "another engine, or a sum in another order): when the records differ, they "
+                  "are compared again in order, float16/32/64 columns value by value with "
+                  "|reproduced - original| <= atol + rtol * |original| (numpy.isclose), every "
+                  "other column exactly. Exit 0 when every value is within (\"equal within "
+                  "tolerance\", with the largest deviation and where); the arrow0 verdict is "
+                  "still reported (it differs). Default 0")
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--atol", args->atol,
+                  "Absolute tolerance for floating-point columns (see --rtol). Default 0")
+      ->check(CLI::NonNegativeNumber);
   add_store_flags(app, args->store);
   app->footer(store_help_footer());
   return Command{app, [args] { return run_compare(*args); }};

@@ -15,6 +15,7 @@
 #include "odf_hash/core/parallel.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
+#include "odf_hash/io/read_counter.h"
 #include "odf_hash/io/record_stream.h"
 #include "odf_hash/io/store.h"
 #include "odf_hash/io/store_options.h"
@@ -23,6 +24,7 @@
 #include "odf_hash/logical/record_digest.h"
 #include "odf_hash/remote/open_store.h"
 #include "output.h"
+#include "progress.h"
 #include "reference_gaps.h"
 #include "store_flags.h"
 
@@ -80,15 +82,18 @@ std::string hex_of(const Digest256& d) {
 
 // The file is opened once: its format is detected and its records hashed from the same
 // descriptor (what was detected is what is hashed).
+// `counter`: the bytes read are added to it (a progress line), when not null.
 FileOutcome hash_one(const std::string& path, const LogicalFileOptions& options,
-                     const StoreOptions& store, bool unordered) {
+                     const StoreOptions& store, bool unordered,
+                     const std::shared_ptr<ReadCounter>& counter = nullptr) {
   FileOutcome out;
   Result<std::unique_ptr<ObjectReader>> opened = open_object(path, store);
   if (!opened.is_ok()) {
     out.error = opened.status();
     return out;
   }
-  std::shared_ptr<ObjectReader> object = std::move(opened).value();
+  std::shared_ptr<ObjectReader> object =
+      count_reads(std::shared_ptr<ObjectReader>(std::move(opened).value()), counter);
   Result<FileFormat> format = detect_file_format(*object);
   if (!format.is_ok()) {
     out.error = format.status();
@@ -201,10 +206,18 @@ int run_logical(const LogicalOptions& opt) {
   options.column_streams = opt.column_streams;
   bool failed = false;
   nlohmann::json files = nlohmann::json::array();
+  // The bytes read, on a terminal (progress.h), erased before each result line.
+  auto counter = std::make_shared<ReadCounter>();
+  std::optional<ReadProgress> progress;
+  progress.emplace(ProgressDisplay::stderr_is_terminal(), "logical", counter);
   run_ordered<FileOutcome>(
       opt.files.size(), plan.jobs,
-      [&](size_t i) { return hash_one(opt.files[i], options, opt.store, opt.unordered); },
+      [&](size_t i) { return hash_one(opt.files[i], options, opt.store, opt.unordered, counter); },
       [&](size_t i, FileOutcome& r) {
+        progress.reset();  // its line erased; drawn again for the files still being read
+        if (i + 1 < opt.files.size()) {
+          progress.emplace(ProgressDisplay::stderr_is_terminal(), "logical", counter);
+        }
         // A hash kamu cannot check: said on stderr, or refused when asked.
         if (r.digest) {
           const std::vector<ColumnDigest> gaps = reference_gaps(r.digest->columns);

@@ -2,6 +2,8 @@
 #include "compare_text.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -243,6 +245,57 @@ void print_row_block(const compare::FileComparison::RowBlock& b) {
   }
 }
 
+// A number as the shortest text that reads back as it ("1e-09", "0.1").
+std::string number_text(double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+// The records compared again with a tolerance on floating-point values (tolerance.h).
+void print_tolerance(const compare::ToleranceCheck& t, const RunFiles& run) {
+  const std::string asked =
+      "rtol " + number_text(t.tolerance.rtol) + ", atol " + number_text(t.tolerance.atol);
+  if (!t.error.empty()) {
+    std::printf("tolerance   %s: not applied: %s\n", asked.c_str(), escape_text(t.error).c_str());
+    return;
+  }
+  if (t.within) {
+    std::printf(
+        "tolerance   %s: EQUAL WITHIN TOLERANCE: every row holds the same record, in order, "
+        "but for floating-point values within the tolerance (arrow0 still differs)\n",
+        asked.c_str());
+  } else if (t.rows.original_rows != t.rows.reproduced_rows) {
+    std::printf(
+        "tolerance   %s: not within it: the row counts differ (original %llu, "
+        "reproduced %llu)\n",
+        asked.c_str(), static_cast<unsigned long long>(t.rows.original_rows),
+        static_cast<unsigned long long>(t.rows.reproduced_rows));
+  } else {
+    std::printf("tolerance   %s: not within it: %llu record%s differ%s beyond it\n", asked.c_str(),
+                static_cast<unsigned long long>(t.rows.differing_records),
+                t.rows.differing_records == 1 ? "" : "s", t.rows.differing_records == 1 ? "s" : "");
+  }
+  for (const auto& d : t.deviations) {
+    std::string where = "row " + std::to_string(d.at.row);
+    if (d.at.offset) where += " (offset " + std::to_string(*d.at.offset) + ")";
+    std::printf(
+        "  %s: %llu value%s differ%s, %s; the largest deviation %s at %s: original %s, "
+        "reproduced %s\n",
+        escape_text(d.column).c_str(), static_cast<unsigned long long>(d.differing_rows),
+        d.differing_rows == 1 ? "" : "s", d.differing_rows == 1 ? "s" : "",
+        d.outside_rows == 0 ? "all within the tolerance"
+                            : (std::to_string(d.outside_rows) + " beyond it").c_str(),
+        number_text(d.max_deviation).c_str(), where.c_str(), d.at.original.c_str(),
+        d.at.reproduced.c_str());
+  }
+  if (!t.within && !t.rows.columns.empty()) {
+    std::printf("  beyond the tolerance (floating-point columns) or different (the others):\n");
+    print_rows(t.rows, run, "  ");
+  }
+}
+
 }  // namespace
 
 // The verdict line, the records line and, when either differs, where and why.
@@ -270,6 +323,8 @@ void print_verdict(const compare::FileComparison& c, const RunFiles& run) {
       std::printf("rows        original %llu, reproduced %llu\n",
                   static_cast<unsigned long long>(c.original.logical->num_rows),
                   static_cast<unsigned long long>(c.reproduced.logical->num_rows));
+      // With a tolerance asked for, its answer first: the exact differences follow.
+      if (c.tolerance) print_tolerance(*c.tolerance, run);
       if (c.row_block) {  // the answer, and no wall of rows shifted by the run
         print_schema(c);
         print_row_block(*c.row_block);
@@ -283,6 +338,9 @@ void print_verdict(const compare::FileComparison& c, const RunFiles& run) {
       if (c.rows) print_rows(*c.rows, run, "");
       break;
     }
+  }
+  if (c.tolerance && c.verdict != compare::CompareVerdict::kDifferent) {
+    print_tolerance(*c.tolerance, run);
   }
 }
 

@@ -6,8 +6,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <utility>
+
+#include "odf_hash/core/parallel.h"
 
 namespace odf_hash::cli {
 namespace {
@@ -77,6 +82,37 @@ void ProgressDisplay::clear() {
   if (!enabled_) return;
   std::lock_guard<std::mutex> lock(mu_);
   clear_locked();
+}
+
+ReadProgress::ReadProgress(bool enabled, std::string name, std::shared_ptr<ReadCounter> counter,
+                           uint64_t total)
+    : display_(enabled && counter != nullptr),
+      name_(std::move(name)),
+      counter_(std::move(counter)),
+      total_(total) {
+  ProgressFn draw = display_.callback_for(name_);
+  if (!draw) return;
+  std::optional<std::thread> t = try_thread([this, draw] {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; })) {
+      uint64_t done = counter_->bytes.load(std::memory_order_relaxed);
+      if (total_ > 0) done = std::min(done, total_);
+      draw(done, total_);
+    }
+  });
+  if (t) thread_ = std::move(*t);
+}
+
+ReadProgress::~ReadProgress() {
+  if (thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  display_.finish(name_);
 }
 
 }  // namespace odf_hash::cli

@@ -6,12 +6,16 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/physical.h"
+#include "odf_hash/io/read_counter.h"
 
 namespace odf_hash::cli {
 
@@ -42,6 +46,30 @@ class ProgressDisplay {
   std::string owner_;  // name whose progress is on screen; empty when none
   bool shown_ = false;
   std::chrono::steady_clock::time_point last_draw_{};
+};
+
+// A progress line fed by a ReadCounter (io/read_counter.h): for work that reads its objects
+// more than once, or in pieces (compare, logical), drawn by a thread of its own every 200 ms
+// after the first second, as ProgressDisplay draws it ("compare: 1.2 GiB 540 MB/s"; with a
+// total: "/ 4.0 GiB (30%)", the count held at the total), and erased when destroyed.
+// Disabled (nothing started) unless `enabled`.
+class ReadProgress {
+ public:
+  ReadProgress(bool enabled, std::string name, std::shared_ptr<ReadCounter> counter,
+               uint64_t total = 0);
+  ReadProgress(const ReadProgress&) = delete;
+  ReadProgress& operator=(const ReadProgress&) = delete;
+  ~ReadProgress();
+
+ private:
+  ProgressDisplay display_;
+  std::string name_;
+  std::shared_ptr<ReadCounter> counter_;
+  uint64_t total_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::thread thread_;
 };
 
 using odf_hash::format_bytes;  // "1.2 GiB", "512 B" (text.h)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "odf_hash/compare/row_diff.h"
+#include "odf_hash/compare/tolerance.h"
 #include "odf_hash/compare/unordered.h"
 #include "odf_hash/core/multihash.h"
 #include "odf_hash/core/status.h"
@@ -132,6 +133,11 @@ struct FileComparison {
   // CompareOptions::ignore_columns that either table has: left out of `records`, `rows`,
   // `row_block` and the schema differences; arrow0 (`verdict`) still covers them.
   std::vector<std::string> ignored_columns;
+
+  // CompareOptions::tolerance, the bytes differing and the records not equal: the records
+  // compared again in order, floating-point values within the tolerance (tolerance.h). A
+  // reproduction `within` it is verified (exit 0), arrow0's verdict unchanged beside it.
+  std::optional<ToleranceCheck> tolerance;
 };
 
 // "unknown", "equal", "same-other-order", "different".
@@ -140,7 +146,8 @@ const char* records_name(FileComparison::Records records);
 // Whether the reproduction is verified: the same bytes, or the same arrow0 hash (what ODF
 // checks) and the records compared equal, in order; or, when columns were ignored as asked
 // (CompareOptions::ignore_columns), the records equal in order without them whatever arrow0
-// says. What `odf-hash compare` exits 0 for.
+// says; or, with a tolerance asked for (CompareOptions::tolerance), the records equal in order
+// but for floating-point values within it. What `odf-hash compare` exits 0 for.
 bool reproduction_verified(const FileComparison& c);
 
 // What compare does beyond the verdict.
@@ -158,6 +165,9 @@ struct CompareOptions {
   // The time columns ODF stamps left out too (`--ignore-time-columns`): a dataset's are its
   // SetVocab's (compare_datasets), two files' the defaults system_time and event_time.
   bool ignore_time_columns = false;
+  // Floating-point values compared within this tolerance when the records are not equal
+  // (`compare --rtol/--atol`): FileComparison::tolerance. One more read of both tables.
+  std::optional<Tolerance> tolerance;
 };
 
 // Compares two tables (io/table.h: a file, an object of any store, a path or URL through

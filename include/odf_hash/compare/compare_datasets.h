@@ -194,6 +194,7 @@ RunOutcome run_outcome(const DatasetComparison& d, const SliceComparison& s);
 struct DatasetSummary {
   uint64_t runs = 0;                // runs of slices both hold: the sum of the four below
   uint64_t same = 0;                // verified (reproduction_verified) and vouched for
+  uint64_t within_tolerance = 0;    // of `same`, verified by a tolerance (CompareOptions)
   uint64_t only_time_columns = 0;   // different in the time columns alone (differs_only_in)
   uint64_t different = 0;           // otherwise different
   uint64_t not_compared = 0;        // an error, not compared, or a side not vouched for

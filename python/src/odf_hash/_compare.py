@@ -3,7 +3,8 @@ the order-independent digest (:func:`unordered_digest`). Re-exported by :mod:`od
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+import math
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _odf_hash
 from ._args import _path, _store, _threads
@@ -95,6 +96,44 @@ class CastCheck:
 
 
 @dataclasses.dataclass(frozen=True)
+class Deviation:
+    """A floating-point column whose values differ somewhere (:class:`ToleranceCheck`)."""
+
+    column: str  #: a top-level float16, float32 or float64 column (on both sides)
+    differing_rows: int  #: rows (among those both have) whose values differ
+    outside_rows: int  #: of those, the ones beyond the tolerance (or null on one side only)
+    #: the largest ``|reproduced - original|`` among them (``inf`` for a NaN or an infinity
+    #: against another value, or a null against a value)
+    max_deviation: float
+    row: int  #: where it is: its row, from 0
+    offset: Optional[int]  #: its ODF ``offset`` value, when the file has one
+    original: str  #: the two values there, as text
+    reproduced: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ToleranceCheck:
+    """The records compared again in order with a tolerance on floating-point values
+    (:func:`compare` with ``rtol`` / ``atol``): ``|reproduced - original| <= atol + rtol *
+    |original|`` (``numpy.isclose``, the original the reference; NaN close to NaN, an infinity
+    to the same infinity, a null to a null), every other column exactly."""
+
+    rtol: float
+    atol: float
+    #: as many rows on both sides, each the same record but for floating-point values within
+    #: the tolerance: the comparison is then :attr:`Comparison.verified`
+    within: bool
+    deviations: List[Deviation]  #: the floating-point columns whose values differ somewhere
+    original_rows: int = 0
+    reproduced_rows: int = 0
+    differing_records: int = 0  #: rows holding a value beyond the tolerance, or another value
+    #: where: per column, the values beyond the tolerance (floating-point) or different (the
+    #: other columns)
+    differences: List[ColumnDifference] = dataclasses.field(default_factory=list)
+    error: str = ""  #: why no value could be compared (the columns' names differ)
+
+
+@dataclasses.dataclass(frozen=True)
 class Comparison:
     """The two verdicts on a reproduced data file (see :func:`compare`): what ODF checks
     (:attr:`verdict`, the arrow0 hash) and what the records are (:attr:`records`, compared
@@ -138,6 +177,11 @@ class Comparison:
     #: neutralised (:class:`CastCheck`): whether it changes the hash, and whether the values
     #: are equal once cast
     casts: List[CastCheck] = dataclasses.field(default_factory=list)
+    #: with ``rtol`` / ``atol``, the bytes differing and the records not equal: the records
+    #: compared with that tolerance on floating-point values (:class:`ToleranceCheck`); a
+    #: comparison ``within`` it is :attr:`verified`, its :attr:`verdict` still arrow0's. None
+    #: otherwise
+    tolerance: Optional[ToleranceCheck] = None
 
     @property
     def same_records(self) -> bool:
@@ -232,6 +276,8 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
             ignore_order: bool = False, original_window: Optional[Tuple[int, Optional[int]]] = None,
             reproduced_window: Optional[Tuple[int, Optional[int]]] = None,
             ignore_columns: Optional[Iterable[str]] = None, ignore_time_columns: bool = False,
+            rtol: Optional[float] = None, atol: Optional[float] = None,
+            progress: Optional[Callable[[int], Any]] = None,
             **store: Any) -> Union[Comparison, UnorderedComparison]:
     """Verifies a reproduced data file as the ODF specification describes it: physical hashes
     first (``identical``: same bytes); when they differ, logical hashes (``equivalent``: the
@@ -287,10 +333,26 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     other columns hold equal records, in order, is then :attr:`Comparison.verified`, its
     :attr:`Comparison.verdict` still arrow0's (which covers every column) and
     :attr:`Comparison.ignored_columns` naming what was left out. Two files only.
+
+    ``rtol`` / ``atol`` (numbers >= 0; either alone means the other is 0) accept floating-point
+    values a few ulps apart, as a recomputation through another engine or a sum in another
+    order gives: when the records are not equal, they are compared again in order, float16,
+    float32 and float64 columns within ``|reproduced - original| <= atol + rtol * |original|``
+    (``numpy.isclose``), every other column exactly (:attr:`Comparison.tolerance`: the largest
+    deviation per column and where it is). Within it, the comparison is
+    :attr:`Comparison.verified`, its :attr:`Comparison.verdict` still arrow0's ("different").
+
+    ``progress``: a callable, called every 100 ms on the calling thread with the bytes read
+    so far from both sides (a comparison reads them once or more: the bytes, the logical
+    hashes, then where they differ), for a progress bar; an exception it raises stops the
+    comparison and is raised by ``compare``.
     """
     opts = _store("compare", store)
     n = _rows(rows)
     ignore = _ignored(ignore_columns, ignore_time_columns)
+    tolerance = _tolerance(rtol, atol)
+    if progress is not None and not callable(progress):
+        raise InvalidInputError(f"progress must be a callable or None, not {progress!r}")
     wa, wb = (_window(w, "odf_hash.compare") for w in (original_window, reproduced_window))
     if (isinstance(original, (list, tuple)) or isinstance(reproduced, (list, tuple))
             or wa is not None or wb is not None):
@@ -300,19 +362,36 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
                                     "or windows")
         ga, gb = (_paths(x, "odf_hash.compare") for x in (original, reproduced))
         return _comparison(_odf_hash.compare_file_groups(ga, gb, _threads(threads), n, opts,
-                                                         wa, wb))
+                                                         wa, wb, tolerance, progress))
     a = _path(original, "odf_hash.compare")
     b = _path(reproduced, "odf_hash.compare")
     if ignore_order:
-        if ignore:
+        if ignore or tolerance is not None:
             raise InvalidInputError("odf_hash.compare: ignore_order=True compares whole records; "
-                                    "ignore_columns does not apply")
-        d = _odf_hash.compare_unordered(a, b, n, opts)
+                                    "ignore_columns, rtol and atol do not apply")
+        d = _odf_hash.compare_unordered(a, b, n, opts, progress)
         oa, ea = _side(d["original"])
         ob, eb = _side(d["reproduced"])
         return UnorderedComparison(d["same_records"], oa, ob, ea, eb,
                                    _schema(d["schema_differences"]), d["same_values"])
-    return _comparison(_odf_hash.compare_files(a, b, _threads(threads), n, opts, ignore))
+    return _comparison(_odf_hash.compare_files(a, b, _threads(threads), n, opts, ignore,
+                                               tolerance, progress))
+
+
+def _tolerance(rtol: Any, atol: Any) -> Optional[Tuple[float, float]]:
+    """(rtol, atol) checked: finite numbers >= 0; None when neither is given."""
+    if rtol is None and atol is None:
+        return None
+    out = []
+    for name, v in (("rtol", rtol), ("atol", atol)):
+        if v is None:
+            out.append(0.0)
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
+                or v < 0:
+            raise InvalidInputError(f"{name} must be a finite number >= 0, not {v!r}")
+        out.append(float(v))
+    return out[0], out[1]
 
 
 def _ignored(columns: Optional[Iterable[str]], time_columns: bool) -> List[str]:
@@ -368,6 +447,15 @@ def _cast(raw: Any) -> CastCheck:
     return CastCheck(*raw[:8], differences=_differences(raw[8]))
 
 
+def _tolerance_check(t: Optional[Dict[str, Any]]) -> Optional[ToleranceCheck]:
+    if t is None:
+        return None
+    return ToleranceCheck(t["rtol"], t["atol"], t["within"],
+                          [Deviation(*x) for x in t["deviations"]], t["original_rows"],
+                          t["reproduced_rows"], t["differing_records"],
+                          _differences(t["differences"]), t["error"])
+
+
 def _comparison(d: Dict[str, Any]) -> Comparison:
     differences = _differences(d["differences"])
     return Comparison(d["verdict"], d["original"], d["reproduced"],
@@ -375,7 +463,8 @@ def _comparison(d: Dict[str, Any]) -> Comparison:
                       _schema(d["schema_differences"]), d["records"],
                       [Cause(*c) for c in d["causes"]], d["verified"], d.get("row_block"),
                       list(d.get("ignored_columns", [])),
-                      [_cast(k) for k in d.get("casts", [])])
+                      [_cast(k) for k in d.get("casts", [])],
+                      _tolerance_check(d.get("tolerance")))
 
 
 def unordered_digest(source: Any, **store: Any) -> str:

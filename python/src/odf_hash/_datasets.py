@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from . import _odf_hash
 from ._args import _path, _store, _threads
-from ._compare import Comparison, _comparison, _rows, compare
+from ._compare import Comparison, _comparison, _rows, _tolerance, compare
 from ._errors import Error, InvalidInputError
 from ._plan import Allow, Task, check
 from ._verify import FileCheck, Problem
@@ -265,7 +265,8 @@ class DatasetComparison:
 
 
 def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] = None,
-                     rows: int = 5, **store: Any) -> DatasetComparison:
+                     rows: int = 5, rtol: Optional[float] = None, atol: Optional[float] = None,
+                     **store: Any) -> DatasetComparison:
     """Compares an original ODF dataset with a reproduced one (folders or URLs, the store
     options as keyword arguments): their data slices paired by offset interval, each pair
     compared as :func:`compare` compares two files (with where and why), the first block
@@ -286,12 +287,15 @@ def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] =
     data file read against the hash its own chain records, on a thread beside the reading).
     When a side fails, :attr:`DatasetComparison.verdict` is ``"unverified"`` with that side's
     problems in verify's terms (:attr:`SideCheck.problems`), every compared run is
-    ``"unverified"``, and the offsets below a broken chain are ``"unreached"``."""
+    ``"unverified"``, and the offsets below a broken chain are ``"unreached"``.
+
+    ``rtol`` / ``atol``: each run's records compared with a tolerance on floating-point values
+    when they are not equal, as :func:`compare` does (:attr:`Comparison.tolerance`)."""
 
     d = _odf_hash.compare_datasets(_path(original, "odf_hash.compare_datasets"),
                                    _path(reproduced, "odf_hash.compare_datasets"),
                                    _threads(threads), _rows(rows),
-                                   _store("compare_datasets", store))
+                                   _store("compare_datasets", store), _tolerance(rtol, atol))
     return _dataset(d)
 
 
