@@ -160,9 +160,12 @@ odf_hash::Result<odf_hash::compare::FileComparison> compare_tables(
     const std::vector<std::string>& a, const std::vector<std::string>& b,
     const odf_hash::LogicalHashOptions& logical, const odf_hash::StoreOptions& store,
     const odf_hash::compare::CompareOptions& compare, odf_hash::RowWindow wa = {},
-    odf_hash::RowWindow wb = {}, const std::shared_ptr<odf_hash::ReadCounter>& counter = nullptr) {
+    odf_hash::RowWindow wb = {}, const std::shared_ptr<odf_hash::ReadCounter>& counter = nullptr,
+    std::tuple<bool, bool> records_only = {false, false}) {
   ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table original, odf_hash::open_table(a, store, wa));
   ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table reproduced, odf_hash::open_table(b, store, wb));
+  original.records_only = std::get<0>(records_only);
+  reproduced.records_only = std::get<1>(records_only);
   return odf_hash::compare::compare(odf_hash::count_reads(std::move(original), counter),
                                     odf_hash::count_reads(std::move(reproduced), counter), logical,
                                     compare);
@@ -183,7 +186,8 @@ std::function<bool()> progress_tick(const nb::object& progress,
 
 nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned threads, size_t rows,
                        const StoreTuple& store, const std::vector<std::string>& ignore_columns,
-                       const ToleranceTuple& tolerance, const nb::object& progress) {
+                       const ToleranceTuple& tolerance, const nb::object& progress,
+                       std::tuple<bool, bool> records_only) {
   const std::string& a = a_arg.value;
   const std::string& b = b_arg.value;
   odf_hash::compare::CompareOptions compare;
@@ -197,7 +201,7 @@ nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned th
       cancel,
       [&] {
         return compare_tables({a}, {b}, options_for(threads, &cancel), store_for(store, cancel),
-                              compare, {}, {}, counter);
+                              compare, {}, {}, counter, records_only);
       },
       progress_tick(progress, counter));
   return comparison_dict(value_or_raise(std::move(r)));
@@ -413,7 +417,7 @@ std::tuple<std::string, uint64_t> unordered_stream_capsule(nb::handle capsule) {
 void bind_compare(nb::module_& m) {
   m.def("compare_files", &compare_files, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
         "store"_a, "ignore_columns"_a = std::vector<std::string>{}, "tolerance"_a = nb::none(),
-        "progress"_a = nb::none());
+        "progress"_a = nb::none(), "records_only"_a = std::make_tuple(false, false));
   m.def("compare_file_groups", &compare_file_groups, "original"_a, "reproduced"_a, "threads"_a,
         "rows"_a, "store"_a, "original_window"_a = nb::none(), "reproduced_window"_a = nb::none(),
         "tolerance"_a = nb::none(), "progress"_a = nb::none());

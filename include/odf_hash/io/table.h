@@ -29,12 +29,17 @@ struct Table {
   // Set from any thread to stop the verbs reading this table early (cancel.h): open_table
   // copies StoreOptions::cancel here, so a verb's work between reads stops too.
   const CancelFlag* cancel = nullptr;
+  // The objects were written only to hold the records (Arrow data in memory spilled to a
+  // temporary file to be read more than once): their bytes are nobody's file, so they are
+  // never hashed or compared as a file's (one_file() is false).
+  bool records_only = false;
 
   // A table of one object, whole.
   static Table of(std::shared_ptr<ObjectReader> object);
 
-  // One object, every row: the table's bytes are the file's (a physical hash means something).
-  bool one_file() const noexcept { return objects.size() == 1 && window.whole(); }
+  // One object, every row, and a file of its own: the table's bytes are the file's (a
+  // physical hash means something).
+  bool one_file() const noexcept { return objects.size() == 1 && window.whole() && !records_only; }
   // The objects' names joined by " + " (one object: its name).
   std::string name() const;
   // The objects' sizes added up.

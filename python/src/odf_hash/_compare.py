@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
+import tempfile
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _odf_hash
@@ -342,6 +344,15 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     deviation per column and where it is). Within it, the comparison is
     :attr:`Comparison.verified`, its :attr:`Comparison.verdict` still arrow0's ("different").
 
+    Either side may also be Arrow data in memory (anything with the Arrow PyCapsule stream
+    interface: a pyarrow ``Table`` or ``RecordBatchReader``, a polars or pandas ``DataFrame``, a
+    DuckDB relation), compared with a file or with other data in memory: its records are
+    written once to a temporary Arrow IPC file (batch by batch; a reader is consumed), never
+    ``identical`` (there are no bytes of a file to compare), ``equivalent`` when the arrow0
+    hashes are equal and the records then compared, else ``different`` with where and why; its
+    side's ``path`` says ``"<in memory: pyarrow.lib.Table>"`` and its ``size`` is None. Not in
+    lists or with windows.
+
     ``progress``: a callable, called every 100 ms on the calling thread with the bytes read
     so far from both sides (a comparison reads them once or more: the bytes, the logical
     hashes, then where they differ), for a progress bar; an exception it raises stops the
@@ -356,6 +367,10 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     wa, wb = (_window(w, "odf_hash.compare") for w in (original_window, reproduced_window))
     if (isinstance(original, (list, tuple)) or isinstance(reproduced, (list, tuple))
             or wa is not None or wb is not None):
+        if _in_memory(original) or _in_memory(reproduced):
+            raise InvalidInputError("odf_hash.compare: Arrow data in memory is compared whole, "
+                                    "with a file or other data in memory, not with lists of "
+                                    "files or windows")
         if ignore_order or ignore:
             raise InvalidInputError("odf_hash.compare: ignore_order, ignore_columns and "
                                     "ignore_time_columns compare two files, not lists of files "
@@ -363,19 +378,77 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
         ga, gb = (_paths(x, "odf_hash.compare") for x in (original, reproduced))
         return _comparison(_odf_hash.compare_file_groups(ga, gb, _threads(threads), n, opts,
                                                          wa, wb, tolerance, progress))
-    a = _path(original, "odf_hash.compare")
-    b = _path(reproduced, "odf_hash.compare")
+    if ignore_order and (ignore or tolerance is not None):
+        raise InvalidInputError("odf_hash.compare: ignore_order=True compares whole records; "
+                                "ignore_columns, rtol and atol do not apply")
+    in_memory = (_in_memory(original), _in_memory(reproduced))
+    if not any(in_memory):
+        return _compare_two(_path(original, "odf_hash.compare"),
+                            _path(reproduced, "odf_hash.compare"), ignore_order, n, opts, ignore,
+                            tolerance, progress, _threads(threads), (False, False))
+    # Arrow data in memory: its records written once to an Arrow IPC file (batch by batch),
+    # which compare reads as often as it needs; never compared as a file's bytes.
+    with tempfile.TemporaryDirectory(prefix="odf_hash_compare_") as tmp:
+        paths = []
+        for side, x, mem in zip(("original", "reproduced"), (original, reproduced), in_memory):
+            paths.append(_spill(x, os.path.join(tmp, side + ".arrow")) if mem
+                         else _path(x, "odf_hash.compare"))
+        c = _compare_two(paths[0], paths[1], ignore_order, n, opts, ignore, tolerance, progress,
+                         _threads(threads), in_memory)
+    labels = {}
+    for side, x, mem in zip(("original", "reproduced"), (original, reproduced), in_memory):
+        if mem:
+            labels[side] = dict(getattr(c, side), path=_memory_label(x))
+            if "size" in labels[side]:
+                labels[side]["size"] = None  # the spilled file's size is nobody's
+    return dataclasses.replace(c, **labels)
+
+
+def _compare_two(a: str, b: str, ignore_order: bool, n: int, opts: tuple, ignore: List[str],
+                 tolerance: Optional[Tuple[float, float]], progress: Any, threads: int,
+                 records_only: Tuple[bool, bool]) -> Union[Comparison, UnorderedComparison]:
+    """compare() of two paths or URLs (a side in memory: its spilled file, records_only)."""
     if ignore_order:
-        if ignore or tolerance is not None:
-            raise InvalidInputError("odf_hash.compare: ignore_order=True compares whole records; "
-                                    "ignore_columns, rtol and atol do not apply")
         d = _odf_hash.compare_unordered(a, b, n, opts, progress)
         oa, ea = _side(d["original"])
         ob, eb = _side(d["reproduced"])
         return UnorderedComparison(d["same_records"], oa, ob, ea, eb,
                                    _schema(d["schema_differences"]), d["same_values"])
-    return _comparison(_odf_hash.compare_files(a, b, _threads(threads), n, opts, ignore,
-                                               tolerance, progress))
+    return _comparison(_odf_hash.compare_files(a, b, threads, n, opts, ignore, tolerance,
+                                               progress, records_only))
+
+
+def _in_memory(x: Any) -> bool:
+    """Arrow data in memory (the Arrow PyCapsule protocol), not a path or a list of them."""
+    if isinstance(x, (str, bytes, os.PathLike, list, tuple)):
+        return False
+    return hasattr(x, "__arrow_c_stream__") or hasattr(x, "__arrow_c_array__")
+
+
+def _memory_label(x: Any) -> str:
+    return f"<in memory: {type(x).__module__}.{type(x).__qualname__}>"
+
+
+def _spill(x: Any, path: str) -> str:
+    """The records of Arrow data in memory written to an Arrow IPC file at `path`, one batch
+    at a time (a reader or a stream is consumed: memory stays bounded by a batch)."""
+    import pyarrow as pa
+    import pyarrow.ipc
+
+    what = f"odf_hash.compare: {type(x).__module__}.{type(x).__qualname__}"
+    try:
+        if hasattr(x, "__arrow_c_stream__"):
+            reader = pa.RecordBatchReader.from_stream(x)
+        else:
+            batch = pa.record_batch(x)
+            reader = pa.RecordBatchReader.from_batches(batch.schema, [batch])
+    except (pa.ArrowException, TypeError, ValueError) as e:
+        raise InvalidInputError(f"{what} holds no records (a table, a data frame, a relation: "
+                                f"not a single column): {e}") from None
+    with pa.OSFile(path, "wb") as sink, pa.ipc.new_file(sink, reader.schema) as w:
+        for batch in reader:
+            w.write_batch(batch)
+    return path
 
 
 def _tolerance(rtol: Any, atol: Any) -> Optional[Tuple[float, float]]:

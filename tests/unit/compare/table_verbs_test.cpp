@@ -107,6 +107,27 @@ TEST(TableVerbs, AFileAndTheSameRecordsSplitInTwoAreEqual) {
   EXPECT_EQ(u->original.digest.rows, 10u);
 }
 
+// A table whose file only holds records (Arrow data in memory spilled for the comparison) is
+// never compared as a file's bytes: the same file on both sides is then equivalent, not
+// identical, and a slice of it is refused.
+TEST(TableVerbs, ARecordsOnlyTableIsNeverAFile) {
+  auto a = open_table(blind("row_count_run_original_whole"));
+  auto b = open_table(blind("row_count_run_original_whole"));
+  ASSERT_TRUE(a.is_ok() && b.is_ok());
+  ASSERT_TRUE(a->one_file());
+  auto same = compare::compare(*a, *b);
+  ASSERT_TRUE(same.is_ok()) << same.status().message();
+  EXPECT_EQ(same->verdict, compare::CompareVerdict::kIdentical);
+  b->records_only = true;
+  EXPECT_FALSE(b->one_file());
+  auto c = compare::compare(*a, *b);
+  ASSERT_TRUE(c.is_ok()) << c.status().message();
+  EXPECT_EQ(c->verdict, compare::CompareVerdict::kEquivalent);
+  EXPECT_EQ(c->records, compare::FileComparison::Records::kEqual);
+  EXPECT_FALSE(c->reproduced.physical.has_value());
+  EXPECT_EQ(odf::data_slice(*b).status().code(), StatusCode::kInvalidArgument);
+}
+
 TEST(TableVerbs, AWindowIsTheRowsItKeeps) {
   // Rows 8 and 9 of the two files read as one table are the second file's.
   auto window = open_table(
