@@ -222,13 +222,15 @@ nb::dict compare_file_groups(const std::vector<OsString>& a_arg, const std::vect
                              unsigned threads, size_t rows, const StoreTuple& store,
                              const WindowTuple& original_window,
                              const WindowTuple& reproduced_window, const ToleranceTuple& tolerance,
-                             const nb::object& progress) {
+                             const nb::object& progress,
+                             const std::vector<std::string>& ignore_columns) {
   std::vector<std::string> a, b;
   for (const auto& x : a_arg) a.push_back(x.value);
   for (const auto& x : b_arg) b.push_back(x.value);
   odf_hash::compare::CompareOptions compare;
   compare.locate_rows = rows > 0;
   compare.rows.max_rows = rows;
+  compare.ignore_columns = ignore_columns;
   compare.tolerance = tolerance_of(tolerance);
   odf_hash::CancelFlag cancel{false};
   auto counter = std::make_shared<odf_hash::ReadCounter>();
@@ -297,10 +299,14 @@ nb::dict dataset_dict(const odf_hash::compare::DatasetComparison& c) {
 }
 
 nb::dict compare_datasets(const OsString& a_arg, const OsString& b_arg, unsigned threads,
-                          size_t rows, const StoreTuple& store, const ToleranceTuple& tolerance) {
+                          size_t rows, const StoreTuple& store, const ToleranceTuple& tolerance,
+                          const std::vector<std::string>& ignore_columns,
+                          bool ignore_time_columns) {
   odf_hash::compare::CompareOptions compare;
   compare.locate_rows = rows > 0;
   compare.rows.max_rows = rows;
+  compare.ignore_columns = ignore_columns;
+  compare.ignore_time_columns = ignore_time_columns;
   compare.tolerance = tolerance_of(tolerance);
   odf_hash::CancelFlag cancel{false};
   auto r = run_interruptible(cancel, [&] {
@@ -420,9 +426,11 @@ void bind_compare(nb::module_& m) {
         "progress"_a = nb::none(), "records_only"_a = std::make_tuple(false, false));
   m.def("compare_file_groups", &compare_file_groups, "original"_a, "reproduced"_a, "threads"_a,
         "rows"_a, "store"_a, "original_window"_a = nb::none(), "reproduced_window"_a = nb::none(),
-        "tolerance"_a = nb::none(), "progress"_a = nb::none());
+        "tolerance"_a = nb::none(), "progress"_a = nb::none(),
+        "ignore_columns"_a = std::vector<std::string>{});
   m.def("compare_datasets", &compare_datasets, "original"_a, "reproduced"_a, "threads"_a, "rows"_a,
-        "store"_a, "tolerance"_a = nb::none());
+        "store"_a, "tolerance"_a = nb::none(), "ignore_columns"_a = std::vector<std::string>{},
+        "ignore_time_columns"_a = false);
   m.def("pair_dataset_slices", &pair_dataset_slices, "original"_a, "reproduced"_a, "store"_a);
   m.def("task_fingerprint", &task_fingerprint, "task_json"_a);
   m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a, "examples"_a,

@@ -72,6 +72,7 @@ from ._compare import (
 from ._datasets import (
     ChainDifference,
     DatasetComparison,
+    DatasetSummary,
     SideCheck,
     SliceComparison,
     SliceFile,
@@ -158,6 +159,7 @@ __all__ = [
     "RowDifference",
     "SchemaDifference",
     "CastCheck",
+    "DatasetSummary",
     "Deviation",
     "ToleranceCheck",
     "SliceComparison",

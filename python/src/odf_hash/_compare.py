@@ -334,7 +334,8 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     ``event_time``), which differ in a reproduction run at another time: a comparison whose
     other columns hold equal records, in order, is then :attr:`Comparison.verified`, its
     :attr:`Comparison.verdict` still arrow0's (which covers every column) and
-    :attr:`Comparison.ignored_columns` naming what was left out. Two files only.
+    :attr:`Comparison.ignored_columns` naming what was left out (two files, lists of files and
+    windows alike).
 
     ``rtol`` / ``atol`` (numbers >= 0; either alone means the other is 0) accept floating-point
     values a few ulps apart, as a recomputation through another engine or a sum in another
@@ -371,13 +372,12 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
             raise InvalidInputError("odf_hash.compare: Arrow data in memory is compared whole, "
                                     "with a file or other data in memory, not with lists of "
                                     "files or windows")
-        if ignore_order or ignore:
-            raise InvalidInputError("odf_hash.compare: ignore_order, ignore_columns and "
-                                    "ignore_time_columns compare two files, not lists of files "
-                                    "or windows")
+        if ignore_order:
+            raise InvalidInputError("odf_hash.compare: ignore_order compares two files, not "
+                                    "lists of files or windows")
         ga, gb = (_paths(x, "odf_hash.compare") for x in (original, reproduced))
         return _comparison(_odf_hash.compare_file_groups(ga, gb, _threads(threads), n, opts,
-                                                         wa, wb, tolerance, progress))
+                                                         wa, wb, tolerance, progress, ignore))
     if ignore_order and (ignore or tolerance is not None):
         raise InvalidInputError("odf_hash.compare: ignore_order=True compares whole records; "
                                 "ignore_columns, rtol and atol do not apply")
@@ -467,6 +467,12 @@ def _tolerance(rtol: Any, atol: Any) -> Optional[Tuple[float, float]]:
     return out[0], out[1]
 
 
+def _flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"{name} must be True or False, not {value!r}")
+    return value
+
+
 def _ignored(columns: Optional[Iterable[str]], time_columns: bool) -> List[str]:
     """The column names to leave out, checked: strings, not empty."""
     if isinstance(columns, str):
@@ -475,9 +481,7 @@ def _ignored(columns: Optional[Iterable[str]], time_columns: bool) -> List[str]:
     for c in names:
         if not isinstance(c, str) or not c:
             raise InvalidInputError(f"ignore_columns: column names (non-empty str), not {c!r}")
-    if not isinstance(time_columns, bool):
-        raise InvalidInputError(f"ignore_time_columns must be True or False, not {time_columns!r}")
-    if time_columns:
+    if _flag(time_columns, "ignore_time_columns"):
         names += [t for t in ("system_time", "event_time") if t not in names]
     return names
 

@@ -4,13 +4,14 @@ offset interval and compared as :func:`odf_hash.compare` compares files), and wh
 and Ray adapters run of it. Re-exported by :mod:`odf_hash`."""
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from . import _odf_hash
 from ._args import _path, _store, _threads
-from ._compare import Comparison, _comparison, _rows, _tolerance, compare
+from ._compare import Comparison, _comparison, _flag, _ignored, _rows, _tolerance, compare
 from ._errors import Error, InvalidInputError
 from ._plan import Allow, Task, check
 from ._verify import FileCheck, Problem
@@ -153,6 +154,22 @@ class ChainDifference:
 
 
 @dataclasses.dataclass(frozen=True)
+class DatasetSummary:
+    """What a dataset comparison came to (:attr:`DatasetComparison.summary`), as
+    ``odf-hash compare``'s closing line and its ``--json`` ``summary`` count it: the runs of
+    slices both datasets hold, by outcome, and the offsets one side holds alone."""
+
+    runs: int = 0  #: runs of slices both hold: the sum of the four counts below
+    same: int = 0  #: verified (:attr:`Comparison.verified`) and vouched for
+    within_tolerance: int = 0  #: of :attr:`same`, verified by a tolerance (``rtol``/``atol``)
+    only_time_columns: int = 0  #: different in the time columns alone
+    different: int = 0  #: otherwise different
+    not_compared: int = 0  #: an error, not compared, or a side not vouched for
+    offsets_only_in_original: int = 0  #: offsets only the original holds (reached, no error)
+    offsets_only_in_reproduced: int = 0  #: offsets only the reproduction holds
+
+
+@dataclasses.dataclass(frozen=True)
 class DatasetComparison:
     """An original ODF dataset against a reproduced one (see :func:`compare_datasets`);
     truthy when both sides passed their verification and every offset is on both sides and
@@ -186,6 +203,30 @@ class DatasetComparison:
 
     def __bool__(self) -> bool:
         return self.same_records
+
+    @property
+    def summary(self) -> DatasetSummary:
+        """The runs both datasets hold by outcome, and the offsets one side holds alone
+        (:class:`DatasetSummary`)."""
+        n: Dict[str, int] = collections.Counter()
+        for s in self.slices:
+            if not s.original_files or not s.reproduced_files:
+                if not s.error and not s.original_unreached and not s.reproduced_unreached:
+                    side = "reproduced" if not s.original_files else "original"
+                    n[f"offsets_only_in_{side}"] += s.end - s.start + 1
+                continue
+            n["runs"] += 1
+            c = s.comparison
+            if c is None or s.error or not s.vouched:
+                n["not_compared"] += 1
+            elif c.verified:
+                n["same"] += 1
+                n["within_tolerance"] += c.tolerance is not None and c.tolerance.within
+            elif s.only_time_columns_differ:
+                n["only_time_columns"] += 1
+            else:
+                n["different"] += 1
+        return DatasetSummary(**n)
 
     @property
     def problems(self) -> List[Tuple[str, Any]]:
@@ -266,7 +307,8 @@ class DatasetComparison:
 
 def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] = None,
                      rows: int = 5, rtol: Optional[float] = None, atol: Optional[float] = None,
-                     **store: Any) -> DatasetComparison:
+                     ignore_columns: Optional[Iterable[str]] = None,
+                     ignore_time_columns: bool = False, **store: Any) -> DatasetComparison:
     """Compares an original ODF dataset with a reproduced one (folders or URLs, the store
     options as keyword arguments): their data slices paired by offset interval, each pair
     compared as :func:`compare` compares two files (with where and why), the first block
@@ -290,12 +332,18 @@ def compare_datasets(original: Any, reproduced: Any, *, threads: Optional[int] =
     ``"unverified"``, and the offsets below a broken chain are ``"unreached"``.
 
     ``rtol`` / ``atol``: each run's records compared with a tolerance on floating-point values
-    when they are not equal, as :func:`compare` does (:attr:`Comparison.tolerance`)."""
+    when they are not equal, as :func:`compare` does (:attr:`Comparison.tolerance`).
+    ``ignore_columns`` and ``ignore_time_columns=True`` (the time columns the original's
+    SetVocab names, else ``system_time`` and ``event_time``) leave columns out of each run's
+    records, as :func:`compare` does: a reproduction run at another time is then
+    ``"same-records"`` when nothing else differs."""
 
     d = _odf_hash.compare_datasets(_path(original, "odf_hash.compare_datasets"),
                                    _path(reproduced, "odf_hash.compare_datasets"),
                                    _threads(threads), _rows(rows),
-                                   _store("compare_datasets", store), _tolerance(rtol, atol))
+                                   _store("compare_datasets", store), _tolerance(rtol, atol),
+                                   _ignored(ignore_columns, False),
+                                   _flag(ignore_time_columns, "ignore_time_columns"))
     return _dataset(d)
 
 
