@@ -1,6 +1,6 @@
 """`compare` and `logical` show the bytes read on stderr when it is a terminal (a pseudo-terminal
 here), as `physical` and `verify` do: "compare: 1.2 MiB 3 MB/s" after the first second,
-erased before the report; nothing on a pipe. The files are served by a local HTTP server that
+erased before the report; nothing on a pipe or with --no-progress. The files are served by a local HTTP server that
 waits 0.3 s before each response, so that the work lasts more than the one-second delay."""
 import pytest
 
@@ -40,3 +40,6 @@ def test_progress_on_a_terminal_and_not_on_a_pipe(odf_hash_bin, run, tmp_path, c
         assert report in out.rsplit(b"\r\x1b[K", 1)[1], out[-600:]
         piped = run(*command, *urls)
         assert name not in piped.err.encode() and "\x1b[K" not in piped.err, piped
+        # --no-progress: nothing drawn, even on a terminal.
+        rc, quiet = _on_a_terminal([odf_hash_bin, *command, "--no-progress", *urls], seconds=90)
+        assert rc in (0, 1) and name not in quiet and b"\x1b[K" not in quiet, quiet[-600:]

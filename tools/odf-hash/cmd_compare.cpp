@@ -48,6 +48,7 @@ struct CompareArgs {
   bool ignore_time_columns = false;         // --ignore-time-columns (files: the ODF defaults)
   std::optional<double> rtol;               // --rtol
   std::optional<double> atol;               // --atol
+  bool no_progress = false;                 // --no-progress
   bool datasets = false;  // ODF datasets (folders are taken as datasets without it)
   StoreOptions store;
 };
@@ -326,7 +327,8 @@ int run_unordered(const CompareArgs& args) {
     ODF_HASH_ASSIGN_OR_RETURN(Table original, open_table(args.original, args.store));
     ODF_HASH_ASSIGN_OR_RETURN(Table reproduced, open_table(args.reproduced, args.store));
     auto counter = std::make_shared<ReadCounter>();
-    ReadProgress progress(ProgressDisplay::stderr_is_terminal(), "compare --ignore-order", counter);
+    ReadProgress progress(!args.no_progress && ProgressDisplay::stderr_is_terminal(),
+                          "compare --ignore-order", counter);
     return compare::compare_unordered(count_reads(original, counter),
                                       count_reads(reproduced, counter), options);
   }();
@@ -406,7 +408,8 @@ int run_compare(const CompareArgs& args) {
     ODF_HASH_ASSIGN_OR_RETURN(Table reproduced, open_table(args.reproduced, args.store));
     // The bytes read, on a terminal: compare reads both files once or more (progress.h).
     auto counter = std::make_shared<ReadCounter>();
-    ReadProgress progress(ProgressDisplay::stderr_is_terminal(), "compare", counter);
+    ReadProgress progress(!args.no_progress && ProgressDisplay::stderr_is_terminal(), "compare",
+                          counter);
     return compare::compare(count_reads(original, counter), count_reads(reproduced, counter),
                             options, compare);
   }();
@@ -489,6 +492,9 @@ Command add_compare_command(CLI::App& root) {
   app->add_option("--atol", args->atol,
                   "Absolute tolerance for floating-point columns (see --rtol). Default 0")
       ->check(CLI::NonNegativeNumber);
+  app->add_flag("--no-progress", args->no_progress,
+                "Never show the progress line (the bytes read, shown on a terminal after a "
+                "second)");
   add_store_flags(app, args->store);
   app->footer(store_help_footer());
   return Command{app, [args] { return run_compare(*args); }};

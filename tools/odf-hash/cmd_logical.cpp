@@ -42,6 +42,7 @@ struct LogicalOptions {
   unsigned threads = 0;    // 0: chosen from the file count and --jobs
   LogicalFileOptions::ColumnStreams column_streams = LogicalFileOptions::ColumnStreams::kAuto;
   bool require_reference = false;  // --require-reference-compatible
+  bool no_progress = false;        // --no-progress
   StoreOptions store;              // for URLs
 };
 
@@ -209,14 +210,15 @@ int run_logical(const LogicalOptions& opt) {
   // The bytes read, on a terminal (progress.h), erased before each result line.
   auto counter = std::make_shared<ReadCounter>();
   std::optional<ReadProgress> progress;
-  progress.emplace(ProgressDisplay::stderr_is_terminal(), "logical", counter);
+  const bool show = !opt.no_progress && ProgressDisplay::stderr_is_terminal();
+  progress.emplace(show, "logical", counter);
   run_ordered<FileOutcome>(
       opt.files.size(), plan.jobs,
       [&](size_t i) { return hash_one(opt.files[i], options, opt.store, opt.unordered, counter); },
       [&](size_t i, FileOutcome& r) {
         progress.reset();  // its line erased; drawn again for the files still being read
         if (i + 1 < opt.files.size()) {
-          progress.emplace(ProgressDisplay::stderr_is_terminal(), "logical", counter);
+          progress.emplace(show, "logical", counter);
         }
         // A hash kamu cannot check: said on stderr, or refused when asked.
         if (r.digest) {
@@ -261,6 +263,9 @@ Command add_logical_command(CLI::App& root) {
   app->add_flag("--columns", opt->columns,
                 "Also print the digest of every leaf column (hex, Arrow format string, path)");
   app->add_flag("--json", opt->json, "Print one JSON document instead of text");
+  app->add_flag("--no-progress", opt->no_progress,
+                "Never show the progress line (the bytes read, shown on a terminal after a "
+                "second)");
   app->add_flag("--unordered", opt->unordered,
                 "Not the ODF hash: an order-independent digest of the records "
                 "(unordered-sha3-256, the same for any row or column order; "
