@@ -153,3 +153,27 @@ def test_help_shows_no_parser_internals(run, command):
     out = run(*command, "--help").out
     for internal in ("->", "UINT", "ENUM", "TEXT", " in [", "OR {"):
         assert internal not in out, (internal, out)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["compare", "--ignore-colums", "x", "a", "b"],
+     "odf-hash compare: unknown option '--ignore-colums'; did you mean '--ignore-columns'?"),
+    (["logical", "--colums", "x"],
+     "odf-hash logical: unknown option '--colums'; did you mean '--columns'?"),
+    (["physical", "-b", "x"], "odf-hash physical: unknown option '-b'"),
+    (["verify", "--zzzzzzzz", "x"], "odf-hash verify: unknown option '--zzzzzzzz'"),
+    (["compare", "a", "b", "c", "d"], "odf-hash compare: unexpected arguments 'c', 'd'"),
+    (["slice", "a", "b"], "odf-hash slice: unexpected argument 'b'"),
+    (["verify"], "odf-hash verify: DATASET is required"),
+    (["compare", "a"], "odf-hash compare: REPRODUCED is required"),
+    (["compare", "--rows=abc", "a", "b"], "odf-hash compare: --rows: 'abc' is not a number >= 0"),
+    (["compare", "--rtol", "-1", "a", "b"], "odf-hash compare: --rtol: '-1' is not a number >= 0"),
+    (["--versoin"], "odf-hash: a command is required (physical, logical, verify, compare, ...)"),
+])
+def test_usage_errors_name_the_command_and_where_the_help_is(run, args, message):
+    """A usage error says which command, what was wrong (the nearest option for a mistyped
+    long one), and where the help is, as coreutils do; stdout stays empty, exit 2."""
+    r = run(*args)
+    assert (r.rc, r.out) == (2, ""), r
+    who = message.split(":", 1)[0]
+    assert r.err == f"{message}\nTry '{who} --help' for more information.\n", r.err

@@ -8,6 +8,7 @@
 
 #include "cli_reference.h"
 #include "commands.h"
+#include "odf_hash/core/text.h"
 #include "output.h"
 
 namespace odf_hash::cli {
@@ -88,6 +89,89 @@ std::optional<int> refuse_unknown_command(const CLI::App& root,
     print_error("unknown command '" + escape_text(first) + "'; the commands are " + listing(names) +
                 " (odf-hash --help)");
   }
+  return kExitError;
+}
+
+namespace {
+
+// The nearest of `sub`'s option names (--long, -s) to `typed`, at most two edits away, or "".
+std::string nearest_option(const CLI::App& sub, const std::string& typed) {
+  const std::string name = typed.substr(0, typed.find('='));  // "--rows=5"
+  std::string best;
+  size_t best_distance = 3;
+  for (const CLI::Option* o : sub.get_options()) {
+    std::vector<std::string> names;
+    for (const auto& l : o->get_lnames()) names.push_back("--" + l);
+    for (const auto& n : o->get_snames()) names.push_back("-" + n);
+    for (const auto& n : names) {
+      const size_t dist = edit_distance(name, n);
+      if (dist < best_distance) {
+        best_distance = dist;
+        best = n;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+int report_parse_error(CLI::App& root, const CLI::ParseError& e) {
+  if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+    return root.exit(e) == 0 ? kExitOk : kExitError;  // --help, --version
+  }
+  const CLI::App* sub = nullptr;
+  for (const CLI::App* s : root.get_subcommands({})) {
+    if (s->parsed()) sub = s;
+  }
+  const std::string who = sub != nullptr ? "odf-hash " + sub->get_name() : "odf-hash";
+  std::string message = e.what();
+  // "The following argument(s) was/were not expected: -b x": each named, an option with the
+  // nearest one the command has.
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    const size_t colon = message.find(": ");
+    std::vector<std::string> extras;
+    if (colon != std::string::npos) {
+      std::string rest = message.substr(colon + 2);
+      for (size_t at = 0; at <= rest.size();) {
+        const size_t end = std::min(rest.find(' ', at), rest.size());
+        if (end > at) extras.push_back(rest.substr(at, end - at));
+        at = end + 1;
+      }
+    }
+    // An option named first: it is what made the operands after it unexpected.
+    const auto option = std::find_if(extras.begin(), extras.end(),
+                                     [](const std::string& x) { return x.starts_with("-"); });
+    if (option != extras.end()) {
+      message = "unknown option '" + *option + "'";
+      // Only a long option has a name to be near (any short one is one letter away).
+      const CLI::App& scope = sub != nullptr ? *sub : root;
+      if (std::string near = nearest_option(scope, *option);
+          option->starts_with("--") && near.starts_with("--")) {
+        message += "; did you mean '" + near + "'?";
+      }
+    } else if (!extras.empty()) {
+      // CLI11 is given the arguments in reverse order (main.cpp): listed back in command-line
+      // order.
+      std::string list;
+      for (auto it = extras.rbegin(); it != extras.rend(); ++it) {
+        list += (list.empty() ? "'" : ", '") + *it + "'";
+      }
+      message = (extras.size() == 1 ? "unexpected argument " : "unexpected arguments ") + list;
+    }
+  }
+  // CLI11's NonNegativeNumber says "Value x not in range 0.000000 to 1797...(309 digits)".
+  if (const size_t at = message.find(" not in range 0.000000 to 17976931348623157");
+      at != std::string::npos && message.find("Value ") != std::string::npos) {
+    const size_t v = message.find("Value ");
+    message =
+        message.substr(0, v) + "'" + message.substr(v + 6, at - v - 6) + "' is not a number >= 0";
+  }
+  if (sub == nullptr && message == "A subcommand is required") {
+    message = "a command is required (physical, logical, verify, compare, ...)";
+  }
+  std::fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", who.c_str(),
+               escape_text(message).c_str(), who.c_str());
   return kExitError;
 }
 

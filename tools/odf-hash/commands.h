@@ -53,4 +53,11 @@ std::string nearest_command(const CLI::App& root, const std::string& typed);
 std::optional<int> refuse_unknown_command(const CLI::App& root,
                                           const std::vector<std::string>& args_reversed);
 
+// A parse error of CLI11 as odf-hash says it (exit 2): prefixed with the command being
+// parsed ("odf-hash compare: ..."), an unknown option with the nearest one of that command
+// ("unknown option '--ignore-colums'; did you mean '--ignore-columns'?"), and where the help
+// is ("Try 'odf-hash compare --help'."). --help and --version are not errors: CLI11 prints
+// them (exit 0).
+int report_parse_error(CLI::App& root, const CLI::ParseError& e);
+
 }  // namespace odf_hash::cli

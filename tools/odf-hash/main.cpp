@@ -72,9 +72,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    // CLI11 returns 0 for --help/--version; any real parse error is a usage error.
-    return rc == 0 ? kExitOk : kExitError;
+    return report_parse_error(app, e);  // --help and --version exit 0, anything else 2
   }
   int rc = kExitError;
   try {
