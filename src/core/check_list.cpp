@@ -1,5 +1,7 @@
 #include "odf_hash/core/check_list.h"
 
+#include "odf_hash/core/sha3.h"
+
 #include <utility>
 
 namespace odf_hash {
@@ -242,6 +244,21 @@ std::string escape_check_list_name(std::string_view path) {
       out.push_back(c);
     }
   }
+  return out;
+}
+
+std::string format_bsd_check_line(const Multihash& hash, std::string_view path) {
+  std::string name = escape_check_list_name(path);
+  std::string out;
+  out.reserve(name.size() + 80);
+  if (name != path) {
+    out.push_back('\\');  // escaped: the marking backslash starts the line
+    name.erase(0, 1);
+  }
+  out += "SHA3-256 (";
+  out += name;
+  out += ") = ";
+  out += to_hex(hash.digest());
   return out;
 }
 

@@ -160,7 +160,7 @@ def test_help_shows_no_parser_internals(run, command):
      "odf-hash compare: unknown option '--ignore-colums'; did you mean '--ignore-columns'?"),
     (["logical", "--colums", "x"],
      "odf-hash logical: unknown option '--colums'; did you mean '--columns'?"),
-    (["physical", "-b", "x"], "odf-hash physical: unknown option '-b'"),
+    (["physical", "-y", "x"], "odf-hash physical: unknown option '-y'"),
     (["verify", "--zzzzzzzz", "x"], "odf-hash verify: unknown option '--zzzzzzzz'"),
     (["compare", "a", "b", "c", "d"], "odf-hash compare: unexpected arguments 'c', 'd'"),
     (["slice", "a", "b"], "odf-hash slice: unexpected argument 'b'"),

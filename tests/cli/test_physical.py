@@ -212,3 +212,55 @@ def test_no_progress_flag_silences_a_terminal(odf_hash_bin):
         os.close(master)
     assert rc == 0
     assert seen == b""
+
+
+def test_tag_writes_bsd_lines_that_check_reads_back(run, files):
+    """--tag: coreutils' BSD-style lines, the digest hex from hashlib; -c reads them back; a
+    name holding a newline is escaped as coreutils escapes it (the backslash starts the
+    line)."""
+    import hashlib
+
+    d, contents = files
+    (d / "a\nb").write_bytes(b"abc")
+    names = ["abc.txt", "empty", "a\nb"]
+    data = {**contents, "a\nb": b"abc"}
+    r = run("physical", "--tag", *names, cwd=d)
+    assert (r.rc, r.err) == (0, ""), r
+    want = [f"SHA3-256 ({n}) = {hashlib.sha3_256(data[n]).hexdigest()}" for n in names[:2]]
+    want.append(f"\\SHA3-256 (a\\nb) = {hashlib.sha3_256(b'abc').hexdigest()}")
+    assert r.out == "".join(line + "\n" for line in want)
+    (d / "tags.txt").write_text(r.out)
+    c = run("physical", "-c", "tags.txt", cwd=d)
+    assert c.rc == 0 and c.out == "abc.txt: OK\nempty: OK\n\\a\\nb: OK\n", c
+
+
+def test_zero_ends_lines_with_nul_and_keeps_names(odf_hash_bin, files):
+    """-z: as coreutils' --zero, lines end with NUL and names are written as they are."""
+    d, contents = files
+    (d / "a\nb").write_bytes(b"abc")
+    for flags, line in (([], "{h}  {n}"), (["--tag"], "SHA3-256 ({n}) = {x}")):
+        out = subprocess.run([odf_hash_bin, "physical", "-z", *flags, "abc.txt", "a\nb"],
+                             cwd=d, capture_output=True, timeout=60).stdout
+        import hashlib
+        want = b"".join(
+            line.format(h=physical_hash(b"abc"), n=n, x=hashlib.sha3_256(b"abc").hexdigest())
+            .encode() + b"\0" for n in ("abc.txt", "a\nb"))
+        assert out == want
+
+
+def test_binary_and_text_flags_are_accepted_and_change_nothing(run, files):
+    d, _ = files
+    plain = run("physical", "abc.txt", "empty", cwd=d)
+    for flag in ("-b", "-t", "--binary", "--text"):
+        r = run("physical", flag, "abc.txt", "empty", cwd=d)
+        assert (r.rc, r.out, r.err) == (0, plain.out, ""), (flag, r)
+
+
+@pytest.mark.parametrize("args", [["--tag", "--json", "abc.txt"], ["-z", "--json", "abc.txt"],
+                                  ["-c", "--tag", "list"], ["-c", "-z", "list"]])
+def test_tag_and_zero_refused_where_they_mean_nothing(run, files, args):
+    d, _ = files
+    (d / "list").write_text(f"{physical_hash(b'abc')}  abc.txt\n")
+    r = run("physical", *args, cwd=d)
+    assert (r.rc, r.out) == (2, ""), r
+    assert "--tag and -z" in r.err

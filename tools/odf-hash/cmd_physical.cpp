@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "odf_hash/core/check_list.h"
 #include "odf_hash/core/parallel.h"
+#include "odf_hash/core/sha3.h"
 #include "odf_hash/io/physical.h"
 #include "odf_hash/remote/hash_path_or_url.h"
 #include "output.h"
@@ -49,6 +50,15 @@ Command add_physical_command(CLI::App& root) {
   app->add_flag("--json", opts->json, "Print one JSON document on stdout instead of text");
   app->add_flag("--no-progress", opts->no_progress,
                 "Never show the progress line (shown on a terminal for files over a second)");
+  app->add_flag("--tag", opts->tag,
+                "Write BSD-style lines 'SHA3-256 (<name>) = <64 hex digits>', as coreutils' "
+                "--tag and rhash --bsd do (read back by --check)");
+  app->add_flag("-z,--zero", opts->zero,
+                "End each line with NUL, not newline, and do not escape file names (for "
+                "xargs -0 and the like)");
+  app->add_flag("-b,--binary,-t,--text", opts->binary,
+                "Accepted, as coreutils accepts them: the bytes hashed are always the file's, "
+                "so neither changes anything");
   add_store_flags(app, opts->store);
 
   return {app, [opts] {
@@ -57,6 +67,12 @@ Command add_physical_command(CLI::App& root) {
 }
 
 int run_physical_check(const PhysicalOptions& options) {
+  if (options.tag || options.zero) {
+    print_error(
+        "physical: --tag and -z shape the lines written when hashing; they do not "
+        "apply to --check, which reads every format");
+    return kExitError;
+  }
   CheckRun run{options.files, options.check, options.jobs, options.json, options.no_progress};
   CheckKind kind{
       HashCode::kSha3_256, "physical sha3-256", true,
@@ -70,6 +86,10 @@ int run_physical_check(const PhysicalOptions& options) {
 }
 
 int run_physical_hash(const PhysicalOptions& options) {
+  if ((options.tag || options.zero) && options.json) {
+    print_error("physical: --tag and -z shape the text lines; --json writes none");
+    return kExitError;
+  }
   std::vector<std::string> files = options.files;
   if (files.empty()) files.push_back("-");
   ProgressDisplay progress(!options.no_progress && ProgressDisplay::stderr_is_terminal());
@@ -99,7 +119,17 @@ int run_physical_hash(const PhysicalOptions& options) {
         }
         progress.clear();
         if (r.is_ok()) {
-          std::string line = format_check_line(r->hash, redact_url(name)) + "\n";
+          const std::string shown = redact_url(name);
+          std::string line;
+          if (options.zero) {  // as coreutils' -z: the name as it is, the line ended by NUL
+            line = options.tag ? "SHA3-256 (" + shown + ") = " + to_hex(r->hash.digest())
+                               : r->hash.to_string() + "  " + shown;
+            line.push_back('\0');
+          } else {
+            line = (options.tag ? format_bsd_check_line(r->hash, shown)
+                                : format_check_line(r->hash, shown)) +
+                   "\n";
+          }
           std::fwrite(line.data(), 1, line.size(), stdout);
         } else {
           std::fflush(stdout);

@@ -15,6 +15,9 @@ struct PhysicalOptions {
   CheckFlags check;  // -c: `files` are check lists
   bool json = false;
   bool no_progress = false;  // the progress line is shown only on a terminal anyway
+  bool tag = false;          // --tag: BSD-style lines "SHA3-256 (<name>) = <hex>"
+  bool zero = false;         // -z: lines end with NUL, names not escaped
+  bool binary = false;       // -b, -t: accepted as coreutils accepts them; nothing changes
   StoreOptions store;        // for URLs
 };
 

@@ -72,6 +72,12 @@ CheckList parse_check_list(std::string_view text);
 // back exactly.
 std::string format_check_line(const Multihash& hash, std::string_view path);
 
+// The BSD-style line (coreutils' --tag, `rhash --bsd`) for one file, without the trailing
+// newline: "SHA3-256 (<path>) = <64 hex digits>" (`hash` must be a sha3-256 multihash: its
+// digest is written), escaped as format_check_line() escapes (the backslash starts the line).
+// parse_check_line() reads it back as a kBsdTag entry with the same hash and path.
+std::string format_bsd_check_line(const Multihash& hash, std::string_view path);
+
 // A file name as the coreutils checksum tools print it: unchanged, or, when it holds a
 // newline, a carriage return or a backslash, those escaped ("\\n", "\\r", "\\\\") behind a
 // leading backslash, and other control characters (escape sequences) as "\\xHH".
