@@ -258,3 +258,23 @@ def test_progress_only_on_a_terminal(odf_hash_bin, tmp_path):
     assert b"verifying " in err and b"5/5 files" in err
     assert b"\r\x1b[K" in err  # the line is erased at the end
     assert b"verifying" not in proc.stdout
+
+
+def test_quiet_prints_only_what_is_not_valid(run, tmp_path):
+    """-q, as sha256sum --quiet: nothing for valid datasets (the exit status tells), the whole
+    report of one that is not, and then the summary."""
+    import shutil
+
+    good = DATASETS / "root"
+    r = run("verify", "-q", good, DATASETS / "derivative")
+    assert (r.rc, r.out, r.err) == (0, "", ""), r
+    bad = tmp_path / "bad"
+    shutil.copytree(good, bad)
+    victim = sorted((bad / "data").iterdir())[0]
+    victim.write_bytes(victim.read_bytes() + b"x")
+    r = run("verify", "--quiet", good, bad)
+    assert r.rc == 1, r
+    assert f"== {bad} " in r.out and "INVALID" in r.out, r
+    assert f"== {good} " not in r.out, r
+    assert r.out.rstrip().splitlines()[-1].startswith("summary: 2 datasets: 1 valid, 1 invalid")
+    assert run("verify", "-q", "-v", good).rc == 2

@@ -45,6 +45,7 @@ struct VerifyArgs {
   bool json = false;
   bool integrity_only = false;
   bool verbose = false;
+  bool quiet = false;  // -q: only what is not VALID, and the summary when something is not
   bool follow_symlinks = false;
   bool strict = false;
   std::vector<std::string> aliases;  // --dataset: only these datasets of a workspace
@@ -272,7 +273,7 @@ class Renderer final : public api::VerifyObserver {
     const DatasetReport& report = o.result->report;
     if (args_.json) {
       datasets_.push_back(tagged(nlohmann::json::parse(odf::verify_report_json(report)), o));
-    } else {
+    } else if (!args_.quiet || !report.valid()) {
       print_text(report, args_.verbose, o.alias, show_pins_ ? o.result->pin : std::nullopt);
     }
   }
@@ -281,6 +282,10 @@ class Renderer final : public api::VerifyObserver {
   // line per entry with its verdict.
   void workspace(const api::WorkspaceOutcome& w) override {
     if (args_.json) return;
+    const auto valid = [](const api::WorkspaceOutcome::Line& l) {
+      return !l.error && !l.not_a_dataset && l.verdict == "VALID" && l.unreferenced == 0;
+    };
+    if (args_.quiet && std::all_of(w.lines.begin(), w.lines.end(), valid)) return;
     const size_t n = w.lines.size();
     const size_t others = static_cast<size_t>(std::count_if(
         w.lines.begin(), w.lines.end(), [](const auto& l) { return l.not_a_dataset; }));
@@ -294,6 +299,7 @@ class Renderer final : public api::VerifyObserver {
     size_t width = 0;
     for (const auto& l : w.lines) width = std::max(width, escape_text(l.name).size());
     for (const auto& l : w.lines) {
+      if (args_.quiet && valid(l)) continue;
       const std::string a = escape_text(l.name);
       out += "  " + a + std::string(width - a.size(), ' ') + "  " + line_verdict(l) + "\n";
     }
@@ -392,7 +398,7 @@ int run_verify(VerifyArgs& args) {
                          {"logical_fallbacks", t.fallbacks},
                          {"partial", t.partial}}}};
     print_json(out);
-  } else {
+  } else if (!args.quiet || t.valid != t.total) {
     print_summary(t);
   }
   if (!result->pins_written.is_ok()) {
@@ -428,6 +434,11 @@ Command add_verify_command(CLI::App& root) {
   app->add_flag("--integrity-only", args->integrity_only,
                 "No logical fallback: a physical mismatch fails derivative data too");
   app->add_flag("-v,--verbose", args->verbose, "Also list every file that matched");
+  app->add_flag("-q,--quiet", args->quiet,
+                "Print only the datasets that are not VALID (and the summary then), as "
+                "sha256sum --quiet prints only failures: nothing when every dataset is valid; "
+                "the exit status tells")
+      ->excludes("--verbose");
   app->add_flag("--follow-symlinks", args->follow_symlinks,
                 "Follow symbolic links that leave the dataset folder (by default they are "
                 "reported as link-outside-dataset problems and not read)");
