@@ -268,3 +268,32 @@ def test_threads_must_be_a_positive_number(run, value):
     r = run("logical", "--threads", value, "records.parquet", cwd=DATA)
     assert r.rc == 2, r
     assert r.out == ""
+
+
+@pytest.mark.parametrize("name", ["records.parquet", "records.arrow", "timestamps.parquet"])
+def test_dash_reads_a_file_piped_in(run, name):
+    """`cat FILE | odf-hash logical -`: standard input copied to a temporary file first (the
+    readers seek), hashed as the file: the reference's hash, named "-"; beside other files."""
+    with open(os.path.join(DATA, name), "rb") as f:
+        data = f.read()
+    r = run("logical", "-", input=data)
+    assert (r.rc, r.out, r.err) == (0, f"{REFERENCE[name]}  -\n", ""), r
+    r = run("logical", "int96.parquet", "-", cwd=DATA, input=data)
+    assert r.out == f"{REFERENCE['int96.parquet']}  int96.parquet\n{REFERENCE[name]}  -\n", r
+    j = run("logical", "--json", "-", input=data)
+    assert json.loads(j.out)["files"][0]["path"] == "-"
+    assert json.loads(j.out)["files"][0]["logical"] == REFERENCE[name]
+
+
+def test_dash_is_bounded_and_named_once(run):
+    with open(os.path.join(DATA, "records.parquet"), "rb") as f:
+        data = f.read()
+    r = run("logical", "--stdin-limit", "1K", "-", input=data)
+    assert (r.rc, r.out) == (2, ""), r
+    assert "more than 1.0 KiB" in r.err and "--stdin-limit" in r.err
+    assert "/proc/self" not in r.err
+    r = run("logical", "-", input=b"not parquet at all")
+    assert r.rc == 2 and r.err == "odf-hash: -: not a Parquet or Arrow IPC file\n", r
+    assert run("logical", "-", "-", input=data).rc == 2
+    r = run("logical", "--stdin-limit", "lots", "-", input=data)
+    assert r.rc == 2 and "--stdin-limit" in r.err, r

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "odf_hash/compare/unordered.h"
 #include "odf_hash/core/parallel.h"
+#include "odf_hash/core/text.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
 #include "odf_hash/io/read_counter.h"
@@ -26,6 +27,7 @@
 #include "output.h"
 #include "progress.h"
 #include "reference_gaps.h"
+#include "stdin_spool.h"
 #include "store_flags.h"
 
 namespace odf_hash::cli {
@@ -43,6 +45,7 @@ struct LogicalOptions {
   LogicalFileOptions::ColumnStreams column_streams = LogicalFileOptions::ColumnStreams::kAuto;
   bool require_reference = false;  // --require-reference-compatible
   bool no_progress = false;        // --no-progress
+  std::string stdin_limit = "8G";  // --stdin-limit: the most `logical -` copies
   StoreOptions store;              // for URLs
 };
 
@@ -205,6 +208,27 @@ int run_logical(const LogicalOptions& opt) {
   LogicalFileOptions options;
   options.threads = plan.threads;
   options.column_streams = opt.column_streams;
+  // "-": standard input, copied to a temporary file first (the readers seek).
+  std::vector<std::string> paths = opt.files;
+  std::unique_ptr<StdinSpool> spool;
+  if (std::count(paths.begin(), paths.end(), "-") > 1) {
+    print_error("logical: standard input (-) can be named once");
+    return kExitError;
+  }
+  if (auto dash = std::find(paths.begin(), paths.end(), "-"); dash != paths.end()) {
+    Result<uint64_t> limit = parse_byte_size(opt.stdin_limit);
+    if (!limit.is_ok()) {
+      print_error("logical: --stdin-limit: " + limit.status().message());
+      return kExitError;
+    }
+    Result<std::unique_ptr<StdinSpool>> spooled = StdinSpool::create(*limit);
+    if (!spooled.is_ok()) {
+      print_error(spooled.status().message());
+      return kExitError;
+    }
+    spool = std::move(spooled).value();
+    *dash = spool->path();
+  }
   bool failed = false;
   nlohmann::json files = nlohmann::json::array();
   // The bytes read, on a terminal (progress.h), erased before each result line.
@@ -214,8 +238,16 @@ int run_logical(const LogicalOptions& opt) {
   progress.emplace(show, "logical", counter);
   run_ordered<FileOutcome>(
       opt.files.size(), plan.jobs,
-      [&](size_t i) { return hash_one(opt.files[i], options, opt.store, opt.unordered, counter); },
+      [&](size_t i) { return hash_one(paths[i], options, opt.store, opt.unordered, counter); },
       [&](size_t i, FileOutcome& r) {
+        if (spool != nullptr && paths[i] == spool->path() && !r.error.is_ok()) {
+          // The spool's path means nothing to the user: standard input is "-".
+          std::string m = r.error.message();
+          for (size_t at; (at = m.find(spool->path())) != std::string::npos;) {
+            m.replace(at, spool->path().size(), "-");
+          }
+          r.error = Status(r.error.code(), m);
+        }
         progress.reset();  // its line erased; drawn again for the files still being read
         if (i + 1 < opt.files.size()) {
           progress.emplace(show, "logical", counter);
@@ -290,6 +322,11 @@ Command add_logical_command(CLI::App& root) {
                                                {"off", ColumnStreams::kOff}},
           CLI::ignore_case))
       ->type_name("auto|on|off");
+  app->add_option("--stdin-limit", opt->stdin_limit,
+                  "FILE '-' is standard input, copied to an unnamed temporary file ($TMPDIR) "
+                  "first, since Parquet and Arrow IPC files are read at random offsets: at most "
+                  "this many bytes (default 8G; K, M, G, T suffixes)")
+      ->type_name("SIZE");
   add_store_flags(app, opt->store);
   app->footer(
       "Output: '<multihash>  FILE' per file, in argument order. A file that cannot be read or "
