@@ -38,11 +38,11 @@ Result<std::unique_ptr<StdinSpool>> StdinSpool::create(uint64_t limit) {
   while (true) {
     const ssize_t n = ::read(STDIN_FILENO, buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Status::io_error(std::string("-: reading standard input: ") + std::strerror(errno));
+    if (n < 0)
+      return Status::io_error(std::string("-: reading standard input: ") + std::strerror(errno));
     if (n == 0) break;
     if (spool->size_ + uint64_t(n) > limit) {
-      return Status::invalid_argument("-: standard input holds more than " +
-                                      format_bytes(limit) +
+      return Status::invalid_argument("-: standard input holds more than " + format_bytes(limit) +
                                       ", the limit of what `logical -` copies to a temporary "
                                       "file (--stdin-limit SIZE raises it; or give the path)");
     }
