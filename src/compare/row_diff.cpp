@@ -19,7 +19,6 @@ namespace odf_hash::compare {
 namespace {
 
 using detail::check_groups;
-using detail::differing_row;
 using detail::find_leaf;
 using detail::find_top;
 using detail::open_record_sides;
@@ -223,13 +222,7 @@ class Locator {
   }
 
   Status record(size_t c, int64_t start) {
-    ColumnRowDifferences& col = out_.columns[c];
-    ++col.differing_rows;
-    if (col.first.size() >= options_.max_rows) return Status::ok();
-    ODF_HASH_ASSIGN_OR_RETURN(DifferingRow row,
-                              differing_row(api_, a_, b_, c, start, options_.max_value_chars));
-    col.first.push_back(std::move(row));
-    return Status::ok();
+    return detail::note_difference(api_, a_, b_, out_.columns[c], c, start, options_);
   }
 
   const io_internal::ArrowModuleApi& api_;

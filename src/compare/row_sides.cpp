@@ -116,4 +116,15 @@ Result<DifferingRow> differing_row(const io_internal::ArrowModuleApi& api, Side&
   return row;
 }
 
+Status note_difference(const io_internal::ArrowModuleApi& api, Side& a, Side& b,
+                       ColumnRowDifferences& col, size_t c, int64_t r,
+                       const RowDiffOptions& options) {
+  ++col.differing_rows;
+  if (col.first.size() >= options.max_rows) return Status::ok();
+  ODF_HASH_ASSIGN_OR_RETURN(DifferingRow row,
+                            differing_row(api, a, b, c, r, options.max_value_chars));
+  col.first.push_back(std::move(row));
+  return Status::ok();
+}
+
 }  // namespace odf_hash::compare::detail

@@ -141,6 +141,12 @@ Result<std::vector<std::string>> open_record_sides(
 Result<DifferingRow> differing_row(const io_internal::ArrowModuleApi& api, Side& a, Side& b,
                                    size_t c, int64_t r, size_t max_chars);
 
+// Counts row `r` (from both sides' `pos`) as differing in column `c`, `col` its entry of the
+// result; the first RowDiffOptions::max_rows of them rendered (differing_row).
+Status note_difference(const io_internal::ArrowModuleApi& api, Side& a, Side& b,
+                       ColumnRowDifferences& col, size_t c, int64_t r,
+                       const RowDiffOptions& options);
+
 // Whether both groups hold objects (`what` names the caller in the error).
 Status check_groups(const std::vector<std::shared_ptr<ObjectReader>>& original,
                     const std::vector<std::shared_ptr<ObjectReader>>& reproduced,

@@ -159,13 +159,7 @@ class ToleranceComparer {
   }
 
   Status record(size_t c, int64_t r) {
-    ColumnRowDifferences& col = out_.rows.columns[c];
-    ++col.differing_rows;
-    if (col.first.size() >= options_.max_rows) return Status::ok();
-    ODF_HASH_ASSIGN_OR_RETURN(DifferingRow row,
-                              detail::differing_row(api_, a_, b_, c, r, options_.max_value_chars));
-    col.first.push_back(std::move(row));
-    return Status::ok();
+    return detail::note_difference(api_, a_, b_, out_.rows.columns[c], c, r, options_);
   }
 
   const io_internal::ArrowModuleApi& api_;
