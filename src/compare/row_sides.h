@@ -99,16 +99,19 @@ struct Side {
     return Status::ok();
   }
 
+  // Whether slot `i` (the batch's and the column's offsets added) of a column is not null.
+  static bool valid_at(const ArrowArray& column, int64_t i) {
+    const auto* validity = static_cast<const uint8_t*>(column.buffers[0]);
+    return column.null_count == 0 || validity == nullptr || ((validity[i >> 3] >> (i & 7)) & 1);
+  }
+
   std::optional<int64_t> offset_at(int64_t row) const {
     if (offset_child < 0) return std::nullopt;
     const ArrowArray& b = batch.value;
     const ArrowArray* c = b.children[offset_child];
     const std::string f = schema.value.children[offset_child]->format;
     const int64_t i = b.offset + c->offset + row;
-    if (c->null_count != 0 && c->buffers[0] != nullptr &&
-        !((static_cast<const uint8_t*>(c->buffers[0])[i >> 3] >> (i & 7)) & 1)) {
-      return std::nullopt;
-    }
+    if (!valid_at(*c, i)) return std::nullopt;
     if (c->buffers[1] == nullptr) return std::nullopt;
     if (f == "l" || f == "L") return static_cast<const int64_t*>(c->buffers[1])[i];
     if (f == "i") return static_cast<const int32_t*>(c->buffers[1])[i];

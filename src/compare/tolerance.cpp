@@ -51,10 +51,7 @@ std::optional<double> float_at(const Side& side, size_t c, int width, int64_t r)
   const ArrowArray& batch = side.batch.value;
   const ArrowArray* col = batch.children[side.leaves[c].at(0)];
   const int64_t i = batch.offset + col->offset + side.pos + r;
-  const auto* validity = static_cast<const uint8_t*>(col->buffers[0]);
-  if (col->null_count != 0 && validity != nullptr && ((validity[i >> 3] >> (i & 7)) & 1) == 0) {
-    return std::nullopt;
-  }
+  if (!Side::valid_at(*col, i)) return std::nullopt;
   const void* values = col->buffers[1];
   switch (width) {
     case 2: return half_to_double(static_cast<const uint16_t*>(values)[i]);

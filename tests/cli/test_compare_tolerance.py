@@ -68,6 +68,15 @@ def expected(a_path, b_path, column, rtol, atol):
             "max_deviation": float(dev.max()), "row": int(np.argmax(dev))}
 
 
+def nudged_pair(tmp_path, writer, rel):
+    """The original (pyarrow) and a reproduction (`writer`) whose x is nudged by `rel`."""
+    cols = columns()
+    a, b = tmp_path / "a.parquet", tmp_path / f"b-{writer}.parquet"
+    write("pyarrow", cols, a)
+    write(writer, nudged(cols, rel), b)
+    return a, b
+
+
 def tolerance_doc(run, a, b, *flags, rc):
     r = run("compare", "--json", *flags, a, b)
     assert r.rc == rc, r
@@ -78,10 +87,7 @@ def tolerance_doc(run, a, b, *flags, rc):
 
 @pytest.mark.parametrize("writer", WRITERS)
 def test_values_a_few_ulps_apart_are_equal_within_tolerance(run, tmp_path, writer):
-    cols = columns()
-    a, b = tmp_path / "a.parquet", tmp_path / f"b-{writer}.parquet"
-    write("pyarrow", cols, a)
-    write(writer, nudged(cols, 1e-13), b)
+    a, b = nudged_pair(tmp_path, writer, 1e-13)
     plain = run("compare", a, b)
     assert plain.rc == 1, plain  # no tolerance asked for: the records differ
     assert "tolerance" not in json.loads(run("compare", "--json", a, b).out)
@@ -107,10 +113,7 @@ def test_values_a_few_ulps_apart_are_equal_within_tolerance(run, tmp_path, write
 
 @pytest.mark.parametrize("writer", WRITERS)
 def test_a_tolerance_too_small_fails_naming_the_values_beyond_it(run, tmp_path, writer):
-    cols = columns()
-    a, b = tmp_path / "a.parquet", tmp_path / f"b-{writer}.parquet"
-    write("pyarrow", cols, a)
-    write(writer, nudged(cols, 1e-7), b)
+    a, b = nudged_pair(tmp_path, writer, 1e-7)
     rtol = 1.5e-7  # nudges of 1e-7 pass, 2e-7 and 3e-7 do not
     doc = tolerance_doc(run, a, b, "--rtol", str(rtol), "--rows", "3", rc=1)
     t = doc["tolerance"]

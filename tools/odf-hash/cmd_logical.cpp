@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "odf_hash/compare/unordered.h"
 #include "odf_hash/core/parallel.h"
+#include "odf_hash/core/sha3.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/logical_file.h"
@@ -73,17 +74,6 @@ struct FileOutcome {
   Status error;
 };
 
-std::string hex_of(const Digest256& d) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  out.reserve(d.size() * 2);
-  for (uint8_t b : d) {
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 15]);
-  }
-  return out;
-}
-
 // The file is opened once: its format is detected and its records hashed from the same
 // descriptor (what was detected is what is hashed).
 // `counter`: the bytes read are added to it (a progress line), when not null.
@@ -137,7 +127,7 @@ void print_text(const std::string& path, const FileOutcome& r, bool columns) {
   std::printf("%s  %s\n", r.digest->multihash().to_string().c_str(), escape_name(path).c_str());
   if (columns) {
     for (const auto& c : r.digest->columns) {
-      std::printf("  %s  %s  %s\n", hex_of(c.digest).c_str(), c.type.c_str(),
+      std::printf("  %s  %s  %s\n", to_hex(c.digest).c_str(), c.type.c_str(),
                   escape_name(c.path).c_str());
     }
   }
@@ -166,7 +156,7 @@ nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool colum
   if (columns) {
     nlohmann::json cols = nlohmann::json::array();
     for (const auto& c : r.digest->columns) {
-      cols.push_back({{"path", c.path}, {"type", c.type}, {"digest", hex_of(c.digest)}});
+      cols.push_back({{"path", c.path}, {"type", c.type}, {"digest", to_hex(c.digest)}});
       if (!c.reference_gap.empty()) cols.back()["reference_gap"] = c.reference_gap;
     }
     j["columns"] = std::move(cols);
