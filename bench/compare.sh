@@ -5,6 +5,9 @@
 #     `logical` of both files; the goal is at most 1.5x;
 #   - rows shuffled: `compare --ignore-order` against `logical` of both files, and against
 #     DuckDB doing the same job (EXCEPT ALL both ways), with peak RSS (goal: under 256 MiB);
+#   - rows matched by key (`compare --key offset`) on the shuffled copy and on the changed one,
+#     against `logical` of both files (goal: at most 1.5x, peak RSS under 256 MiB) and against
+#     DuckDB doing the same job (a FULL OUTER JOIN on the key, every other column compared);
 #   - the order-independent digest of one file (`logical --unordered`) against `logical` of it;
 #   - floating-point values a few ulps apart (bench/make_compare_pair.py --nudge): `compare
 #     --rtol 1e-9` (physical, logical, the rows located, then the records read again with the
@@ -58,6 +61,9 @@ for ((i = 0; i < RUNS; i++)); do
   timed logical_shuffled "$BIN" logical "$file" "$shuffled"
   timed unordered "$BIN" compare --ignore-order "$file" "$shuffled"
   timed duckdb "$PYTHON" bench/duckdb_except.py "$file" "$shuffled"
+  timed keyed "$BIN" compare --key offset "$file" "$shuffled"
+  timed duckdb_keyed "$PYTHON" bench/duckdb_keyed.py "$file" "$shuffled" offset
+  timed keyed_changed "$BIN" compare --key offset "$file" "$changed"
   timed logical_one "$BIN" logical "$file"
   timed unordered_one "$BIN" logical --unordered "$file"
   timed logical_reencoded "$BIN" logical "$file" "$reencoded"
@@ -69,6 +75,9 @@ grep -q "EQUAL WITHIN TOLERANCE" "$out/tolerance.out" || { echo "compare.sh: the
 grep -q "records     equal" "$out/equivalent.out" || { echo "compare.sh: the re-encoded records differ" >&2; cat "$out/equivalent.out" >&2; exit 1; }
 grep -q "1 of .* rows differ" "$out/locate.out" || { echo "compare.sh: the change was not located" >&2; cat "$out/locate.out" >&2; exit 1; }
 grep -q "same records" "$out/unordered.out" || { echo "compare.sh: --ignore-order disagrees" >&2; exit 1; }
+grep -q "verdict     same records" "$out/keyed.out" || { echo "compare.sh: --key disagrees" >&2; cat "$out/keyed.out" >&2; exit 1; }
+grep -q "verdict     different records: 1 key changed (" "$out/keyed_changed.out" || { echo "compare.sh: --key missed the change" >&2; cat "$out/keyed_changed.out" >&2; exit 1; }
+[ "$(cat "$out/duckdb_keyed.out")" = "0 0 0" ] || { echo "compare.sh: DuckDB's join found differences" >&2; exit 1; }
 [ "$(cat "$out/duckdb.out")" = "0 0" ] || { echo "compare.sh: DuckDB found differences" >&2; exit 1; }
 
 t() { median $(cut -d' ' -f1 "$out/$1.times"); }
@@ -90,6 +99,10 @@ row "odf-hash compare ORIGINAL CHANGED (locates the row)" locate logical_changed
 row "odf-hash logical ORIGINAL SHUFFLED" logical_shuffled ""
 row "odf-hash compare --ignore-order ORIGINAL SHUFFLED" unordered logical_shuffled
 row "DuckDB EXCEPT ALL both ways (1 thread)" duckdb logical_shuffled
+row "odf-hash compare --key offset ORIGINAL SHUFFLED" keyed logical_shuffled
+row "DuckDB FULL OUTER JOIN on the key (1 thread)" duckdb_keyed logical_shuffled
+row "odf-hash logical ORIGINAL CHANGED" logical_changed ""
+row "odf-hash compare --key offset ORIGINAL CHANGED" keyed_changed logical_changed
 row "odf-hash logical ORIGINAL" logical_one ""
 row "odf-hash logical --unordered ORIGINAL" unordered_one logical_one
 row "odf-hash logical ORIGINAL REENCODED" logical_reencoded ""

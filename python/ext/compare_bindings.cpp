@@ -392,6 +392,34 @@ nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t 
   return d;
 }
 
+// compare --key (keyed.h): its JSON (keyed_comparison_json), which _compare.py reads.
+std::string compare_keyed(const OsString& a_arg, const OsString& b_arg,
+                          const std::vector<std::string>& key,
+                          const std::vector<std::string>& ignore, bool ignore_time_columns,
+                          size_t examples, const StoreTuple& store, const nb::object& progress) {
+  odf_hash::compare::KeyedOptions options;
+  options.key = key;
+  options.ignore = ignore;
+  options.ignore_time_columns = ignore_time_columns;
+  options.max_examples = examples;
+  odf_hash::CancelFlag cancel{false};
+  auto counter = std::make_shared<odf_hash::ReadCounter>();
+  auto r = run_interruptible(
+      cancel,
+      [&] {
+        const odf_hash::StoreOptions opened = store_for(store, cancel);
+        return [&]() -> odf_hash::Result<odf_hash::compare::KeyedComparison> {
+          ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table a, odf_hash::open_table(a_arg.value, opened));
+          ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table b, odf_hash::open_table(b_arg.value, opened));
+          return odf_hash::compare::compare_keyed(odf_hash::count_reads(std::move(a), counter),
+                                                  odf_hash::count_reads(std::move(b), counter),
+                                                  options);
+        }();
+      },
+      progress_tick(progress, counter));
+  return odf_hash::compare::keyed_comparison_json(value_or_raise(std::move(r)));
+}
+
 // (digest text, rows) of a file's records in any order.
 std::tuple<std::string, uint64_t> unordered_file(const OsString& path_arg,
                                                  const StoreTuple& store) {
@@ -435,6 +463,8 @@ void bind_compare(nb::module_& m) {
   m.def("task_fingerprint", &task_fingerprint, "task_json"_a);
   m.def("compare_unordered", &compare_unordered, "original"_a, "reproduced"_a, "examples"_a,
         "store"_a, "progress"_a = nb::none());
+  m.def("compare_keyed", &compare_keyed, "original"_a, "reproduced"_a, "key"_a, "ignore"_a,
+        "ignore_time_columns"_a, "examples"_a, "store"_a, "progress"_a = nb::none());
   m.def("unordered_file", &unordered_file, "path"_a, "store"_a);
   m.def("unordered_stream_capsule", &unordered_stream_capsule, "capsule"_a);
 }

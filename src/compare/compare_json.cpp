@@ -172,6 +172,55 @@ std::string unordered_comparison_json(const UnorderedComparison& c, int indent) 
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+namespace {
+
+nlohmann::json keyed_side_json(const KeyedSide& s) {
+  return {{"path", s.path},
+          {"rows", s.rows},
+          {"only_here", s.only_here},
+          {"only_examples", record_refs_json(s.only_examples)},
+          {"duplicate_keys", s.duplicate_keys},
+          {"duplicate_rows", s.duplicate_rows},
+          {"duplicate_examples", record_refs_json(s.duplicate_examples)}};
+}
+
+nlohmann::json optional_json(const std::optional<int64_t>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json();
+}
+
+}  // namespace
+
+std::string keyed_comparison_json(const KeyedComparison& c, int indent) {
+  nlohmann::json changes = nlohmann::json::array();
+  for (const auto& k : c.changes) {
+    nlohmann::json values = nlohmann::json::array();
+    for (const auto& v : k.values) {
+      values.push_back(
+          {{"column", v.column}, {"original", v.original}, {"reproduced", v.reproduced}});
+    }
+    changes.push_back({{"key", k.key},
+                       {"original_row", k.original_row},
+                       {"reproduced_row", k.reproduced_row},
+                       {"original_offset", optional_json(k.original_offset)},
+                       {"reproduced_offset", optional_json(k.reproduced_offset)},
+                       {"values", values}});
+  }
+  nlohmann::json j{{"mode", "key"},
+                   {"note", "rows matched by key in any order, not the ODF logical hash"},
+                   {"key", c.key},
+                   {"compared_columns", c.compared_columns},
+                   {"ignored_columns", c.ignored_columns},
+                   {"original", keyed_side_json(c.original)},
+                   {"reproduced", keyed_side_json(c.reproduced)},
+                   {"matched_keys", c.matched_keys},
+                   {"changed_keys", c.changed_keys},
+                   {"changes", changes},
+                   {"same_records", c.same_records},
+                   {"same_values", c.same_values},
+                   {"schema_differences", schema_json(c.schema_differences)}};
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::string chain_differences_json(const std::vector<odf::ChainDifference>& d, int indent) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& c : d) {

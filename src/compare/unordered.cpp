@@ -9,9 +9,6 @@
 #include <cstring>
 #include <optional>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include "odf_hash/core/parallel.h"
 #include "odf_hash/internal/core/sha3_multi.h"
 #include "odf_hash/internal/io/arrow_module.h"
@@ -20,6 +17,7 @@
 #include "odf_hash/io/cancel.h"
 #include "odf_hash/logical/record_digest.h"
 #include "record_text.h"
+#include "spill.h"
 
 namespace odf_hash::compare {
 
@@ -48,84 +46,8 @@ constexpr int64_t kNoOffset = INT64_MIN;
 // Entries buffered per partition before a write: 64 partitions x 2 files x 64 KiB = 8 MiB.
 constexpr size_t kSpillBatch = 4096;
 
-// A temporary file without a name, in $TMPDIR (else /tmp): removed when closed, also if the
-// process dies. (std::tmpfile ignores TMPDIR in glibc.)
-class TempFile {
- public:
-  TempFile() = default;
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-
-  Status open() {
-    const char* env = std::getenv("TMPDIR");
-    const std::string dir = env != nullptr && *env != '\0' ? env : "/tmp";
-    fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd_ < 0) {  // a file system without O_TMPFILE: a named file, unlinked at once
-      std::string name = dir + "/odf-hash-records-XXXXXX";
-      fd_ = ::mkostemp(name.data(), O_CLOEXEC);
-      if (fd_ >= 0) ::unlink(name.c_str());
-    }
-    if (fd_ < 0) {
-      return Status::io_error("cannot create a temporary file for the records in " + dir + ": " +
-                              std::strerror(errno) + " (set TMPDIR to another folder)");
-    }
-    return Status::ok();
-  }
-
-  Status append(const void* data, size_t size) {
-    const auto* p = static_cast<const uint8_t*>(data);
-    while (size > 0) {
-      const ssize_t n = ::write(fd_, p, size);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        return Status::io_error(std::string("cannot write the records' temporary file: ") +
-                                (n < 0 ? std::strerror(errno) : "no space"));
-      }
-      p += n;
-      size -= size_t(n);
-      size_ += uint64_t(n);
-    }
-    return Status::ok();
-  }
-
-  Status read_all(void* out) const {
-    auto* p = static_cast<uint8_t*>(out);
-    uint64_t at = 0;
-    while (at < size_) {
-      const ssize_t n = ::pread(fd_, p + at, size_t(size_ - at), off_t(at));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return Status::io_error("cannot read back the records' temporary file");
-      at += uint64_t(n);
-    }
-    return Status::ok();
-  }
-
-  uint64_t size() const { return size_; }
-
- private:
-  int fd_ = -1;
-  uint64_t size_ = 0;
-};
-
-// The partitions of one side, each a TempFile written in batches of kSpillBatch entries from
-// a buffer of its own.
-struct Spill {
-  std::array<TempFile, kUnorderedPartitions> files;
-  std::array<std::vector<Entry>, kUnorderedPartitions> pending;
-  Status open() {
-    for (auto& f : files) ODF_HASH_RETURN_IF_ERROR(f.open());
-    for (auto& p : pending) p.reserve(kSpillBatch);
-    return Status::ok();
-  }
-  Status flush(unsigned p) {
-    std::vector<Entry>& v = pending[p];
-    if (!v.empty()) ODF_HASH_RETURN_IF_ERROR(files[p].append(v.data(), v.size() * sizeof(Entry)));
-    v.clear();
-    return Status::ok();
-  }
+// The partitions of one side (spill.h), an entry per record, by its digest's first byte.
+struct Spill : detail::PartitionedSpill<Entry, kUnorderedPartitions, kSpillBatch> {
   // Spills the records row0, row0 + 1, ... of these digests.
   Status write(const std::vector<Digest256>& digests, uint64_t row0) {
     if (row0 + digests.size() > kMaxRows) {
@@ -133,21 +55,13 @@ struct Spill {
     }
     for (size_t i = 0; i < digests.size(); ++i) {
       const Digest256& d = digests[i];
-      const unsigned p = d[0] % kUnorderedPartitions;
-      std::vector<Entry>& v = pending[p];
-      Entry& e = v.emplace_back();
+      Entry e;
       std::memcpy(e.key.data(), d.data(), kKeyBytes);
       const uint64_t row = row0 + i;
       std::memcpy(e.row_le.data(), &row, e.row_le.size());
-      if (v.size() == kSpillBatch) ODF_HASH_RETURN_IF_ERROR(flush(p));
+      ODF_HASH_RETURN_IF_ERROR(add(d[0] % kUnorderedPartitions, e));
     }
     return Status::ok();
-  }
-  Result<std::vector<Entry>> read(unsigned p) {
-    ODF_HASH_RETURN_IF_ERROR(flush(p));
-    std::vector<Entry> out(size_t(files[p].size() / sizeof(Entry)));
-    ODF_HASH_RETURN_IF_ERROR(files[p].read_all(out.data()));
-    return out;
   }
 };
 

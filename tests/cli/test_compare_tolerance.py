@@ -24,6 +24,11 @@ def write(writer, cols, path):
     t = pa.table({"offset": pa.array(cols["offset"], pa.int64()),
                   "x": pa.array(cols["x"], pa.float64()),
                   "s": pa.array(cols["s"], pa.string())})
+    write_any(writer, t, path)
+
+
+def write_any(writer, t, path):
+    """Writes the pyarrow table `t` as Parquet with `writer`."""
     if writer == "pyarrow":
         pq.write_table(t, path)
     elif writer == "polars":

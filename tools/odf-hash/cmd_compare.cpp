@@ -44,6 +44,7 @@ struct CompareArgs {
   bool json = false;
   size_t show_rows = 5;
   bool ignore_order = false;
+  std::vector<std::string> key;             // --key
   std::vector<std::string> ignore_columns;  // --ignore-columns
   bool ignore_time_columns = false;         // --ignore-time-columns (files: the ODF defaults)
   std::optional<double> rtol;               // --rtol
@@ -370,6 +371,34 @@ int run_unordered(const CompareArgs& args) {
   return c.same_records ? kExitOk : kExitMismatch;
 }
 
+// --key: rows matched by key, in any order (keyed.h; not the ODF hash)
+int run_keyed(const CompareArgs& args) {
+  compare::KeyedOptions options;
+  options.key = args.key;
+  options.ignore = args.ignore_columns;
+  options.ignore_time_columns = args.ignore_time_columns;
+  options.max_examples = args.show_rows;
+  Result<compare::KeyedComparison> result = [&]() -> Result<compare::KeyedComparison> {
+    ODF_HASH_ASSIGN_OR_RETURN(Table original, open_table(args.original, args.store));
+    ODF_HASH_ASSIGN_OR_RETURN(Table reproduced, open_table(args.reproduced, args.store));
+    auto counter = std::make_shared<ReadCounter>();
+    ReadProgress progress(!args.no_progress && ProgressDisplay::stderr_is_terminal(),
+                          "compare --key", counter);
+    return compare::compare_keyed(count_reads(original, counter), count_reads(reproduced, counter),
+                                  options);
+  }();
+  if (!result.is_ok()) {
+    std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
+    return kExitError;
+  }
+  if (args.json) {
+    print_json(nlohmann::json::parse(compare::keyed_comparison_json(*result)));
+  } else {
+    print_keyed(*result);
+  }
+  return result->same_records ? kExitOk : kExitMismatch;
+}
+
 int run_compare(const CompareArgs& args) {
   const bool datasets =
       args.datasets || (is_directory(args.original) && is_directory(args.reproduced));
@@ -384,6 +413,12 @@ int run_compare(const CompareArgs& args) {
                  "--ignore-time-columns do not apply to it\n");
     return kExitError;
   }
+  if (args.ignore_order && !args.key.empty()) {
+    std::fprintf(stderr,
+                 "odf-hash compare: --key already ignores the row order; leave out "
+                 "--ignore-order\n");
+    return kExitError;
+  }
   if (args.ignore_order && (args.rtol || args.atol)) {
     std::fprintf(stderr,
                  "odf-hash compare: --ignore-order compares whole records; --rtol and --atol "
@@ -391,6 +426,17 @@ int run_compare(const CompareArgs& args) {
     return kExitError;
   }
   if (args.ignore_order) return run_unordered(args);
+  if (!args.key.empty()) {
+    const char* refused = datasets                   ? "compares two data files, not datasets"
+                          : (args.rtol || args.atol) ? "compares values exactly; --rtol and "
+                                                       "--atol do not apply to it"
+                                                     : nullptr;
+    if (refused != nullptr) {
+      std::fprintf(stderr, "odf-hash compare: --key %s\n", refused);
+      return kExitError;
+    }
+    return run_keyed(args);
+  }
   // Two files side by side, each with half of the cores for its columns.
   LogicalHashOptions options;
   options.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
@@ -470,6 +516,14 @@ Command add_compare_command(CLI::App& root) {
                 "any row order (and column order), with the records only one side has (their "
                 "rows; --rows examples per side), or the schemas' differences when every "
                 "record's values match. Exit 0 same records, 1 different");
+  app->add_option("--key", args->key,
+                  "Not the ODF hash: rows matched by the values of these top-level columns "
+                  "(comma-separated, or repeated), in any row order, as data-diff tools do: "
+                  "the keys only one side holds, the keys several rows hold, and the matched "
+                  "rows whose other columns differ, column by column with both values (--rows "
+                  "examples of each). Bounded memory (spills to $TMPDIR). Exit 0 when every "
+                  "key is on both sides with the same values, 1 otherwise")
+      ->delimiter(',');
   app->add_option("--ignore-columns", args->ignore_columns,
                   "Top-level columns left out when the records are compared (comma-separated, "
                   "or repeated): a reproduction whose other columns hold the same records, in "

@@ -175,6 +175,103 @@ void print_only(const char* label, const compare::UnorderedSide& s) {
   }
 }
 
+namespace {
+
+std::string plural(uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+void print_refs(const std::vector<compare::UnorderedRecordRef>& refs, uint64_t total) {
+  for (const auto& e : refs) {
+    std::string where = "row " + std::to_string(e.row);
+    if (e.offset) where += " (offset " + std::to_string(*e.offset) + ")";
+    std::printf("    %-26s %s\n", where.c_str(), e.values.c_str());
+  }
+  if (total > refs.size()) {
+    std::printf("    ... and %llu more\n", static_cast<unsigned long long>(total - refs.size()));
+  }
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + escape_text(n);
+  return out;
+}
+
+}  // namespace
+
+void print_keyed(const compare::KeyedComparison& c) {
+  std::printf("%-11s %s (%s)\n", "original", escape_text(c.original.path).c_str(),
+              plural(c.original.rows, "row", "rows").c_str());
+  std::printf("%-11s %s (%s)\n", "reproduced", escape_text(c.reproduced.path).c_str(),
+              plural(c.reproduced.rows, "row", "rows").c_str());
+  std::string what;
+  if (c.same_records) {
+    what = "same records";
+  } else if (c.same_values) {
+    what = "different schemas, the same values for every key";
+  } else {
+    std::vector<std::string> parts;
+    if (c.changed_keys) parts.push_back(plural(c.changed_keys, "key changed", "keys changed"));
+    if (c.original.only_here) {
+      parts.push_back(plural(c.original.only_here, "row", "rows") + " only in the original");
+    }
+    if (c.reproduced.only_here) {
+      parts.push_back(plural(c.reproduced.only_here, "row", "rows") + " only in the reproduction");
+    }
+    what = "different records";
+    for (size_t i = 0; i < parts.size(); ++i) what += (i ? ", " : ": ") + parts[i];
+  }
+  std::printf("verdict     %s (rows matched by key, in any order; not the ODF hash)\n",
+              what.c_str());
+  std::printf("key         %s: %s on both sides\n", joined(c.key).c_str(),
+              plural(c.matched_keys, "key", "keys").c_str());
+  if (!c.ignored_columns.empty()) {
+    std::printf("ignored     %s (not compared)\n", joined(c.ignored_columns).c_str());
+  }
+  for (const auto& d : c.schema_differences) {
+    std::printf("schema      %s: %s\n", escape_text(d.field).c_str(),
+                escape_text(schema_difference_text(d)).c_str());
+  }
+  if (c.original.only_here) {
+    std::printf("only in original    %s\n", plural(c.original.only_here, "row", "rows").c_str());
+    print_refs(c.original.only_examples, c.original.only_here);
+  }
+  if (c.reproduced.only_here) {
+    std::printf("only in reproduced  %s\n", plural(c.reproduced.only_here, "row", "rows").c_str());
+    print_refs(c.reproduced.only_examples, c.reproduced.only_here);
+  }
+  if (c.changed_keys) {
+    std::printf("changed     %s\n", plural(c.changed_keys, "key", "keys").c_str());
+    for (const auto& k : c.changes) {
+      std::printf("    %s (original row %llu, reproduced row %llu)\n", k.key.c_str(),
+                  static_cast<unsigned long long>(k.original_row),
+                  static_cast<unsigned long long>(k.reproduced_row));
+      for (const auto& v : k.values) {
+        std::printf("      %-20s %s -> %s\n", escape_text(v.column).c_str(), v.original.c_str(),
+                    v.reproduced.c_str());
+      }
+    }
+    if (c.changed_keys > c.changes.size()) {
+      std::printf("    ... and %llu more (keys held by several rows are counted, not shown)\n",
+                  static_cast<unsigned long long>(c.changed_keys - c.changes.size()));
+    }
+  }
+  for (const auto* s : {&c.original, &c.reproduced}) {
+    if (s->duplicate_keys == 0) continue;
+    std::printf("duplicates  %s %s held by %s\n", s == &c.original ? "original:" : "reproduced:",
+                plural(s->duplicate_keys, "key", "keys").c_str(),
+                plural(s->duplicate_rows, "row", "rows").c_str());
+    print_refs(s->duplicate_examples, s->duplicate_rows);
+  }
+  if (!c.same_records && !c.same_values && c.changed_keys == 0 && c.original.only_here == 0 &&
+      c.reproduced.only_here == 0 && c.schema_differences.empty()) {
+    std::printf(
+        "records     the digests' sums differ, but every key matched with its values (two "
+        "keys or values share the first bits of their digests)\n");
+  }
+}
+
 nlohmann::json comparison_json(const compare::FileComparison& c) {
   return nlohmann::json::parse(compare::file_comparison_json(c));
 }

@@ -10,6 +10,7 @@
 
 #include "odf_hash/compare/compare.h"
 #include "odf_hash/compare/compare_datasets.h"
+#include "odf_hash/compare/keyed.h"
 #include "odf_hash/compare/unordered.h"
 
 namespace odf_hash::cli {
@@ -33,6 +34,10 @@ void print_side(const char* label, const compare::ComparedFile& s);
 // --ignore-order: one side's digest, and the records only it holds.
 void print_unordered_side(const char* label, const compare::UnorderedSide& s);
 void print_only(const char* label, const compare::UnorderedSide& s);
+
+// --key: the verdict first, then the keys only one side holds, the changed rows column by
+// column, the duplicated keys.
+void print_keyed(const compare::KeyedComparison& c);
 
 // The JSON of a file comparison (compare_json.h) as a document to add to.
 nlohmann::json comparison_json(const compare::FileComparison& c);

@@ -24,6 +24,7 @@
 
 #include "odf_hash/compare/compare.h"
 #include "odf_hash/compare/compare_datasets.h"
+#include "odf_hash/compare/keyed.h"
 #include "odf_hash/compare/unordered.h"
 #include "odf_hash/odf/chain_diff.h"
 
@@ -39,6 +40,15 @@ std::string file_comparison_json(const FileComparison& c, int indent = -1);
 //    "same_records", "same_values" (every record's values matched: only the schemas
 //    differ when same_records is false), "schema_differences": [as above]}
 std::string unordered_comparison_json(const UnorderedComparison& c, int indent = -1);
+
+// The JSON of `compare --key` (keyed.h): {"mode": "key", "note", "key": [...],
+//   "compared_columns", "ignored_columns", "original": {"path", "rows", "only_here",
+//   "only_examples": [{"row", "offset", "values"}], "duplicate_keys", "duplicate_rows",
+//   "duplicate_examples"}, "reproduced": {...}, "matched_keys", "changed_keys",
+//   "changes": [{"key", "original_row", "reproduced_row", "original_offset",
+//   "reproduced_offset", "values": [{"column", "original", "reproduced"}]}], "same_records",
+//   "same_values", "schema_differences"}
+std::string keyed_comparison_json(const KeyedComparison& c, int indent = -1);
 
 // The chain differences of a dataset comparison (chain_diff.h), the "chain_differences" of
 // `compare --json` on two datasets: [{"sequence_number", "reproduced_sequence_number",
