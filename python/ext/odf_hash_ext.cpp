@@ -92,15 +92,16 @@ void translate(const std::exception_ptr& p, void*) {
   }
 }
 
-// The digest as (multihash text, rows, [(path, type, digest, reference gap)]); the gap is
-// "" when the reference can hash the column (ColumnDigest::reference_gap).
-using ColumnTuple = std::tuple<OsString, OsString, nb::bytes, std::string>;
+// The digest as (multihash text, rows, [(path, type, digest, reference gap, hash note)]);
+// the gap is "" when the reference can hash the column (ColumnDigest::reference_gap), the
+// note "" when the hash depends on nothing the data does not show (ColumnDigest::hash_note).
+using ColumnTuple = std::tuple<OsString, OsString, nb::bytes, std::string, std::string>;
 using LogicalTuple = std::tuple<std::string, uint64_t, std::vector<ColumnTuple>>;
 
 ColumnTuple column_tuple(const odf_hash::ColumnDigest& c) {
   return {OsString{c.path}, OsString{c.type},
           nb::bytes(reinterpret_cast<const char*>(c.digest.data()), c.digest.size()),
-          c.reference_gap};
+          c.reference_gap, c.hash_note};
 }
 
 LogicalTuple to_tuple(const odf_hash::LogicalDigest& d) {

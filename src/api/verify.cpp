@@ -194,8 +194,19 @@ Result<VerifyResult> verify(const VerifyRequest& request, VerifyObserver& observ
         "--expect-head and --since name blocks of one dataset: give one dataset (for many, "
         "pin each in a --pins file)");
   }
+  // No location: the datasets the pin file names, in its order (as `sha256sum -c LIST`
+  // checks what its list names).
+  std::vector<std::string> pinned;
+  if (request.locations.empty() && out.modes.pins) {
+    for (const auto& pin : out.modes.pins->pins()) pinned.push_back(pin.location);
+    if (pinned.empty()) {
+      return Status::invalid_argument("no dataset given, and the pin file names none");
+    }
+  } else if (request.locations.empty()) {
+    return Status::invalid_argument("no dataset given (name one, or a --pins file)");
+  }
   Run run(request, observer, out);
-  for (const std::string& location : request.locations) {
+  for (const std::string& location : pinned.empty() ? request.locations : pinned) {
     ODF_HASH_RETURN_IF_ERROR(run.location(location));
   }
   if (out.modes.write_pins && !out.pins.empty()) {

@@ -45,8 +45,16 @@ struct LeafSlice {
   const ArrowArray* array = nullptr;
   int64_t pos = 0;
   const Validity* inherited = nullptr;
-  double cost = 0;  // estimated bytes
+  double cost = 0;    // estimated bytes
+  bool ored = false;  // an ancestor struct level combined two bitmaps holding nulls
 };
+
+// Whether the reference's rule ORs these two bitmaps (both hold nulls): the combined
+// validity then depends on bytes under null slots (ColumnDigest::hash_note).
+bool ors(const Validity* inherited, const Validity& own) {
+  return inherited != nullptr && inherited->present() && inherited->null_count != 0 &&
+         own.present() && own.null_count != 0;
+}
 
 // Leaf columns hashed by one thread at a time: one column through its own single-stream
 // Sha3_256 (`lanes` null), or two to eight columns sharing a multi-lane Keccak.
@@ -88,6 +96,10 @@ struct LogicalHasher::Impl {
   std::vector<LeafSlice> slices;
   std::deque<OwnedValidity> struct_validity;  // stable addresses for LeafSlice::inherited
   std::vector<Status> leaf_status;
+  // Per leaf, sticky across batches: its validity was an OR of two bitmaps with nulls (set
+  // by plan for struct levels, by prepare_group for the leaf's own level: one thread a
+  // leaf).
+  std::vector<uint8_t> null_slots_trap;
 
   // Schema part of the combined digest: every field depth-first, its name and level.
   void add_fields(const TypeNode& parent, uint64_t level) {
@@ -109,18 +121,20 @@ struct LogicalHasher::Impl {
   // reference's rule (bitmap.h, docs/divergences.md); struct levels are combined here, the
   // leaf's own bitmap by the thread that hashes it.
   void plan(const TypeNode& node, const ArrowArray& array, int64_t pos, int64_t len,
-            const Validity* inherited, size_t& next_leaf) {
+            const Validity* inherited, size_t& next_leaf, bool ored = false) {
     if (node.kind != Kind::kStruct) {
+      if (ored) null_slots_trap[next_leaf] = 1;
       slices[next_leaf++] =
-          LeafSlice{&array, pos, inherited, logical::estimate_bytes(node, array, pos, len)};
+          LeafSlice{&array, pos, inherited, logical::estimate_bytes(node, array, pos, len), ored};
       return;
     }
     const OwnedValidity own = logical::own_validity(node, array, pos, len, true);
+    ored = ored || ors(inherited, own.v);
     struct_validity.push_back(
         logical::combine_validity(inherited != nullptr ? *inherited : Validity{}, own.v, len));
     const Validity* mine = &struct_validity.back().v;
     for (size_t c = 0; c < node.children.size(); ++c) {
-      plan(node.children[c], *array.children[c], array.offset + pos, len, mine, next_leaf);
+      plan(node.children[c], *array.children[c], array.offset + pos, len, mine, next_leaf, ored);
     }
   }
 
@@ -133,9 +147,10 @@ struct LogicalHasher::Impl {
     out.digest = combined.finalize();
   }
 
-  OwnedValidity leaf_validity(size_t k, int64_t len) const {
+  OwnedValidity leaf_validity(size_t k, int64_t len) {
     const LeafSlice& s = slices[k];
     OwnedValidity own = logical::own_validity(*leaves[k], *s.array, s.pos, len, true);
+    if (ors(s.inherited, own.v)) null_slots_trap[k] = 1;
     OwnedValidity merged =
         logical::combine_validity(s.inherited != nullptr ? *s.inherited : Validity{}, own.v, len);
     if (merged.storage.empty() && merged.v.bits != nullptr && merged.v.bits == own.v.bits &&
@@ -365,6 +380,7 @@ Result<LogicalHasher> LogicalHasher::create(const ArrowSchema& schema,
   impl->sinks = std::vector<DigestSink>(n);
   impl->slices.resize(n);
   impl->leaf_status.resize(n);
+  impl->null_slots_trap.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
     const auto& type_bytes = impl->leaves[i]->type_bytes;
     impl->sinks[i].put(type_bytes.data(), type_bytes.size());
@@ -424,9 +440,11 @@ Result<LogicalDigest> LogicalHasher::finalize() && {
   LogicalDigest out;
   out.num_rows = s.num_rows;
   for (size_t i = 0; i < s.leaves.size(); ++i) {
+    std::string note = s.null_slots_trap[i] != 0 ? std::string(logical::kNullSlotsNote)
+                                                 : logical::type_hash_note(*s.leaves[i]);
     out.columns.push_back(ColumnDigest{s.leaves[i]->path, s.leaves[i]->format, digests[i],
                                        s.sinks[i].hashed_bytes(),
-                                       logical::reference_gap(*s.leaves[i])});
+                                       logical::reference_gap(*s.leaves[i]), std::move(note)});
   }
   s.pool.reset();
   s.combine(out);

@@ -340,6 +340,27 @@ std::string reference_gap(const TypeNode& node) {
   return {};
 }
 
+std::string type_hash_note(const TypeNode& node) {
+  const std::string_view f = node.format;
+  if (f.size() < 4 || f.substr(0, 2) != "ts" || f[3] != ':') return {};
+  const std::string_view tz = f.substr(4);
+  // The names tzdata and ISO 8601 give UTC besides "UTC" itself.
+  static constexpr std::string_view kUtcAliases[] = {
+      "Etc/UTC",   "Etc/UCT",       "UCT",     "Etc/Universal", "Universal",
+      "Etc/Zulu",  "Zulu",          "Etc/GMT", "GMT",           "Etc/GMT0",
+      "Etc/GMT+0", "Etc/GMT-0",     "GMT0",    "GMT+0",         "GMT-0",
+      "Greenwich", "Etc/Greenwich", "Z",       "+00:00",        "-00:00",
+      "+0000",     "utc",           "Utc"};
+  for (std::string_view alias : kUtcAliases) {
+    if (tz == alias) {
+      return "time zone '" + std::string(tz) +
+             "' is another name of UTC: the same instants under 'UTC' (as kamu and pyarrow "
+             "write them) hash otherwise";
+    }
+  }
+  return {};
+}
+
 std::string describe(const TypeNode& node) {
   return "'" + node.path + "' (" + node.format + ")";
 }

@@ -58,6 +58,16 @@ Result<TypeNode> compile_type(const ArrowSchema& schema, const std::string& path
 // (divergences.md section 5). The types both refuse never get this far (compile_type fails).
 std::string reference_gap(const TypeNode& node);
 
+// Why this leaf's hash depends on a name the user may not mean to hash (a time zone that is
+// another name of UTC: ColumnDigest::hash_note), or empty.
+std::string type_hash_note(const TypeNode& node);
+
+// The hash_note of a column whose struct ancestors and itself held nulls in one batch.
+inline constexpr const char* kNullSlotsNote =
+    "a nullable struct above this column and the column itself hold nulls: by the reference's "
+    "rule this hash depends on the bytes under null slots and on the batch split, which a file "
+    "round trip or another reader can change (docs/divergences.md, section 1)";
+
 // Human-readable description for messages: "<path> (<format>)".
 std::string describe(const TypeNode& node);
 

@@ -328,3 +328,24 @@ def test_a_workspace_folder_that_is_a_link_says_so(run, tmp_path, linked):
     assert "when given this folder" not in r.err
     r = run("verify", "--follow-symlinks", ws)
     assert r.rc == 0 and "ds1  VALID" in r.out, r
+
+
+def test_pins_with_no_dataset_verify_every_dataset_the_file_names(run, folder):
+    """`verify --pins FILE` alone verifies what the pin file lists, in its order, as
+    `sha256sum -c LIST` checks its list: both pinned datasets VALID, then one rewritten
+    (INVALID, exit 1); a pin file naming nothing is a usage error, as is no dataset at all."""
+    shutil.copytree(EXAMPLES / "root", folder / "ds2")
+    r = run("verify", "--write-pins", "pins", "ds", "ds2", cwd=folder)
+    assert r.rc == 0, r
+    r, out = verify_json(run, "--pins", "pins", cwd=folder)
+    assert r.rc == 0, r
+    assert [d["path"] for d in out["datasets"]] == [os.path.realpath(folder / n)
+                                                    for n in ("ds", "ds2")]
+    assert all(d["scope"]["expected_head"] == ROOT_HEAD for d in out["datasets"])
+    rewrite_history(folder / "ds2")
+    r, out = verify_json(run, "--pins", "pins", cwd=folder)
+    assert r.rc == 1, r
+    assert [d["verdict"].split()[0] for d in out["datasets"]] == ["VALID", "INVALID"]
+    (folder / "empty").write_text("")
+    r = run("verify", "--pins", "empty", cwd=folder)
+    assert r.rc == 2 and "no dataset given, and the pin file names none" in r.err, r

@@ -297,3 +297,30 @@ def test_dash_is_bounded_and_named_once(run):
     assert run("logical", "-", "-", input=data).rc == 2
     r = run("logical", "--stdin-limit", "lots", "-", input=data)
     assert r.rc == 2 and "--stdin-limit" in r.err, r
+
+
+def test_hash_traps_are_warned_on_stderr_and_in_json(run, tmp_path):
+    """A timestamp zone that is another name of UTC, and nulls at two struct levels, make a
+    hash depend on what the data does not show: a warning per column on stderr and
+    `hash_notes` in --json (issue 36, item 1); the hash printed is the same either way."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    alias, utc, nested = (tmp_path / n for n in ("alias.parquet", "utc.parquet", "n.parquet"))
+    pq.write_table(pa.table({"ts": pa.array([0, 1], pa.timestamp("ms", tz="Etc/UTC"))}), alias)
+    pq.write_table(pa.table({"ts": pa.array([0, 1], pa.timestamp("ms", tz="UTC"))}), utc)
+    child = pa.array([1, None, 3], pa.int64())
+    s = pa.StructArray.from_arrays([child], ["c"], mask=pa.array([False, False, True]))
+    pq.write_table(pa.table({"s": s}), nested)
+    r = run("logical", alias)
+    assert r.rc == 0 and r.err == (
+        f"odf-hash: warning: {alias}: column 'ts': time zone 'Etc/UTC' is another name of UTC: "
+        "the same instants under 'UTC' (as kamu and pyarrow write them) hash otherwise\n"), r
+    doc = json.loads(run("logical", "--json", alias).out)
+    [entry] = doc if isinstance(doc, list) else doc["files"]
+    assert entry["hash_notes"][0]["column"] == "ts"
+    assert run("logical", utc).err == ""
+    r = run("logical", "--json", "--columns", nested)
+    [entry] = (lambda d: d if isinstance(d, list) else d["files"])(json.loads(r.out))
+    assert "bytes under null slots" in entry["columns"][0]["hash_note"]
+    assert "column 's.c': a nullable struct above" in r.err

@@ -164,7 +164,7 @@ def test_help_shows_no_parser_internals(run, command):
     (["verify", "--zzzzzzzz", "x"], "odf-hash verify: unknown option '--zzzzzzzz'"),
     (["compare", "a", "b", "c", "d"], "odf-hash compare: unexpected arguments 'c', 'd'"),
     (["slice", "a", "b"], "odf-hash slice: unexpected argument 'b'"),
-    (["verify"], "odf-hash verify: DATASET is required"),
+    (["verify"], "odf-hash verify: DATASET is required (or --pins FILE: the datasets it names)"),
     (["compare", "a"], "odf-hash compare: REPRODUCED is required"),
     (["compare", "--rows=abc", "a", "b"], "odf-hash compare: --rows: 'abc' is not a number >= 0"),
     (["compare", "--rtol", "-1", "a", "b"], "odf-hash compare: --rtol: '-1' is not a number >= 0"),

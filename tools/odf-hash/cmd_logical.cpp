@@ -153,11 +153,14 @@ nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool colum
   const std::vector<ColumnDigest> gaps = reference_gaps(r.digest->columns);
   j["reference_compatible"] = gaps.empty();
   if (!gaps.empty()) j["reference_gaps"] = reference_gaps_json(gaps);
+  const std::vector<ColumnDigest> noted = hash_notes(r.digest->columns);
+  if (!noted.empty()) j["hash_notes"] = hash_notes_json(noted);
   if (columns) {
     nlohmann::json cols = nlohmann::json::array();
     for (const auto& c : r.digest->columns) {
       cols.push_back({{"path", c.path}, {"type", c.type}, {"digest", to_hex(c.digest)}});
       if (!c.reference_gap.empty()) cols.back()["reference_gap"] = c.reference_gap;
+      if (!c.hash_note.empty()) cols.back()["hash_note"] = c.hash_note;
     }
     j["columns"] = std::move(cols);
   }
@@ -250,6 +253,12 @@ int run_logical(const LogicalOptions& opt) {
             r.digest.reset();
           } else if (!gaps.empty()) {
             print_error(reference_gap_message(opt.files[i], gaps, false));
+          }
+          // A hash that depends on what the data does not show: said on stderr.
+          if (r.digest) {
+            for (const auto& m : hash_note_messages(opt.files[i], hash_notes(r.digest->columns))) {
+              print_error(m);
+            }
           }
         }
         const bool ok = r.digest || r.unordered;

@@ -366,6 +366,12 @@ void print_summary(const api::VerifyTally& t) {
 }
 
 int run_verify(VerifyArgs& args) {
+  if (args.datasets.empty() && !mode_args(args).pins) {  // a usage error, as CLI11's are shown
+    std::fprintf(stderr,
+                 "odf-hash verify: DATASET is required (or --pins FILE: the datasets it "
+                 "names)\nTry 'odf-hash verify --help' for more information.\n");
+    return kExitError;
+  }
   api::VerifyRequest request;
   request.locations = args.datasets;
   request.datasets = args.aliases;
@@ -420,8 +426,9 @@ Command add_verify_command(CLI::App& root) {
   app->add_option("DATASET", args->datasets,
                   "Dataset directories (holding refs/, blocks/, ...), URLs of datasets, or kamu "
                   "workspaces (the folder holding .kamu/, or .kamu/datasets): each dataset of "
-                  "a workspace is verified, named by its alias")
-      ->required();
+                  "a workspace is verified, named by its alias. None with --pins FILE: every "
+                  "dataset the pin file names, in its order (as sha256sum -c checks its "
+                  "list)");
   app->add_flag("--strict", args->strict,
                 "Entries of blocks/, data/, checkpoints/ that the chain does not reference "
                 "are unexpected-file problems (by default they are listed as unreferenced, "

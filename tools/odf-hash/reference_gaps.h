@@ -28,4 +28,15 @@ std::string reference_gap_message(const std::string& path, const std::vector<Col
 // [{"column", "type", "reason"}...] for --json.
 nlohmann::json reference_gaps_json(const std::vector<ColumnDigest>& gaps);
 
+// The columns among `columns` whose hash depends on something the data does not show
+// (ColumnDigest::hash_note: a UTC alias as time zone, bytes under null slots).
+std::vector<ColumnDigest> hash_notes(const std::vector<ColumnDigest>& columns);
+
+// "warning: <path>: column 'c': <note>" lines for stderr, one per note ("columns 'a', 'b'").
+std::vector<std::string> hash_note_messages(const std::string& path,
+                                            const std::vector<ColumnDigest>& noted);
+
+// [{"column", "note"}...] for --json.
+nlohmann::json hash_notes_json(const std::vector<ColumnDigest>& noted);
+
 }  // namespace odf_hash::cli

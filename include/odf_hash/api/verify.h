@@ -45,7 +45,8 @@ enum class Target {
 };
 
 struct VerifyRequest {
-  std::vector<std::string> locations;  // folders or URLs
+  // Folders or URLs; none: the locations of the pin file's pins (modes.pins), in its order.
+  std::vector<std::string> locations;
   Target target = Target::kAny;
   // In a workspace, only the datasets of these ids or aliases (workspace.h select_datasets).
   // Given for a location that is no workspace: an error for that location.

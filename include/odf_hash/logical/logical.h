@@ -56,6 +56,14 @@ struct ColumnDigest {
   // view"; docs/divergences.md section 5): odf-hash hashes those as the spec text says, but
   // kamu panics on them, so it can never check a hash that covers such a column.
   std::string reference_gap;
+  // Empty unless the hash depends on something the data does not show, which the user may
+  // not mean to hash (a trap, warned about as reference gaps are): a time zone that is
+  // another name of UTC ("Etc/UTC": the same instants under "UTC" hash otherwise), or bytes
+  // under null slots (a nullable struct above this column and the column both held nulls
+  // in a batch: by the reference's rule, docs/divergences.md section 1, the hash then
+  // depends on the bytes under null slots and on the batch split, which another reader or a
+  // file round trip changes).
+  std::string hash_note;
 };
 
 struct LogicalDigest {

@@ -15,8 +15,9 @@
   verdicts, arrow0's (what ODF checks) and the records' (compared value by value, since
   arrow0 has blind spots), and says where (rows, values) and why (schema, column order, null
   slots, row order, arrow0's blind spots) files differ,
-  and with ``ignore_order=True`` whether they hold the same records in any order
-  (:func:`unordered_digest`: an order-independent digest, not the ODF hash).
+  with ``ignore_order=True`` whether they hold the same records in any order
+  (:func:`unordered_digest`: an order-independent digest, not the ODF hash), and with
+  ``key=`` which rows, matched by key, were added, dropped or changed (column by column).
 - :func:`verify` -- an ODF dataset folder: metadata chain, data files, checkpoints;
   :func:`verify_workspace` -- every dataset of a kamu workspace.
 - :func:`plan`, :func:`check`, :func:`merge` -- the same verification split for a cluster:
@@ -55,17 +56,21 @@ import os
 
 from . import _odf_hash
 from ._args import PathLike  # noqa: F401  (odf_hash.PathLike, for type hints)
+from ._accessors import register_accessors, register_loaded as _register_loaded
 from ._compare import (
     CastCheck,
     Cause,
     ColumnDifference,
     Comparison,
     Deviation,
+    KeyedChange,
+    KeyedComparison,
     RowDifference,
     SchemaDifference,
     ToleranceCheck,
     UnorderedComparison,
     UnorderedRecord,
+    ValueChange,
     compare,
     unordered_digest,
 )
@@ -83,6 +88,7 @@ from ._errors import (
     InvalidInputError,
     IoError,
     NotFoundError,
+    HashTrapWarning,
     ReferenceCompatibilityWarning,
     UnsupportedTypeError,
 )
@@ -141,6 +147,8 @@ __all__ = [
     "QueryCheck",
     "QueryPart",
     "ReferenceCompatibilityWarning",
+    "HashTrapWarning",
+    "register_accessors",
     "Report",
     "SideCheck",
     "SignatureCheck",
@@ -165,6 +173,9 @@ __all__ = [
     "SliceComparison",
     "SliceFile",
     "UnorderedComparison",
+    "KeyedComparison",
+    "KeyedChange",
+    "ValueChange",
     "UnorderedRecord",
     "unordered_digest",
     "physical",
@@ -200,3 +211,4 @@ for _name in __all__:
         except (AttributeError, TypeError):  # a type that does not take one
             pass
 del _name, _obj
+_register_loaded()  # .odf on polars and pandas frames, when already imported

@@ -204,6 +204,9 @@ class DatasetComparison:
     def __bool__(self) -> bool:
         return self.same_records
 
+    def __repr__(self) -> str:
+        return f"<odf_hash.DatasetComparison {self.verdict}: {len(self.slices)} run(s) of slices>"
+
     @property
     def summary(self) -> DatasetSummary:
         """The runs both datasets hold by outcome, and the offsets one side holds alone

@@ -9,6 +9,7 @@ __all__ = [
     "IoError",
     "NotFoundError",
     "ReferenceCompatibilityWarning",
+    "HashTrapWarning",
 ]
 
 
@@ -42,3 +43,13 @@ class ReferenceCompatibilityWarning(UserWarning):
     column, a run-end encoded one or a list view. odf_hash hashes it as the spec says, but
     kamu cannot check that hash. ``require_reference_compatible=True`` makes it an
     :class:`UnsupportedTypeError` instead."""
+
+
+class HashTrapWarning(UserWarning):
+    """A logical hash depends on something the data does not show, which the user may not
+    mean to hash (:attr:`ColumnDigest.hash_note` says what): a timestamp column whose time
+    zone is another name of UTC (``Etc/UTC``, as a DuckDB session may give ``TIMESTAMPTZ``:
+    the same instants under ``UTC`` hash otherwise), or a nullable struct above a column that
+    both hold nulls (by the reference's rule the hash then depends on the bytes under null
+    slots and on the batch split, which writing the data to a file and reading it back, or
+    reading it with another library, can change)."""

@@ -9,7 +9,12 @@ from typing import Any, Dict, List, Literal, Optional, Union, overload
 
 from . import _odf_hash
 from ._args import PathLike, _path, _store, _threads
-from ._errors import InvalidInputError, ReferenceCompatibilityWarning, UnsupportedTypeError
+from ._errors import (
+    HashTrapWarning,
+    InvalidInputError,
+    ReferenceCompatibilityWarning,
+    UnsupportedTypeError,
+)
 
 @dataclasses.dataclass(frozen=True)
 class ColumnDigest:
@@ -21,6 +26,10 @@ class ColumnDigest:
     #: ``""``, or why the reference (arrow-digest, so kamu) cannot hash this column's type
     #: (``"dictionary-encoded, ..."``, ``"Null type, ..."``): see :class:`ReferenceCompatibilityWarning`
     reference_gap: str = ""
+    #: ``""``, or what this column's hash depends on that its values do not show (a time zone
+    #: that is another name of UTC; bytes under null struct slots): see
+    #: :class:`HashTrapWarning`
+    hash_note: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,8 +77,16 @@ def _say_reference_gaps(what: str, gaps: List[ColumnDigest], require: bool,
 
 def _digest(raw: Any, columns: bool, what: str, require: bool) -> Union[str, LogicalDigest]:
     text, rows, cols = raw
-    d = LogicalDigest(text, rows, [ColumnDigest(p, t, dg, gap) for p, t, dg, gap in cols])
+    d = LogicalDigest(text, rows, [ColumnDigest(*c) for c in cols])
     _say_reference_gaps(what, d.reference_gaps, require, stacklevel=4)  # the caller of logical*
+    notes: Dict[str, List[str]] = {}  # one warning per note, naming its columns
+    for c in d.columns:
+        if c.hash_note:
+            notes.setdefault(c.hash_note, []).append(repr(c.path))
+    for note, cols in notes.items():
+        noun = "column" if len(cols) == 1 else "columns"
+        warnings.warn(f"{what}: {noun} {', '.join(cols)}: {note}", HashTrapWarning,
+                      stacklevel=3)
     return d if columns else text
 
 
@@ -131,6 +148,7 @@ def logical(obj: Any, *, columns: bool = False, threads: Optional[int] = None,
             f"odf_hash.logical takes Arrow data in memory, not a path ({obj!r}): for the "
             f"records of a Parquet or Arrow IPC file, use odf_hash.logical_file({obj!r})"
         )
+    _check_polars(obj, what)
     if hasattr(obj, "__arrow_c_stream__"):
         capsule = obj.__arrow_c_stream__()
         return _digest(_odf_hash.logical_stream_capsule(capsule, n), columns, what,
@@ -145,6 +163,39 @@ def logical(obj: Any, *, columns: bool = False, threads: Optional[int] = None,
         "__arrow_c_array__), such as a pyarrow Table, RecordBatch, RecordBatchReader or "
         "ChunkedArray, a polars DataFrame, a DuckDB relation or a nanoarrow array"
     )
+
+
+def _check_polars(obj: Any, what: str) -> None:
+    """What polars hands over that cannot be hashed meaningfully, refused with what to do: a
+    LazyFrame (no data yet), an ``Object`` column (exported as 8-byte memory addresses: a new
+    hash every run) and ``Int128`` / ``UInt128`` (no Arrow type)."""
+    module = type(obj).__module__ or ""
+    if not module.startswith("polars"):
+        return
+    name = type(obj).__name__
+    if name == "LazyFrame":
+        raise UnsupportedTypeError(
+            f"{what}: a polars LazyFrame holds no data yet: collect it first "
+            "(odf_hash.logical(lf.collect()); for data larger than memory, "
+            "lf.collect(engine='streaming') or lf.sink_parquet(...) then odf_hash.logical_file)")
+    schema = getattr(obj, "schema", None)
+    if name == "Series":
+        items = [(obj.name, obj.dtype)]
+    elif schema is not None and hasattr(schema, "items"):
+        items = list(schema.items())
+    else:
+        return
+    for col, dtype in items:
+        kind = str(dtype)
+        if kind.startswith("Object"):
+            raise UnsupportedTypeError(
+                f"{what}: polars column {col!r} is of type Object: it reaches Arrow as the "
+                "Python objects' memory addresses (a new hash every run): convert it to a "
+                "real type first (e.g. pl.col(...).map_elements(str, return_dtype=pl.String))")
+        if kind in ("Int128", "UInt128"):
+            raise UnsupportedTypeError(
+                f"{what}: polars column {col!r} is of type {kind}, which has no Arrow type: "
+                "cast it first (to pl.Int64 when the values fit, else to pl.Decimal(38, 0))")
 
 
 @overload
@@ -265,6 +316,6 @@ def slice(path: PathLike, *, offset: int = 0, threads: Optional[int] = None,  # 
     opts = _store("slice", store)
     p = _path(path, "odf_hash.slice")
     d, gaps = _odf_hash.data_slice(p, offset, _threads(threads), opts)
-    _say_reference_gaps(p, [ColumnDigest(c, t, dg, gap) for c, t, dg, gap in gaps],
+    _say_reference_gaps(p, [ColumnDigest(*c) for c in gaps],
                         require_reference_compatible, stacklevel=3)
     return d
