@@ -9,6 +9,7 @@
 #include <map>
 
 #include "odf_hash/core/parallel.h"
+#include "odf_hash/internal/core/sha3_multi.h"
 #include "odf_hash/internal/io/arrow_module.h"
 #include "odf_hash/internal/io/concat_stream.h"
 #include "odf_hash/internal/io/owned_c_data.h"
@@ -24,10 +25,11 @@ namespace {
 using detail::Side;
 using io_internal::Owned;
 
-// One row as spilled, 32 bytes: the first 11 bytes of its key digest (a false match of two
-// keys needs an 88-bit collision within a partition), the first 16 of its value digest, its
-// row index in 40 bits. A wrong match could only turn "same" into a difference, or one
-// difference into another: the verdict also needs the whole 256-bit sums to agree.
+// One row as spilled, 32 bytes: its key (11 bytes: exact when short, else an 80-bit prefix
+// of its digest, see KeyedReader), the first 16 bytes of its value digest, its row index in
+// 40 bits. A wrong match of hashed keys or values could only turn "same" into a difference,
+// or one difference into another: the verdict also needs the whole 256-bit sums of the
+// hashed keys and of the values to agree.
 constexpr size_t kKeyBytes = 11;
 constexpr size_t kValueBytes = 16;
 constexpr uint64_t kMaxRows = uint64_t{1} << 40;
@@ -64,14 +66,34 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-// One table read for step 1: its stream, its digesters and what it adds up.
+// The key field of an entry: a key whose bytes (its columns' value bytes, as record digests
+// take them: encodings of one type alike) fit in 10 bytes is stored exactly, after its length
+// (an int64 key: 9 bytes); a longer one as 0xFF and the first 10 bytes of their SHA3-256.
+// The two kinds never compare equal. Keys stored exactly need no hashing (most keys: ids,
+// timestamps, short codes), and match without any collision.
+constexpr size_t kExactKeyBytes = kKeyBytes - 1;
+constexpr uint8_t kHashedKey = 0xFF;
+
+// The partition of a key: its bytes mixed (an exact key's first byte is its length).
+unsigned partition_of(const std::array<uint8_t, kKeyBytes>& key) {
+  uint64_t a = 0, b = 0;
+  std::memcpy(&a, key.data(), 8);
+  std::memcpy(&b, key.data() + 8, kKeyBytes - 8);
+  uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 31;
+  return unsigned(h >> 58) % kKeyedPartitions;
+}
+
+// One table read for step 1: its stream, its key encoders and value digester, and what it
+// adds up.
 struct KeyedReader {
   std::string name;
   Owned<ArrowArrayStream> stream;
   Owned<ArrowSchema> schema;
-  std::optional<RecordDigester> keys;
-  std::optional<RecordDigester> values;  // none when every other column is ignored
-  UnorderedDigest key_sum;
+  std::optional<RecordDigester> keys;           // the key columns' schema bytes (types checked)
+  std::vector<ColumnValueEncoder> key_columns;  // per key column, in the order asked
+  std::optional<RecordDigester> values;         // none when every other column is ignored
+  UnorderedDigest key_sum;                      // of the hashed keys' whole digests
   UnorderedDigest value_sum;
   uint64_t rows = 0;
 
@@ -90,6 +112,12 @@ struct KeyedReader {
               const std::vector<std::string>& value_fields) {
     ODF_HASH_ASSIGN_OR_RETURN(RecordDigester k, RecordDigester::create(schema.value, key_fields));
     keys.emplace(std::move(k));
+    for (const auto& f : key_fields) {
+      ODF_HASH_ASSIGN_OR_RETURN(
+          ColumnValueEncoder e,
+          ColumnValueEncoder::create(schema.value, {detail::find_top(schema.value, f)}));
+      key_columns.push_back(std::move(e));
+    }
     if (!value_fields.empty()) {
       ODF_HASH_ASSIGN_OR_RETURN(RecordDigester v,
                                 RecordDigester::create(schema.value, value_fields));
@@ -98,9 +126,51 @@ struct KeyedReader {
     return Status::ok();
   }
 
-  // Step 1 for this table: every row's digests spilled by key.
+  // The key fields of a batch's `n` rows into `entries` (exact or hashed, see above).
+  Status key_entries(const ArrowArray& batch, int64_t n, std::vector<Entry>& entries) {
+    for (auto& k : key_columns) {
+      Status st = k.check(batch, 0, n);
+      if (!st.is_ok()) return Status(st.code(), name + ": " + st.message());
+    }
+    std::vector<uint8_t> one, all;
+    std::vector<uint64_t> ends;     // of the long keys in `all`
+    std::vector<size_t> long_rows;  // their rows in the batch
+    for (int64_t i = 0; i < n; ++i) {
+      const size_t at = all.size();
+      for (auto& k : key_columns) {
+        if (!k.encode_row(batch, i, one)) {
+          return Status::invalid_argument(
+              name + ": a key's string or binary view points outside its data");
+        }
+        all.insert(all.end(), one.begin(), one.end());
+      }
+      Entry& e = entries[size_t(i)];
+      const size_t len = all.size() - at;
+      if (len <= kExactKeyBytes) {
+        e.key[0] = uint8_t(len);
+        std::memcpy(e.key.data() + 1, all.data() + at, len);
+        all.resize(at);
+      } else {
+        ends.push_back(all.size());
+        long_rows.push_back(size_t(i));
+      }
+    }
+    if (long_rows.empty()) return Status::ok();
+    std::vector<Digest256> digests(long_rows.size());
+    sha3_256_each(all.data(), ends.data(), long_rows.size(), digests.data());
+    for (size_t k = 0; k < long_rows.size(); ++k) {
+      Entry& e = entries[long_rows[k]];
+      e.key[0] = kHashedKey;
+      std::memcpy(e.key.data() + 1, digests[k].data(), kKeyBytes - 1);
+      key_sum.add(digests[k]);
+    }
+    return Status::ok();
+  }
+
+  // Step 1 for this table: every row's key and value digest spilled by key.
   Status read(Spill& spill, const CancelFlag* cancel) {
-    std::vector<Digest256> kd, vd;
+    std::vector<Digest256> vd;
+    std::vector<Entry> entries;
     while (true) {
       if (cancel_requested(cancel)) return Status::cancelled(name + ": cancelled");
       Owned<ArrowArray> batch;
@@ -113,22 +183,22 @@ struct KeyedReader {
       if (rows + uint64_t(n) > kMaxRows) {
         return Status::unsupported(name + ": more than 2^40 records");
       }
-      kd.clear();
+      entries.assign(size_t(n), Entry{});
+      ODF_HASH_RETURN_IF_ERROR(key_entries(batch.value, n, entries));
       vd.clear();
-      Status st = keys->digest_rows(batch.value, 0, n, kd);
-      if (st.is_ok() && values) st = values->digest_rows(batch.value, 0, n, vd);
-      if (!st.is_ok()) return Status(st.code(), name + ": " + st.message());
+      if (values) {
+        Status st = values->digest_rows(batch.value, 0, n, vd);
+        if (!st.is_ok()) return Status(st.code(), name + ": " + st.message());
+      }
       for (int64_t i = 0; i < n; ++i) {
-        Entry e{};
-        std::memcpy(e.key.data(), kd[size_t(i)].data(), kKeyBytes);
-        key_sum.add(kd[size_t(i)]);
+        Entry& e = entries[size_t(i)];
         if (values) {
           std::memcpy(e.value.data(), vd[size_t(i)].data(), kValueBytes);
           value_sum.add(vd[size_t(i)]);
         }
         const uint64_t row = rows + uint64_t(i);
         std::memcpy(e.row_le.data(), &row, e.row_le.size());
-        ODF_HASH_RETURN_IF_ERROR(spill.add(kd[size_t(i)][0] % kKeyedPartitions, e));
+        ODF_HASH_RETURN_IF_ERROR(spill.add(partition_of(e.key), e));
       }
       rows += uint64_t(n);
     }
@@ -223,59 +293,161 @@ void keep_smallest(std::vector<T>& v, size_t max, const T& x) {
   if (v.size() > max) v.pop_back();
 }
 
-// Step 2: the partitions merged pairwise.
-Status merge(Spill& sa, Spill& sb, size_t max, KeyedComparison& out, Shown& shown) {
-  for (unsigned p = 0; p < kKeyedPartitions; ++p) {
-    ODF_HASH_ASSIGN_OR_RETURN(std::vector<Entry> ea, sa.read(p));
-    ODF_HASH_ASSIGN_OR_RETURN(std::vector<Entry> eb, sb.read(p));
-    std::sort(ea.begin(), ea.end(), by_key_value_row);
-    std::sort(eb.begin(), eb.end(), by_key_value_row);
-    size_t i = 0, j = 0;
-    while (i < ea.size() || j < eb.size()) {
-      // The next key, and the runs of rows holding it on each side.
-      const auto& key =
-          (j == eb.size() || (i < ea.size() && ea[i].key < eb[j].key)) ? ea[i].key : eb[j].key;
-      size_t i2 = i, j2 = j;
-      while (i2 < ea.size() && ea[i2].key == key) ++i2;
-      while (j2 < eb.size() && eb[j2].key == key) ++j2;
-      const size_t na = i2 - i, nb = j2 - j;
-      if (nb == 0 || na == 0) {
-        KeyedSide& side = nb == 0 ? out.original : out.reproduced;
-        std::vector<uint64_t>& rows = nb == 0 ? shown.only_a : shown.only_b;
-        const std::vector<Entry>& e = nb == 0 ? ea : eb;
-        for (size_t k = nb == 0 ? i : j; k < (nb == 0 ? i2 : j2); ++k) {
-          ++side.only_here;
-          keep_smallest(rows, max, e[k].row());
-        }
-      } else {
-        ++out.matched_keys;
-        for (int s = 0; s < 2; ++s) {
-          const size_t n = s == 0 ? na : nb;
-          if (n < 2) continue;
-          KeyedSide& side = s == 0 ? out.original : out.reproduced;
-          ++side.duplicate_keys;
-          side.duplicate_rows += n;
-          const std::vector<Entry>& e = s == 0 ? ea : eb;
-          for (size_t k = s == 0 ? i : j; k < (s == 0 ? i2 : j2); ++k) {
-            keep_smallest(s == 0 ? shown.dup_a : shown.dup_b, max, e[k].row());
-          }
-        }
-        if (na == 1 && nb == 1) {
-          if (ea[i].value != eb[j].value) {
-            ++out.changed_keys;
-            keep_smallest(shown.changes, max, {ea[i].row(), eb[j].row()});
-          }
-        } else {
-          // Several rows: the same multiset of values (both runs are sorted by value)?
-          bool same = na == nb;
-          for (size_t k = 0; same && k < na; ++k) same = ea[i + k].value == eb[j + k].value;
-          if (!same) ++out.changed_keys;
+// Sorts (prefix, index) pairs by prefix, then index: LSD radix sort by 16-bit digits (a digit
+// that is the same in every pair, as the length byte of exact keys, is skipped).
+void radix_sort(std::vector<std::pair<uint64_t, uint64_t>>& v) {
+  std::vector<std::pair<uint64_t, uint64_t>> tmp(v.size());
+  std::vector<uint64_t> count(1u << 16);
+  for (int shift = 0; shift < 64; shift += 16) {
+    std::fill(count.begin(), count.end(), 0);
+    for (const auto& x : v) ++count[(x.first >> shift) & 0xFFFF];
+    if (count[(v.front().first >> shift) & 0xFFFF] == v.size()) continue;  // one digit
+    uint64_t sum = 0;
+    for (auto& c : count) {
+      const uint64_t n = c;
+      c = sum;
+      sum += n;
+    }
+    for (const auto& x : v) tmp[count[(x.first >> shift) & 0xFFFF]++] = x;  // stable
+    v.swap(tmp);
+  }
+}
+
+// Sorts a partition by (key, value, row): by the keys' first 8 bytes first (pairs of a
+// 64-bit prefix and an index, radix-sorted: cheap to move), then each run of one prefix
+// whole. std::sort of the 32-byte entries themselves took most of the comparison's time.
+void sort_entries(std::vector<Entry>& entries) {
+  if (entries.size() < 2) return;
+  std::vector<std::pair<uint64_t, uint64_t>> order(entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    uint64_t prefix = 0;
+    std::memcpy(&prefix, entries[i].key.data(), sizeof prefix);
+    order[i] = {__builtin_bswap64(prefix), i};  // big-endian: the keys' byte order
+  }
+  radix_sort(order);  // stable: ties stay in index order
+  std::vector<Entry> sorted;
+  sorted.reserve(entries.size());
+  for (const auto& o : order) sorted.push_back(entries[o.second]);
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i + 1;
+    while (j < order.size() && order[j].first == order[i].first) ++j;
+    if (j - i > 1) {
+      std::sort(sorted.begin() + std::ptrdiff_t(i), sorted.begin() + std::ptrdiff_t(j),
+                by_key_value_row);
+    }
+    i = j;
+  }
+  entries.swap(sorted);
+}
+
+// What merging some partitions found (step 2), to be added up.
+struct Merged {
+  KeyedComparison counts;  // only_here, duplicate_keys/rows, matched_keys, changed_keys
+  Shown shown;
+};
+
+// One pair of partitions merged into `m`.
+Status merge_partition(Spill& sa, Spill& sb, unsigned p, size_t max, Merged& m) {
+  KeyedComparison& out = m.counts;
+  Shown& shown = m.shown;
+  ODF_HASH_ASSIGN_OR_RETURN(std::vector<Entry> ea, sa.read(p));
+  ODF_HASH_ASSIGN_OR_RETURN(std::vector<Entry> eb, sb.read(p));
+  sort_entries(ea);
+  sort_entries(eb);
+  size_t i = 0, j = 0;
+  while (i < ea.size() || j < eb.size()) {
+    // The next key, and the runs of rows holding it on each side.
+    const auto& key =
+        (j == eb.size() || (i < ea.size() && ea[i].key < eb[j].key)) ? ea[i].key : eb[j].key;
+    size_t i2 = i, j2 = j;
+    while (i2 < ea.size() && ea[i2].key == key) ++i2;
+    while (j2 < eb.size() && eb[j2].key == key) ++j2;
+    const size_t na = i2 - i, nb = j2 - j;
+    if (nb == 0 || na == 0) {
+      KeyedSide& side = nb == 0 ? out.original : out.reproduced;
+      std::vector<uint64_t>& rows = nb == 0 ? shown.only_a : shown.only_b;
+      const std::vector<Entry>& e = nb == 0 ? ea : eb;
+      for (size_t k = nb == 0 ? i : j; k < (nb == 0 ? i2 : j2); ++k) {
+        ++side.only_here;
+        keep_smallest(rows, max, e[k].row());
+      }
+    } else {
+      ++out.matched_keys;
+      for (int s = 0; s < 2; ++s) {
+        const size_t n = s == 0 ? na : nb;
+        if (n < 2) continue;
+        KeyedSide& side = s == 0 ? out.original : out.reproduced;
+        ++side.duplicate_keys;
+        side.duplicate_rows += n;
+        const std::vector<Entry>& e = s == 0 ? ea : eb;
+        for (size_t k = s == 0 ? i : j; k < (s == 0 ? i2 : j2); ++k) {
+          keep_smallest(s == 0 ? shown.dup_a : shown.dup_b, max, e[k].row());
         }
       }
-      i = i2;
-      j = j2;
+      if (na == 1 && nb == 1) {
+        if (ea[i].value != eb[j].value) {
+          ++out.changed_keys;
+          keep_smallest(shown.changes, max, {ea[i].row(), eb[j].row()});
+        }
+      } else {
+        // Several rows: the same multiset of values (both runs are sorted by value)?
+        bool same = na == nb;
+        for (size_t k = 0; same && k < na; ++k) same = ea[i + k].value == eb[j + k].value;
+        if (!same) ++out.changed_keys;
+      }
     }
+    i = i2;
+    j = j2;
   }
+  return Status::ok();
+}
+
+// `from` added to `to`.
+void add_merged(const Merged& from, size_t max, Merged& to) {
+  for (auto [a, b] : {std::pair{&from.counts.original, &to.counts.original},
+                      std::pair{&from.counts.reproduced, &to.counts.reproduced}}) {
+    b->only_here += a->only_here;
+    b->duplicate_keys += a->duplicate_keys;
+    b->duplicate_rows += a->duplicate_rows;
+  }
+  to.counts.matched_keys += from.counts.matched_keys;
+  to.counts.changed_keys += from.counts.changed_keys;
+  for (auto [a, b] : {std::pair{&from.shown.only_a, &to.shown.only_a},
+                      std::pair{&from.shown.only_b, &to.shown.only_b},
+                      std::pair{&from.shown.dup_a, &to.shown.dup_a},
+                      std::pair{&from.shown.dup_b, &to.shown.dup_b}}) {
+    for (uint64_t r : *a) keep_smallest(*b, max, r);
+  }
+  for (const auto& c : from.shown.changes) keep_smallest(to.shown.changes, max, c);
+}
+
+// Step 2: the partitions merged pairwise, half of them on a second thread (each pair is
+// independent: its own files, its own buffers).
+Status merge(Spill& sa, Spill& sb, size_t max, KeyedComparison& out, Shown& shown) {
+  Merged low, high;
+  Status sl = Status::ok(), sh = Status::ok();
+  const unsigned half = kKeyedPartitions / 2;
+  side_by_side(
+      [&] {
+        for (unsigned p = 0; p < half && sl.is_ok(); ++p) sl = merge_partition(sa, sb, p, max, low);
+      },
+      [&] {
+        for (unsigned p = half; p < kKeyedPartitions && sh.is_ok(); ++p) {
+          sh = merge_partition(sa, sb, p, max, high);
+        }
+      });
+  ODF_HASH_RETURN_IF_ERROR(sl);
+  ODF_HASH_RETURN_IF_ERROR(sh);
+  add_merged(high, max, low);
+  for (auto [a, b] : {std::pair{&low.counts.original, &out.original},
+                      std::pair{&low.counts.reproduced, &out.reproduced}}) {
+    b->only_here = a->only_here;
+    b->duplicate_keys = a->duplicate_keys;
+    b->duplicate_rows = a->duplicate_rows;
+  }
+  out.matched_keys = low.counts.matched_keys;
+  out.changed_keys = low.counts.changed_keys;
+  shown = std::move(low.shown);
   return Status::ok();
 }
 
@@ -451,6 +623,7 @@ Result<KeyedComparison> compare_keyed(const Table& original, const Table& reprod
 
   Shown shown;
   ODF_HASH_RETURN_IF_ERROR(merge(spill_a, spill_b, options.max_examples, out, shown));
+
   const bool value_types_agree = !a.values || a.values->schema_bytes() == b.values->schema_bytes();
   out.same_values = out.original.only_here == 0 && out.reproduced.only_here == 0 &&
                     out.changed_keys == 0 && a.rows == b.rows &&
