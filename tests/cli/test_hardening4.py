@@ -138,10 +138,17 @@ def options_taking_values(run):
     commands = sorted(set(re.findall(r"^  ([a-z]+) ", listed, re.M)) & set(OPERANDS))
     assert set(commands) == set(OPERANDS), listed
     found = []
+    # The remote-store options, named on one line of each command's --help, are explained by
+    # `odf-hash help stores`: read from there, for each command whose help names them.
+    stores = re.findall(r"^\s+(?:-\w,\s*)?(--[\w-]+) [A-Z_]+\b", run("help", "stores").out,
+                        re.M)
+    assert "--endpoint-url" in stores, stores
     for command in commands:
         text = run(command, "--help").out
         for option in re.findall(r"^\s+(?:-\w,\s*)?(--[\w-]+) [A-Z_]+\b", text, re.M):
             found.append((command, option))
+        if "'odf-hash help stores' explains them" in text:
+            found += [(command, option) for option in stores]
     return found
 
 

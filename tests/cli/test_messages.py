@@ -6,6 +6,7 @@ Expected multihashes are built here from hashlib (conftest.py), never by odf-has
 """
 import hashlib
 import os
+import re
 import subprocess
 
 import pytest
@@ -177,3 +178,22 @@ def test_usage_errors_name_the_command_and_where_the_help_is(run, args, message)
     assert (r.rc, r.out) == (2, ""), r
     who = message.split(":", 1)[0]
     assert r.err == f"{message}\nTry '{who} --help' for more information.\n", r.err
+
+
+def test_store_options_are_named_once_and_explained_by_help_stores(run):
+    """Each command's --help names the remote-store options on a few lines; `odf-hash help
+    stores` explains every one of them and what a URL can be (issue 36, item 4)."""
+    stores = run("help", "stores")
+    assert stores.rc == 0, stores
+    options = ["--endpoint-url", "--region", "--no-sign-request", "--connect-timeout",
+               "--read-timeout", "--max-attempts", "--ipfs-gateway", "--trust-gateway"]
+    for option in options:
+        assert re.search(rf"^  {option}\b.*\S", stores.out, re.M), option
+    assert "s3://bucket/prefix (the AWS credential chain" in stores.out
+    for command in ("physical", "logical", "verify", "compare", "slice"):
+        text = run(command, "--help").out
+        section = text.split("Remote stores (s3://, http://, https://, ipfs://, ipns://):\n")[1]
+        lines = section.split("\n\n")[0].splitlines()
+        assert len(lines) <= 4 and lines[-1] == "  ('odf-hash help stores' explains them)", text
+        assert all(option in section for option in options), (command, section)
+        assert "help stores" in text.splitlines()[-1] or "help stores" in text

@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "compare_sides.h"
 #include "compare_text.h"
+#include "markdown.h"
 #include "odf_hash/compare/compare.h"
 #include "odf_hash/compare/compare_datasets.h"
 #include "odf_hash/compare/compare_json.h"
@@ -42,6 +43,7 @@ struct CompareArgs {
   std::string original;
   std::string reproduced;
   bool json = false;
+  FormatChoice format;  // --format (markdown: markdown.h)
   size_t show_rows = 5;
   bool ignore_order = false;
   std::vector<std::string> key;             // --key
@@ -492,6 +494,9 @@ Command add_compare_command(CLI::App& root) {
   app->add_option("REPRODUCED", args->reproduced, "The reproduced data file (or dataset)")
       ->required();
   app->add_flag("--json", args->json, "Machine-readable output");
+  add_format_option(app, args->format,
+                    "a summary for a pull request, a ticket or a CI job summary, the verdict "
+                    "first (tables of the sides and of the first differences)");
   app->add_option("--rows", args->show_rows,
                   "For different files, or equivalent ones whose records differ: differing rows "
                   "shown per column (default 5; 0: do not look for them, which saves a second "
@@ -551,7 +556,10 @@ Command add_compare_command(CLI::App& root) {
                 "second)");
   add_store_flags(app, args->store);
   app->footer(store_help_footer());
-  return Command{app, [args] { return run_compare(*args); }};
+  return Command{app, [args] {
+                   apply_format(args->format, args->json, compare_markdown);
+                   return run_compare(*args);
+                 }};
 }
 
 }  // namespace odf_hash::cli

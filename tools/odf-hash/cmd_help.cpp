@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "odf_hash/core/text.h"
 #include "output.h"
+#include "store_flags.h"
 
 namespace odf_hash::cli {
 namespace {
@@ -179,11 +180,16 @@ Command add_help_command(CLI::App& root) {
   auto topic = std::make_shared<std::string>();
   CLI::App* app =
       root.add_subcommand("help", "Show the help of odf-hash, or of one COMMAND (as --help)");
-  app->add_option("COMMAND", *topic, "The command to explain");
+  app->add_option("COMMAND", *topic,
+                  "The command to explain, or 'stores': the options and URLs of remote stores");
   CLI::App* root_ptr = &root;
   return {app, [root_ptr, topic] {
             if (topic->empty()) {
               std::fputs(root_help(*root_ptr).c_str(), stdout);
+              return kExitOk;
+            }
+            if (*topic == "stores") {
+              std::fputs(store_help().c_str(), stdout);
               return kExitOk;
             }
             for (const CLI::App* sub : root_ptr->get_subcommands({})) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include <nlohmann/json.hpp>
 
 #include "check_runner.h"
@@ -25,6 +27,7 @@
 #include "odf_hash/logical/logical.h"
 #include "odf_hash/logical/record_digest.h"
 #include "odf_hash/remote/open_store.h"
+#include "odf_hash/remote/open_table.h"
 #include "output.h"
 #include "progress.h"
 #include "reference_gaps.h"
@@ -46,6 +49,7 @@ struct LogicalOptions {
   LogicalFileOptions::ColumnStreams column_streams = LogicalFileOptions::ColumnStreams::kAuto;
   bool require_reference = false;  // --require-reference-compatible
   bool no_progress = false;        // --no-progress
+  bool as_one = false;             // --as-one: the files (folders' files) as one table
   std::string stdin_limit = "8G";  // --stdin-limit: the most `logical -` copies
   StoreOptions store;              // for URLs
 };
@@ -140,7 +144,7 @@ nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool colum
   if (r.unordered) {
     j["unordered"] = unordered_digest_string(r.unordered->digest);
     j["rows"] = r.unordered->rows;
-    j["format"] = file_format_name(*r.format);
+    j["format"] = r.format ? nlohmann::json(file_format_name(*r.format)) : nlohmann::json();
     return j;
   }
   if (!r.digest) {
@@ -149,7 +153,7 @@ nlohmann::json to_json(const std::string& path, const FileOutcome& r, bool colum
   }
   j["logical"] = r.digest->multihash().to_string();
   j["rows"] = r.digest->num_rows;
-  j["format"] = file_format_name(*r.format);
+  j["format"] = r.format ? nlohmann::json(file_format_name(*r.format)) : nlohmann::json();
   const std::vector<ColumnDigest> gaps = reference_gaps(r.digest->columns);
   j["reference_compatible"] = gaps.empty();
   if (!gaps.empty()) j["reference_gaps"] = reference_gaps_json(gaps);
@@ -186,6 +190,96 @@ int run_logical_check(const LogicalOptions& opt) {
   return run_check(run, kind);
 }
 
+// Says one outcome: a hash kamu cannot check on stderr (or refused when asked), a hash that
+// depends on what the data does not show on stderr, then the result as text or into `files`
+// (--json). Whether a hash was given.
+bool report_outcome(const LogicalOptions& opt, const std::string& shown, FileOutcome& r,
+                    nlohmann::json& files) {
+  if (r.digest) {
+    const std::vector<ColumnDigest> gaps = reference_gaps(r.digest->columns);
+    if (!gaps.empty() && opt.require_reference) {
+      r.error = Status::unsupported(reference_gap_message(shown, gaps, true));
+      r.digest.reset();
+    } else if (!gaps.empty()) {
+      print_error(reference_gap_message(shown, gaps, false));
+    }
+    if (r.digest) {
+      for (const auto& m : hash_note_messages(shown, hash_notes(r.digest->columns))) {
+        print_error(m);
+      }
+    }
+  }
+  const bool ok = r.digest || r.unordered;
+  if (opt.json) {
+    if (!ok) print_error(r.error.message());
+    files.push_back(to_json(shown, r, opt.columns));
+  } else {
+    print_text(shown, r, opt.columns);
+  }
+  return ok;
+}
+
+// --as-one: the files (a folder: its files, table_files_in_folder) read as one table, in the
+// order given, one hash of all their records.
+int run_logical_as_one(const LogicalOptions& opt, const LogicalFileOptions& options) {
+  std::vector<std::string> paths;
+  for (const auto& f : opt.files) {
+    struct stat st {};
+    if (!is_store_url(f) && ::stat(f.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      Result<std::vector<std::string>> listed = table_files_in_folder(f);
+      if (!listed.is_ok()) {
+        print_error("logical: " + listed.status().message());
+        return kExitError;
+      }
+      paths.insert(paths.end(), listed->begin(), listed->end());
+    } else {
+      paths.push_back(f);
+    }
+  }
+  std::string shown;
+  for (const auto& f : opt.files) shown += (shown.empty() ? "" : " + ") + f;
+  auto counter = std::make_shared<ReadCounter>();
+  std::optional<ReadProgress> progress;
+  progress.emplace(!opt.no_progress && ProgressDisplay::stderr_is_terminal(), "logical", counter);
+  FileOutcome r;
+  Result<Table> table = open_table(paths, opt.store);
+  if (table.is_ok() && !table->objects.empty()) {
+    Result<FileFormat> format = detect_file_format(*table->objects.front());
+    if (format.is_ok()) r.format = *format;
+  }
+  if (!table.is_ok()) {
+    r.error = table.status();
+  } else if (opt.unordered) {
+    Result<compare::UnorderedFileDigest> u =
+        compare::unordered_digest(count_reads(*table, counter));
+    if (u.is_ok())
+      r.unordered = *u;
+    else
+      r.error = u.status();
+  } else {
+    Result<LogicalDigest> d = logical_hash_objects(count_reads(*table, counter).objects, options);
+    if (d.is_ok())
+      r.digest = *d;
+    else
+      r.error = d.status();
+  }
+  progress.reset();
+  nlohmann::json files = nlohmann::json::array();
+  const bool ok = report_outcome(opt, shown, r, files);
+  if (opt.json) {
+    nlohmann::json doc;
+    if (!files.empty()) files[0]["as_one"] = paths;
+    doc["files"] = std::move(files);
+    print_json(doc);
+  } else if (ok) {
+    std::printf("  (%zu file%s read as one table, in this order:)\n", paths.size(),
+                paths.size() == 1 ? "" : "s");
+    for (const auto& p : paths) std::printf("    %s\n", escape_name(p).c_str());
+    std::fflush(stdout);
+  }
+  return ok ? kExitOk : kExitError;
+}
+
 int run_logical(const LogicalOptions& opt) {
   if (opt.check.check && opt.unordered) {
     print_error("logical: --unordered does not check lists (they hold arrow0 hashes)");
@@ -201,6 +295,14 @@ int run_logical(const LogicalOptions& opt) {
   LogicalFileOptions options;
   options.threads = plan.threads;
   options.column_streams = opt.column_streams;
+  if (opt.as_one) {
+    if (std::find(opt.files.begin(), opt.files.end(), "-") != opt.files.end()) {
+      print_error("logical: --as-one reads files and folders, not standard input (-)");
+      return kExitError;
+    }
+    options.threads = resolve_threads(opt.threads);
+    return run_logical_as_one(opt, options);
+  }
   // "-": standard input, copied to a temporary file first (the readers seek).
   std::vector<std::string> paths = opt.files;
   std::unique_ptr<StdinSpool> spool;
@@ -245,30 +347,7 @@ int run_logical(const LogicalOptions& opt) {
         if (i + 1 < opt.files.size()) {
           progress.emplace(show, "logical", counter);
         }
-        // A hash kamu cannot check: said on stderr, or refused when asked.
-        if (r.digest) {
-          const std::vector<ColumnDigest> gaps = reference_gaps(r.digest->columns);
-          if (!gaps.empty() && opt.require_reference) {
-            r.error = Status::unsupported(reference_gap_message(opt.files[i], gaps, true));
-            r.digest.reset();
-          } else if (!gaps.empty()) {
-            print_error(reference_gap_message(opt.files[i], gaps, false));
-          }
-          // A hash that depends on what the data does not show: said on stderr.
-          if (r.digest) {
-            for (const auto& m : hash_note_messages(opt.files[i], hash_notes(r.digest->columns))) {
-              print_error(m);
-            }
-          }
-        }
-        const bool ok = r.digest || r.unordered;
-        if (!ok) failed = true;
-        if (opt.json) {
-          if (!ok) print_error(r.error.message());
-          files.push_back(to_json(opt.files[i], r, opt.columns));
-        } else {
-          print_text(opt.files[i], r, opt.columns);
-        }
+        if (!report_outcome(opt, opt.files[i], r, files)) failed = true;
       });
   if (opt.json) {
     nlohmann::json doc;
@@ -297,6 +376,13 @@ Command add_logical_command(CLI::App& root) {
   app->add_flag("--no-progress", opt->no_progress,
                 "Never show the progress line (the bytes read, shown on a terminal after a "
                 "second)");
+  app->add_flag("--as-one", opt->as_one,
+                "Hash the FILEs as one table, their records one file after the other in the "
+                "order given (arrow0 does not depend on how records are split into files): the "
+                "slices of a dataset, or a folder of part files; a FOLDER stands for every "
+                "file below it in path order (a hive-partitioned folder: the key=value parts "
+                "of the paths are not columns; names starting with '.' or '_' are passed "
+                "over). The files must share one schema");
   app->add_flag("--unordered", opt->unordered,
                 "Not the ODF hash: an order-independent digest of the records "
                 "(unordered-sha3-256, the same for any row or column order; "

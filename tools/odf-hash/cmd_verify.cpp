@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "markdown.h"
 #include "odf_hash/api/verify.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/store.h"
@@ -43,6 +44,7 @@ using odf::Problem;
 struct VerifyArgs {
   std::vector<std::string> datasets;
   bool json = false;
+  FormatChoice format;  // --format (markdown: markdown.h)
   bool integrity_only = false;
   bool verbose = false;
   bool quiet = false;  // -q: only what is not VALID, and the summary when something is not
@@ -438,6 +440,9 @@ Command add_verify_command(CLI::App& root) {
                   "that names several datasets is refused: give the id); repeatable")
       ->allow_extra_args(false);
   app->add_flag("--json", args->json, "Machine-readable report on stdout");
+  add_format_option(app, args->format,
+                    "a summary for a pull request, a ticket or a CI job summary, the verdict "
+                    "first (a table of the datasets, then each one's problems)");
   app->add_flag("--integrity-only", args->integrity_only,
                 "No logical fallback: a physical mismatch fails derivative data too");
   app->add_flag("-v,--verbose", args->verbose, "Also list every file that matched");
@@ -490,7 +495,10 @@ Command add_verify_command(CLI::App& root) {
               "denied to the\ndataset itself, bad URL, a folder that is not a dataset, a "
               "--dataset name the\nworkspace does not have or that names several datasets), "
               "or a usage error (an\nempty value, a pin file that cannot be read or written).");
-  return Command{app, [args] { return run_verify(*args); }};
+  return Command{app, [args] {
+                   apply_format(args->format, args->json, verify_markdown);
+                   return run_verify(*args);
+                 }};
 }
 
 }  // namespace odf_hash::cli

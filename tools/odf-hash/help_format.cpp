@@ -2,6 +2,10 @@
 
 #include <cctype>
 #include <sstream>
+#include <string>
+#include <vector>
+
+#include "store_flags.h"
 
 namespace odf_hash::cli {
 
@@ -35,6 +39,26 @@ std::string HelpFormatter::make_option_opts(const CLI::Option* opt) const {
     for (const CLI::Option* other : opt->get_excludes()) out << " " << other->get_name();
   }
   return out.str();
+}
+
+std::string HelpFormatter::make_group(std::string group, bool is_positional,
+                                      std::vector<const CLI::Option*> opts) const {
+  if (group != kStoreGroup) return CLI::Formatter::make_group(group, is_positional, opts);
+  std::string line = "\n" + group + ":\n ";
+  size_t width = 1;
+  for (const CLI::Option* o : opts) {
+    std::string name = o->get_lnames().empty() ? o->get_name() : "--" + o->get_lnames().front();
+    if (const std::string v = value_name(o); !v.empty() && o->get_type_size() != 0) {
+      name += " " + v;
+    }
+    if (width + name.size() + 2 > 78) {
+      line += "\n ";
+      width = 1;
+    }
+    line += " " + name + (o == opts.back() ? "" : ",");
+    width += name.size() + 2;
+  }
+  return line + "\n  ('odf-hash help stores' explains them)\n";
 }
 
 }  // namespace odf_hash::cli

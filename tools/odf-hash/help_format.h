@@ -13,6 +13,10 @@ namespace odf_hash::cli {
 class HelpFormatter : public CLI::Formatter {
  public:
   std::string make_option_opts(const CLI::Option* opt) const override;
+  // The remote-store group (store_flags.h) as one line naming its options: explained once,
+  // by `odf-hash help stores`, not in every command's help.
+  std::string make_group(std::string group, bool is_positional,
+                         std::vector<const CLI::Option*> opts) const override;
 };
 
 // The value name shown for `opt`: its type name without validator descriptions, "N" for a

@@ -35,9 +35,35 @@ nlohmann::json redacted(const nlohmann::json& j) {
 
 }  // namespace
 
+namespace {
+DocumentRenderer document_renderer = nullptr;
+}  // namespace
+
+void set_document_renderer(DocumentRenderer render) {
+  document_renderer = render;
+}
+
+void add_format_option(CLI::App* app, FormatChoice& choice, const char* markdown_help) {
+  app->add_option(
+         "--format", choice.format,
+         std::string("Output: text (default), json (as --json) or markdown: ") + markdown_help)
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
+}
+
+void apply_format(const FormatChoice& choice, bool& json, DocumentRenderer markdown) {
+  if (choice.format == "json") json = true;
+  if (choice.format == "markdown") {
+    json = true;
+    set_document_renderer(markdown);
+  }
+}
+
 void print_json(const nlohmann::json& doc) {
-  std::string text = redacted(doc).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-  text.push_back('\n');
+  std::string text =
+      document_renderer != nullptr
+          ? document_renderer(redacted(doc))
+          : redacted(doc).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (text.empty() || text.back() != '\n') text.push_back('\n');
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "odf_hash/core/status.h"
@@ -19,6 +20,20 @@ void print_error(std::string_view message);
 // Writes one JSON document and a newline on stdout (every string redacted). Bytes that are not
 // UTF-8 (file names can hold any bytes) are replaced by U+FFFD rather than failing.
 void print_json(const nlohmann::json& doc);
+
+// How print_json prints the command's document from now on: through `render` (`--format
+// markdown`: markdown.h) instead of as JSON; the document is redacted first either way.
+using DocumentRenderer = std::string (*)(const nlohmann::json&);
+void set_document_renderer(DocumentRenderer render);
+
+// Adds `--format text|json|markdown` to `app` (json sets `json`; markdown sets it too and
+// makes print_json render the document with `markdown`).
+struct FormatChoice {
+  std::string format = "text";
+};
+void add_format_option(CLI::App* app, FormatChoice& choice, const char* markdown_help);
+// After parsing: sets `json` (and the renderer) from the choice.
+void apply_format(const FormatChoice& choice, bool& json, DocumentRenderer markdown);
 
 // A file name for a "name: OK" style line: as is, or with a leading backslash and "\\",
 // "\n", "\r" escaped when it holds one of those, as coreutils does.

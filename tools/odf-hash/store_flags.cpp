@@ -25,7 +25,7 @@ CLI::Validator seconds_in(double lo, double hi) {
 }  // namespace
 
 void add_store_flags(CLI::App* app, StoreOptions& options) {
-  const std::string group = "Remote stores (s3://, http://, https://, ipfs://, ipns://)";
+  const std::string group = kStoreGroup;
   app->add_option("--endpoint-url", options.endpoint_url,
                   "S3: send requests to this endpoint (http(s)://host[:port]); default "
                   "$AWS_ENDPOINT_URL_S3, $AWS_ENDPOINT_URL, else AWS")
@@ -70,18 +70,36 @@ void add_store_flags(CLI::App* app, StoreOptions& options) {
 }
 
 const char* store_help_footer() {
-  return "Paths may be URLs: s3://bucket/prefix (the AWS credential chain: environment,\n"
-         "~/.aws/credentials and config, web identity, instance metadata; or\n"
-         "--no-sign-request), http://host/path or https://host/path (objects at\n"
-         "{url}/refs/head, {url}/blocks/{hash}, ... as the ODF Simple Transfer Protocol\n"
-         "lays them out; an HTTP server cannot be listed, so unreferenced files are not\n"
-         "looked for), ipfs://CID/path (through an HTTP gateway, --ipfs-gateway, anchored\n"
-         "by the CID: every block is asked for as a verifiable response and checked against\n"
-         "it, folders are listed) or ipns://NAME/path (only with --trust-gateway, which reads\n"
-         "through the gateway without checking). Objects are streamed and hashed as they\n"
-         "arrive; one whose size the server does not announce, or without Range support, is\n"
-         "read whole into temporary storage when random access needs it. Nothing is ever\n"
-         "written.";
+  return "Paths may be URLs (s3://, http(s)://, ipfs://, ipns://): 'odf-hash help stores'\n"
+         "says what each kind reads and what the options above do.";
+}
+
+std::string store_help() {
+  // The options as a command shows them, without the compact group line of its --help.
+  CLI::App app("stores");
+  StoreOptions options;
+  add_store_flags(&app, options);
+  std::vector<const CLI::Option*> opts;
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->get_group() == kStoreGroup) opts.push_back(o);
+  }
+  CLI::Formatter plain;
+  std::string out = plain.make_group(kStoreGroup, false, opts);
+  out +=
+      "\nPaths may be URLs: s3://bucket/prefix (the AWS credential chain: environment,\n"
+      "~/.aws/credentials and config, web identity, instance metadata; or\n"
+      "--no-sign-request), http://host/path or https://host/path (objects at\n"
+      "{url}/refs/head, {url}/blocks/{hash}, ... as the ODF Simple Transfer Protocol\n"
+      "lays them out; an HTTP server cannot be listed, so unreferenced files are not\n"
+      "looked for), ipfs://CID/path (through an HTTP gateway, --ipfs-gateway, anchored\n"
+      "by the CID: every block is asked for as a verifiable response and checked against\n"
+      "it, folders are listed) or ipns://NAME/path (only with --trust-gateway, which reads\n"
+      "through the gateway without checking). Objects are streamed and hashed as they\n"
+      "arrive; one whose size the server does not announce, or without Range support, is\n"
+      "read whole into temporary storage when random access needs it. Nothing is ever\n"
+      "written. The commands that read paths (physical, logical, verify, compare, slice)\n"
+      "take these options.\n";
+  return out;
 }
 
 }  // namespace odf_hash::cli

@@ -46,6 +46,14 @@ struct Table {
   uint64_t size() const noexcept;
 };
 
+// The files of a local folder holding one table (a hive-partitioned folder as pyarrow,
+// polars, DuckDB and Spark write them: key=value/part-0.parquet...), in the order they are
+// read as one: every regular file below it, its path from the folder compared byte by byte;
+// names starting with '.' or '_' (_SUCCESS, .crc files) and symbolic links are passed over.
+// The partition values are in the paths, not in the files: they are not columns of the
+// table. Errors: not a folder, unreadable, no file.
+Result<std::vector<std::string>> table_files_in_folder(const std::string& folder);
+
 // kInvalidArgument "`verb`: no object" / "`verb`: null object" unless the table holds
 // objects, none null.
 Status check_table(const Table& table, const char* verb);
