@@ -51,6 +51,7 @@
 #include "odf_hash/compare/compare.h"
 #include "odf_hash/compare/compare_datasets.h"
 #include "odf_hash/compare/compare_json.h"
+#include "odf_hash/compare/keyed.h"
 #include "odf_hash/compare/row_diff.h"
 #include "odf_hash/compare/tolerance.h"
 #include "odf_hash/compare/unordered.h"
