@@ -55,22 +55,19 @@ import atexit
 import os
 
 from . import _odf_hash
-from ._args import PathLike  # noqa: F401  (odf_hash.PathLike, for type hints)
 from ._accessors import register_accessors, register_loaded as _register_loaded
+from ._args import PathLike  # noqa: F401  (odf_hash.PathLike, for type hints)
 from ._compare import (
     CastCheck,
     Cause,
     ColumnDifference,
     Comparison,
     Deviation,
-    KeyedChange,
-    KeyedComparison,
     RowDifference,
     SchemaDifference,
     ToleranceCheck,
     UnorderedComparison,
     UnorderedRecord,
-    ValueChange,
     compare,
     unordered_digest,
 )
@@ -102,6 +99,7 @@ from ._hashing import (
     physical,
     slice,
 )
+from ._keyed import KeyedChange, KeyedComparison, ValueChange
 from ._plan import Allow, CheckResult, Plan, Task, check, merge, plan
 from ._query import (
     DatasetTie,

@@ -6,11 +6,14 @@ import dataclasses
 import math
 import os
 import tempfile
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _odf_hash
 from ._args import _path, _store, _threads
 from ._errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from ._keyed import KeyedComparison
 
 _ROW_FIELDS = ("column", "row", "offset", "original", "reproduced")
 
@@ -222,6 +225,8 @@ class Comparison:
         import pyarrow as pa
 
         if typed:
+            from ._typed_rows import _typed_rows
+
             return _typed_rows(self)
         rows = self.differing_rows
         return pa.table({
@@ -231,86 +236,6 @@ class Comparison:
             "original": pa.array([r.original for r in rows], pa.string()),
             "reproduced": pa.array([r.reproduced for r in rows], pa.string()),
         })
-
-
-def _typed_rows(c: "Comparison") -> Any:
-    """Comparison.to_arrow(typed=True): the rows shown, their values read back typed."""
-    import pyarrow as pa
-
-    for side in (c.original, c.reproduced):
-        path = side.get("path") or ""
-        if side.get("physical") is None or "://" in path or not os.path.isfile(path):
-            raise InvalidInputError(
-                "to_arrow(typed=True) reads the values back from two local files compared "
-                f"whole, not from {path!r} (a list, a window, a URL or data in memory): use "
-                "to_arrow() for the values as text")
-    shown = c.differing_rows
-    rows = sorted({r.row for r in shown})
-    offsets = {r.row: r.offset for r in shown}
-    columns = list(dict.fromkeys(d.column for d in c.differences))
-    out = {"row": pa.array(rows, pa.uint64()),
-           "offset": pa.array([offsets[r] for r in rows], pa.int64())}
-    for label, side in (("original", c.original), ("reproduced", c.reproduced)):
-        values = _take_rows(side["path"], columns, rows)
-        for col in columns:
-            out[f"{label}.{col}"] = values[col]
-    return pa.table(out)
-
-
-def _take_rows(path: str, columns: List[str], rows: List[int]) -> Dict[str, Any]:
-    """The values of leaf `columns` ("a.b": member b of struct a) at `rows` (ascending) of a
-    Parquet or Arrow IPC file, read with pyarrow one row group or batch at a time."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    with open(path, "rb") as f:
-        magic = f.read(6)
-    if magic[:4] == b"PAR1":
-        pf = pq.ParquetFile(path)
-        names = pf.schema_arrow.names
-        tops = sorted({_leaf_path(names, col)[0] for col in columns})
-        sizes = [pf.metadata.row_group(g).num_rows for g in range(pf.num_row_groups)]
-        chunks = (lambda g: pf.read_row_group(g, columns=tops)), len(sizes)
-    else:
-        source = pa.memory_map(path)
-        reader = (pa.ipc.open_file(source) if magic == b"ARROW1"
-                  else pa.ipc.open_stream(source).read_all())
-        batches = ([reader.get_batch(i) for i in range(reader.num_record_batches)]
-                   if magic == b"ARROW1" else reader.to_batches())
-        names = batches[0].schema.names if batches else []
-        sizes = [b.num_rows for b in batches]
-        chunks = (lambda g: batches[g]), len(sizes)
-    parts, start, i = [], 0, 0
-    for g in range(chunks[1]):
-        end = start + sizes[g]
-        local = []
-        while i < len(rows) and rows[i] < end:
-            local.append(rows[i] - start)
-            i += 1
-        if local:
-            parts.append(pa.table(chunks[0](g)).take(pa.array(local, pa.int64())))
-        start = end
-    table = pa.concat_tables(parts)
-    out = {}
-    for col in columns:
-        top, members = _leaf_path(names, col)
-        arr = table.column(top).combine_chunks()
-        for m in members:
-            arr = pc.struct_field(arr, m)
-        out[col] = arr
-    return out
-
-
-def _leaf_path(names: List[str], column: str) -> Tuple[str, List[str]]:
-    """A leaf column's path ("a.b") split into its top-level field and the struct members
-    below it (names holding dots matched whole, as the comparison names them)."""
-    if column in names:
-        return column, []
-    for top in sorted(names, key=len, reverse=True):
-        if column.startswith(top + "."):
-            return top, [m for m in column[len(top) + 1:].split(".")]
-    raise InvalidInputError(f"to_arrow(typed=True): no column {column!r} in the file")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -365,123 +290,6 @@ class UnorderedComparison:
             "offset": pa.array([r.offset for _, r in recs], pa.int64()),
             "values": pa.array([r.values for _, r in recs], pa.string()),
         })
-
-
-@dataclasses.dataclass(frozen=True)
-class ValueChange:
-    """A value that differs between the two rows of one key (:class:`KeyedChange`)."""
-
-    column: str  #: a top-level column
-    original: str  #: the values as text, as in :class:`RowDifference`
-    reproduced: str
-
-
-@dataclasses.dataclass(frozen=True)
-class KeyedChange:
-    """A key held by one row on each side whose other values differ."""
-
-    key: str  #: ``"name=value, ..."`` over the key columns, in the order asked
-    original_row: int
-    reproduced_row: int
-    original_offset: Optional[int]  #: the ODF ``offset`` values, when the files have them
-    reproduced_offset: Optional[int]
-    values: List[ValueChange]  #: the columns that differ, in the original's column order
-
-
-@dataclasses.dataclass(frozen=True)
-class KeyedComparison:
-    """Two files compared by key (:func:`compare` with ``key=``): rows matched by the values
-    of the key columns, in any row order. NOT the ODF hash: ODF metadata records arrow0,
-    which depends on the order."""
-
-    #: every key on both sides, each key's rows holding the same values (and the same
-    #: schema, the column order aside)
-    same_records: bool
-    key: List[str]
-    #: path, rows, only_here (rows whose key the other side lacks), duplicate_keys (keys
-    #: held by several rows), duplicate_rows
-    original: Dict[str, Any]
-    reproduced: Dict[str, Any]
-    only_in_original: List[UnorderedRecord]  #: the first (by row) of the rows ``only_here``
-    only_in_reproduced: List[UnorderedRecord]
-    duplicates_in_original: List[UnorderedRecord]  #: the first rows of duplicated keys
-    duplicates_in_reproduced: List[UnorderedRecord]
-    matched_keys: int  #: keys both sides hold
-    #: of those, the keys whose rows differ (several rows of a key: as multisets of values)
-    changed_keys: int
-    changes: List[KeyedChange]  #: the first one-row-a-side changed keys, by original row
-    compared_columns: List[str]  #: the columns compared (neither key nor ignored)
-    ignored_columns: List[str]
-    schema_differences: List[SchemaDifference]
-    #: every key with the same values while the schemas differ in a way the values do not
-    #: show (a time zone): :attr:`same_records` is then False
-    same_values: bool = False
-
-    def __bool__(self) -> bool:
-        return self.same_records
-
-    def __repr__(self) -> str:
-        if self.same_records:
-            what = "same records"
-        elif self.same_values:
-            what = "different schemas, the same values"
-        else:
-            what = (f"different records: {self.changed_keys} key(s) changed, "
-                    f"{self.original['only_here']} row(s) only in the original, "
-                    f"{self.reproduced['only_here']} only in the reproduction")
-        return f"<odf_hash.KeyedComparison by {', '.join(self.key)}: {what}>"
-
-    def to_arrow(self) -> Any:
-        """The changed values shown as a ``pyarrow.Table`` (``key``, ``column``,
-        ``original_row``, ``reproduced_row``, ``original``, ``reproduced``), one row per
-        changed value. Needs pyarrow."""
-        import pyarrow as pa
-
-        vals = [(c, v) for c in self.changes for v in c.values]
-        return pa.table({
-            "key": pa.array([c.key for c, _ in vals], pa.string()),
-            "column": pa.array([v.column for _, v in vals], pa.string()),
-            "original_row": pa.array([c.original_row for c, _ in vals], pa.uint64()),
-            "reproduced_row": pa.array([c.reproduced_row for c, _ in vals], pa.uint64()),
-            "original": pa.array([v.original for _, v in vals], pa.string()),
-            "reproduced": pa.array([v.reproduced for _, v in vals], pa.string()),
-        })
-
-
-def _keyed(doc: Dict[str, Any]) -> KeyedComparison:
-    """A KeyedComparison from compare --key's JSON (the C++ keyed_comparison_json)."""
-    def records(raw: List[Dict[str, Any]]) -> List[UnorderedRecord]:
-        return [UnorderedRecord(e["row"], e["offset"], e["values"]) for e in raw]
-
-    def side(raw: Dict[str, Any]) -> Dict[str, Any]:
-        return {k: raw[k] for k in ("path", "rows", "only_here", "duplicate_keys",
-                                    "duplicate_rows")}
-
-    o, r = doc["original"], doc["reproduced"]
-    changes = [KeyedChange(c["key"], c["original_row"], c["reproduced_row"],
-                           c["original_offset"], c["reproduced_offset"],
-                           [ValueChange(v["column"], v["original"], v["reproduced"])
-                            for v in c["values"]]) for c in doc["changes"]]
-    schema = [SchemaDifference(d["field"], d["kind"], d["original"], d["reproduced"],
-                               d["encoding_only"], d.get("changes_hash"))
-              for d in doc["schema_differences"]]
-    return KeyedComparison(doc["same_records"], doc["key"], side(o), side(r),
-                           records(o["only_examples"]), records(r["only_examples"]),
-                           records(o["duplicate_examples"]), records(r["duplicate_examples"]),
-                           doc["matched_keys"], doc["changed_keys"], changes,
-                           doc["compared_columns"], doc["ignored_columns"], schema,
-                           doc["same_values"])
-
-
-def _key(key: Any) -> List[str]:
-    """The key columns checked: a name or names (non-empty str), at least one."""
-    try:
-        names = [key] if isinstance(key, str) else list(key)
-    except TypeError:
-        names = []
-    if not names or any(not isinstance(k, str) or not k for k in names):
-        raise InvalidInputError(f"key: one or more column names (non-empty str), not {key!r}")
-    return names
 
 
 def _schema(raw: Any) -> List[SchemaDifference]:
@@ -603,6 +411,8 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     wa, wb = (_window(w, "odf_hash.compare") for w in (original_window, reproduced_window))
     keyed = None
     if key is not None:
+        from ._keyed import _key
+
         if ignore_order or tolerance is not None:
             raise InvalidInputError("odf_hash.compare: key= matches rows by key in any order and "
                                     "compares values exactly; ignore_order, rtol and atol do "
@@ -655,6 +465,8 @@ def _compare_two(a: str, b: str, ignore_order: bool, n: int, opts: tuple, ignore
     `keyed`: (key, ignore_columns, ignore_time_columns) for a keyed comparison."""
     if keyed is not None:
         import json
+
+        from ._keyed import _keyed
 
         return _keyed(json.loads(_odf_hash.compare_keyed(a, b, keyed[0], keyed[1], keyed[2], n,
                                                          opts, progress)))
