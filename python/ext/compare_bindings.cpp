@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "common.h"
@@ -358,26 +359,37 @@ nb::dict unordered_side(const odf_hash::compare::UnorderedSide& s) {
   return d;
 }
 
-nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t examples,
-                           const StoreTuple& store, const nb::object& progress) {
-  odf_hash::compare::UnorderedOptions options;
-  options.max_examples = examples;
+// `verb(original, reproduced)` on the two paths or URLs opened as tables, their reads
+// counted for `progress`, interruptible (Ctrl-C): the order-insensitive and keyed comparisons.
+template <typename Verb>
+auto compare_two_tables(const OsString& a_arg, const OsString& b_arg, const StoreTuple& store,
+                        const nb::object& progress, Verb&& verb) {
+  using Out = std::invoke_result_t<Verb, odf_hash::Table, odf_hash::Table>;  // a Result
   odf_hash::CancelFlag cancel{false};
   auto counter = std::make_shared<odf_hash::ReadCounter>();
   auto r = run_interruptible(
       cancel,
       [&] {
         const odf_hash::StoreOptions opened = store_for(store, cancel);
-        return [&]() -> odf_hash::Result<odf_hash::compare::UnorderedComparison> {
+        return [&]() -> Out {
           ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table a, odf_hash::open_table(a_arg.value, opened));
           ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table b, odf_hash::open_table(b_arg.value, opened));
-          return odf_hash::compare::compare_unordered(odf_hash::count_reads(std::move(a), counter),
-                                                      odf_hash::count_reads(std::move(b), counter),
-                                                      options);
+          return verb(odf_hash::count_reads(std::move(a), counter),
+                      odf_hash::count_reads(std::move(b), counter));
         }();
       },
       progress_tick(progress, counter));
-  auto c = value_or_raise(std::move(r));
+  return value_or_raise(std::move(r));
+}
+
+nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t examples,
+                           const StoreTuple& store, const nb::object& progress) {
+  odf_hash::compare::UnorderedOptions options;
+  options.max_examples = examples;
+  auto c =
+      compare_two_tables(a_arg, b_arg, store, progress, [&](odf_hash::Table a, odf_hash::Table b) {
+        return odf_hash::compare::compare_unordered(a, b, options);
+      });
   nb::dict d;
   d["same_records"] = c.same_records;
   d["same_values"] = c.same_values;
@@ -392,7 +404,7 @@ nb::dict compare_unordered(const OsString& a_arg, const OsString& b_arg, size_t 
   return d;
 }
 
-// compare --key (keyed.h): its JSON (keyed_comparison_json), which _compare.py reads.
+// compare --key (keyed.h): its JSON (keyed_comparison_json), which _keyed.py reads.
 std::string compare_keyed(const OsString& a_arg, const OsString& b_arg,
                           const std::vector<std::string>& key,
                           const std::vector<std::string>& ignore, bool ignore_time_columns,
@@ -402,22 +414,10 @@ std::string compare_keyed(const OsString& a_arg, const OsString& b_arg,
   options.ignore = ignore;
   options.ignore_time_columns = ignore_time_columns;
   options.max_examples = examples;
-  odf_hash::CancelFlag cancel{false};
-  auto counter = std::make_shared<odf_hash::ReadCounter>();
-  auto r = run_interruptible(
-      cancel,
-      [&] {
-        const odf_hash::StoreOptions opened = store_for(store, cancel);
-        return [&]() -> odf_hash::Result<odf_hash::compare::KeyedComparison> {
-          ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table a, odf_hash::open_table(a_arg.value, opened));
-          ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table b, odf_hash::open_table(b_arg.value, opened));
-          return odf_hash::compare::compare_keyed(odf_hash::count_reads(std::move(a), counter),
-                                                  odf_hash::count_reads(std::move(b), counter),
-                                                  options);
-        }();
-      },
-      progress_tick(progress, counter));
-  return odf_hash::compare::keyed_comparison_json(value_or_raise(std::move(r)));
+  return odf_hash::compare::keyed_comparison_json(
+      compare_two_tables(a_arg, b_arg, store, progress, [&](odf_hash::Table a, odf_hash::Table b) {
+        return odf_hash::compare::compare_keyed(a, b, options);
+      }));
 }
 
 // (digest text, rows) of a file's records in any order.
