@@ -322,19 +322,25 @@ int run_datasets(const CompareArgs& args, const LogicalHashOptions& logical,
   return dataset_exit_code(*result);
 }
 
+// `verb(original, reproduced)` on ORIGINAL and REPRODUCED opened as tables, their bytes read
+// counted and shown on a terminal as `label` (progress.h: compare reads them once or more).
+template <typename Verb>
+auto on_two_tables(const CompareArgs& args, const char* label, Verb&& verb)
+    -> decltype(verb(Table{}, Table{})) {
+  ODF_HASH_ASSIGN_OR_RETURN(Table original, open_table(args.original, args.store));
+  ODF_HASH_ASSIGN_OR_RETURN(Table reproduced, open_table(args.reproduced, args.store));
+  auto counter = std::make_shared<ReadCounter>();
+  ReadProgress progress(!args.no_progress && ProgressDisplay::stderr_is_terminal(), label, counter);
+  return verb(count_reads(original, counter), count_reads(reproduced, counter));
+}
+
 // --ignore-order: the same multiset of records? (unordered.h; not the ODF hash)
 int run_unordered(const CompareArgs& args) {
   compare::UnorderedOptions options;
   options.max_examples = args.show_rows;
-  Result<compare::UnorderedComparison> result = [&]() -> Result<compare::UnorderedComparison> {
-    ODF_HASH_ASSIGN_OR_RETURN(Table original, open_table(args.original, args.store));
-    ODF_HASH_ASSIGN_OR_RETURN(Table reproduced, open_table(args.reproduced, args.store));
-    auto counter = std::make_shared<ReadCounter>();
-    ReadProgress progress(!args.no_progress && ProgressDisplay::stderr_is_terminal(),
-                          "compare --ignore-order", counter);
-    return compare::compare_unordered(count_reads(original, counter),
-                                      count_reads(reproduced, counter), options);
-  }();
+  Result<compare::UnorderedComparison> result = on_two_tables(
+      args, "compare --ignore-order",
+      [&](const Table& a, const Table& b) { return compare::compare_unordered(a, b, options); });
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
@@ -380,15 +386,9 @@ int run_keyed(const CompareArgs& args) {
   options.ignore = args.ignore_columns;
   options.ignore_time_columns = args.ignore_time_columns;
   options.max_examples = args.show_rows;
-  Result<compare::KeyedComparison> result = [&]() -> Result<compare::KeyedComparison> {
-    ODF_HASH_ASSIGN_OR_RETURN(Table original, open_table(args.original, args.store));
-    ODF_HASH_ASSIGN_OR_RETURN(Table reproduced, open_table(args.reproduced, args.store));
-    auto counter = std::make_shared<ReadCounter>();
-    ReadProgress progress(!args.no_progress && ProgressDisplay::stderr_is_terminal(),
-                          "compare --key", counter);
-    return compare::compare_keyed(count_reads(original, counter), count_reads(reproduced, counter),
-                                  options);
-  }();
+  Result<compare::KeyedComparison> result = on_two_tables(
+      args, "compare --key",
+      [&](const Table& a, const Table& b) { return compare::compare_keyed(a, b, options); });
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
@@ -451,16 +451,9 @@ int run_compare(const CompareArgs& args) {
     compare.tolerance = compare::Tolerance{args.rtol.value_or(0), args.atol.value_or(0)};
   }
   if (datasets) return run_datasets(args, options, compare);
-  Result<compare::FileComparison> result = [&]() -> Result<compare::FileComparison> {
-    ODF_HASH_ASSIGN_OR_RETURN(Table original, open_table(args.original, args.store));
-    ODF_HASH_ASSIGN_OR_RETURN(Table reproduced, open_table(args.reproduced, args.store));
-    // The bytes read, on a terminal: compare reads both files once or more (progress.h).
-    auto counter = std::make_shared<ReadCounter>();
-    ReadProgress progress(!args.no_progress && ProgressDisplay::stderr_is_terminal(), "compare",
-                          counter);
-    return compare::compare(count_reads(original, counter), count_reads(reproduced, counter),
-                            options, compare);
-  }();
+  Result<compare::FileComparison> result = on_two_tables(
+      args, "compare",
+      [&](const Table& a, const Table& b) { return compare::compare(a, b, options, compare); });
   if (!result.is_ok()) {
     std::fprintf(stderr, "odf-hash compare: %s\n", escape_text(result.status().message()).c_str());
     return kExitError;
