@@ -7,6 +7,8 @@
 #include <bit>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <tuple>
 
 #include "odf_hash/core/parallel.h"
 #include "odf_hash/internal/core/sha3_multi.h"
@@ -45,8 +47,8 @@ struct Entry {
 };
 static_assert(sizeof(Entry) == 32);
 static_assert(std::endian::native == std::endian::little, "Entry::row_le is written by memcpy");
-// 64 partitions x 2 tables x 4096 entries x 32 bytes: 16 MiB of write buffers.
-using Spill = detail::PartitionedSpill<Entry, kKeyedPartitions, 4096>;
+// 256 partitions x 2 tables x 1024 entries x 32 bytes: 16 MiB of write buffers.
+using Spill = detail::PartitionedSpill<Entry, kKeyedPartitions, 1024>;
 
 bool by_key_value_row(const Entry& x, const Entry& y) {
   if (x.key != y.key) return x.key < y.key;
@@ -74,14 +76,31 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 constexpr size_t kExactKeyBytes = kKeyBytes - 1;
 constexpr uint8_t kHashedKey = 0xFF;
 
-// The partition of a key: its bytes mixed (an exact key's first byte is its length).
-unsigned partition_of(const std::array<uint8_t, kKeyBytes>& key) {
-  uint64_t a = 0, b = 0;
+// A key's bytes mixed into 64 bits (an exact key's first byte is its length): its
+// partition is the top bits, and a partition is sorted by it first (step 2). Equal keys have
+// equal hashes; the order by (hash, key) is all the merge needs of both sides.
+uint64_t key_hash(const std::array<uint8_t, kKeyBytes>& key) {
+  static_assert(kKeyBytes == 11);
+  uint64_t a = 0;
   std::memcpy(&a, key.data(), 8);
-  std::memcpy(&b, key.data() + 8, kKeyBytes - 8);
+  // The last three bytes one by one: a 3-byte memcpy into a zeroed word stalls the load of
+  // that word (store forwarding), which took most of step 1's own time.
+  const uint64_t b = uint64_t(key[8]) | uint64_t(key[9]) << 8 | uint64_t(key[10]) << 16;
   uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
   h ^= h >> 31;
-  return unsigned(h >> 58) % kKeyedPartitions;
+  h *= 0x94D049BB133111EBull;
+  return h ^ (h >> 29);
+}
+bool same_key(const std::array<uint8_t, kKeyBytes>& x, const std::array<uint8_t, kKeyBytes>& y) {
+  uint64_t x8 = 0, y8 = 0;
+  std::memcpy(&x8, x.data(), 8);
+  std::memcpy(&y8, y.data(), 8);
+  return x8 == y8 && x[8] == y[8] && x[9] == y[9] && x[10] == y[10];
+}
+static_assert((kKeyedPartitions & (kKeyedPartitions - 1)) == 0, "a power of two");
+constexpr int kPartitionBits = std::countr_zero(kKeyedPartitions);
+unsigned partition_of(uint64_t hash) {
+  return unsigned(hash >> (64 - kPartitionBits));
 }
 
 // One table read for step 1: its stream, its key encoders and value digester, and what it
@@ -90,10 +109,9 @@ struct KeyedReader {
   std::string name;
   Owned<ArrowArrayStream> stream;
   Owned<ArrowSchema> schema;
-  std::optional<RecordDigester> keys;           // the key columns' schema bytes (types checked)
-  std::vector<ColumnValueEncoder> key_columns;  // per key column, in the order asked
-  std::optional<RecordDigester> values;         // none when every other column is ignored
-  UnorderedDigest key_sum;                      // of the hashed keys' whole digests
+  std::optional<RecordDigester> keys;    // the key columns' bytes (and schema: types checked)
+  std::optional<RecordDigester> values;  // none when every other column is ignored
+  UnorderedDigest key_sum;               // of the hashed keys' whole digests
   UnorderedDigest value_sum;
   uint64_t rows = 0;
 
@@ -112,12 +130,6 @@ struct KeyedReader {
               const std::vector<std::string>& value_fields) {
     ODF_HASH_ASSIGN_OR_RETURN(RecordDigester k, RecordDigester::create(schema.value, key_fields));
     keys.emplace(std::move(k));
-    for (const auto& f : key_fields) {
-      ODF_HASH_ASSIGN_OR_RETURN(
-          ColumnValueEncoder e,
-          ColumnValueEncoder::create(schema.value, {detail::find_top(schema.value, f)}));
-      key_columns.push_back(std::move(e));
-    }
     if (!value_fields.empty()) {
       ODF_HASH_ASSIGN_OR_RETURN(RecordDigester v,
                                 RecordDigester::create(schema.value, value_fields));
@@ -126,51 +138,59 @@ struct KeyedReader {
     return Status::ok();
   }
 
-  // The key fields of a batch's `n` rows into `entries` (exact or hashed, see above).
-  Status key_entries(const ArrowArray& batch, int64_t n, std::vector<Entry>& entries) {
-    for (auto& k : key_columns) {
-      Status st = k.check(batch, 0, n);
-      if (!st.is_ok()) return Status(st.code(), name + ": " + st.message());
+  // The entries of the rows [begin, begin + n) of a batch: keys (exact or hashed, see above),
+  // value digests, row indices, each entry's partition in `parts`.
+  Status make_entries(const ArrowArray& batch, int64_t begin, int64_t n) {
+    entries.assign(size_t(n), Entry{});
+    parts.resize(size_t(n));
+    Status st = keys->encode_rows(batch, begin, n, key_bytes, key_ends);
+    if (st.is_ok() && values) {
+      value_digests.clear();
+      st = values->digest_rows(batch, begin, n, value_digests);
     }
-    std::vector<uint8_t> one, all;
-    std::vector<uint64_t> ends;     // of the long keys in `all`
-    std::vector<size_t> long_rows;  // their rows in the batch
-    for (int64_t i = 0; i < n; ++i) {
-      const size_t at = all.size();
-      for (auto& k : key_columns) {
-        if (!k.encode_row(batch, i, one)) {
-          return Status::invalid_argument(
-              name + ": a key's string or binary view points outside its data");
-        }
-        all.insert(all.end(), one.begin(), one.end());
-      }
-      Entry& e = entries[size_t(i)];
-      const size_t len = all.size() - at;
+    if (!st.is_ok()) return Status(st.code(), name + ": " + st.message());
+    long_ends.clear();
+    long_rows.clear();
+    long_bytes.clear();
+    uint64_t at = 0;
+    for (size_t i = 0; i < size_t(n); ++i) {
+      Entry& e = entries[i];
+      const uint64_t len = key_ends[i] - at;
       if (len <= kExactKeyBytes) {
         e.key[0] = uint8_t(len);
-        std::memcpy(e.key.data() + 1, all.data() + at, len);
-        all.resize(at);
+        std::memcpy(e.key.data() + 1, key_bytes.data() + at, len);
       } else {
-        ends.push_back(all.size());
-        long_rows.push_back(size_t(i));
+        long_bytes.insert(long_bytes.end(), key_bytes.begin() + std::ptrdiff_t(at),
+                          key_bytes.begin() + std::ptrdiff_t(key_ends[i]));
+        long_ends.push_back(long_bytes.size());
+        long_rows.push_back(i);
+      }
+      at = key_ends[i];
+      if (values) {
+        std::memcpy(e.value.data(), value_digests[i].data(), kValueBytes);
+        value_sum.add(value_digests[i]);
+      }
+      const uint64_t row = rows + uint64_t(begin) + i;
+      std::memcpy(e.row_le.data(), &row, e.row_le.size());
+    }
+    if (!long_rows.empty()) {
+      long_digests.resize(long_rows.size());
+      sha3_256_each(long_bytes.data(), long_ends.data(), long_rows.size(), long_digests.data());
+      for (size_t k = 0; k < long_rows.size(); ++k) {
+        Entry& e = entries[long_rows[k]];
+        e.key[0] = kHashedKey;
+        std::memcpy(e.key.data() + 1, long_digests[k].data(), kKeyBytes - 1);
+        key_sum.add(long_digests[k]);
       }
     }
-    if (long_rows.empty()) return Status::ok();
-    std::vector<Digest256> digests(long_rows.size());
-    sha3_256_each(all.data(), ends.data(), long_rows.size(), digests.data());
-    for (size_t k = 0; k < long_rows.size(); ++k) {
-      Entry& e = entries[long_rows[k]];
-      e.key[0] = kHashedKey;
-      std::memcpy(e.key.data() + 1, digests[k].data(), kKeyBytes - 1);
-      key_sum.add(digests[k]);
-    }
+    for (size_t i = 0; i < size_t(n); ++i) parts[i] = partition_of(key_hash(entries[i].key));
     return Status::ok();
   }
 
-  // Step 1 for this table: every row's key and value digest spilled by key.
+  // Step 1 for this table: every row's key and value digest spilled by key, a run of rows at
+  // a time (their keys, digests and entries stay in the cache from making to spilling).
   Status read(Spill& spill, const CancelFlag* cancel) {
-    std::vector<Digest256> vd;
-    std::vector<Entry> entries;
+    constexpr int64_t kRun = 1024;
     while (true) {
       if (cancel_requested(cancel)) return Status::cancelled(name + ": cancelled");
       Owned<ArrowArray> batch;
@@ -183,26 +203,25 @@ struct KeyedReader {
       if (rows + uint64_t(n) > kMaxRows) {
         return Status::unsupported(name + ": more than 2^40 records");
       }
-      entries.assign(size_t(n), Entry{});
-      ODF_HASH_RETURN_IF_ERROR(key_entries(batch.value, n, entries));
-      vd.clear();
-      if (values) {
-        Status st = values->digest_rows(batch.value, 0, n, vd);
-        if (!st.is_ok()) return Status(st.code(), name + ": " + st.message());
-      }
-      for (int64_t i = 0; i < n; ++i) {
-        Entry& e = entries[size_t(i)];
-        if (values) {
-          std::memcpy(e.value.data(), vd[size_t(i)].data(), kValueBytes);
-          value_sum.add(vd[size_t(i)]);
+      for (int64_t r = 0; r < n; r += kRun) {
+        const int64_t k = std::min(kRun, n - r);
+        ODF_HASH_RETURN_IF_ERROR(make_entries(batch.value, r, k));
+        for (size_t i = 0; i < size_t(k); ++i) {
+          ODF_HASH_RETURN_IF_ERROR(spill.add(parts[i], entries[i]));
         }
-        const uint64_t row = rows + uint64_t(i);
-        std::memcpy(e.row_le.data(), &row, e.row_le.size());
-        ODF_HASH_RETURN_IF_ERROR(spill.add(partition_of(e.key), e));
       }
       rows += uint64_t(n);
     }
   }
+
+ private:
+  // make_entries' buffers, kept from run to run.
+  std::vector<Entry> entries;
+  std::vector<unsigned> parts;
+  std::vector<uint8_t> key_bytes, long_bytes;
+  std::vector<uint64_t> key_ends, long_ends;
+  std::vector<size_t> long_rows;
+  std::vector<Digest256> value_digests, long_digests;
 };
 
 // The key, value and ignored columns, checked on both schemas.
@@ -293,75 +312,111 @@ void keep_smallest(std::vector<T>& v, size_t max, const T& x) {
   if (v.size() > max) v.pop_back();
 }
 
-// Sorts (prefix, index) pairs by prefix, then index: LSD radix sort by 16-bit digits (a digit
-// that is the same in every pair, as the length byte of exact keys, is skipped).
-void radix_sort(std::vector<std::pair<uint64_t, uint64_t>>& v) {
-  std::vector<std::pair<uint64_t, uint64_t>> tmp(v.size());
-  std::vector<uint64_t> count(1u << 16);
-  for (int shift = 0; shift < 64; shift += 16) {
-    std::fill(count.begin(), count.end(), 0);
-    for (const auto& x : v) ++count[(x.first >> shift) & 0xFFFF];
-    if (count[(v.front().first >> shift) & 0xFFFF] == v.size()) continue;  // one digit
+// A partition's entries sorted by (key hash, key, value, row), and their key hashes.
+struct SortedPartition {
+  std::vector<Entry> entries;
+  std::vector<uint64_t> hashes;
+};
+
+// Sorts partitions, one at a time, keeping its buffers from one to the next (a thread's
+// own: fresh megabytes for every partition cost page faults). The (hash, index) pairs are
+// radix-sorted by the 32 hash bits below the partition's (two passes of 16 bits, both
+// digits counted in one pass: the hashes are uniform), the entries moved once, and the rare
+// runs whose 32 bits agree sorted whole. std::sort of the 32-byte entries themselves took
+// most of the comparison's time.
+class PartitionSorter {
+ public:
+  void sort(const std::vector<Entry>& in, SortedPartition& out) {
+    constexpr int kLow = 64 - kPartitionBits - 32;  // the lowest bit sorted by
+    const size_t n = in.size();
+    order_.resize(n);
+    tmp_.resize(n);
+    Counts& low = *low_;
+    Counts& high = *high_;
+    low.fill(0);
+    high.fill(0);
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t h = key_hash(in[i].key);
+      order_[i] = {h, i};
+      ++low[(h >> kLow) & 0xFFFF];
+      ++high[(h >> (kLow + 16)) & 0xFFFF];
+    }
+    scatter(order_, tmp_, low, kLow);  // stable: by the low digit, then the high one
+    scatter(tmp_, order_, high, kLow + 16);
+    out.entries.resize(n);
+    out.hashes.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      out.entries[i] = in[order_[i].second];
+      out.hashes[i] = order_[i].first;
+    }
+    for (size_t i = 0; i < n;) {
+      size_t j = i + 1;
+      while (j < n && (out.hashes[j] >> kLow) == (out.hashes[i] >> kLow)) ++j;
+      if (j - i > 1) sort_run(out, i, j);
+      i = j;
+    }
+  }
+
+ private:
+  using Counts = std::array<uint64_t, 1u << 16>;
+
+  static void scatter(const std::vector<std::pair<uint64_t, uint64_t>>& from,
+                      std::vector<std::pair<uint64_t, uint64_t>>& to, Counts& count, int shift) {
     uint64_t sum = 0;
     for (auto& c : count) {
-      const uint64_t n = c;
+      const uint64_t k = c;
       c = sum;
-      sum += n;
+      sum += k;
     }
-    for (const auto& x : v) tmp[count[(x.first >> shift) & 0xFFFF]++] = x;  // stable
-    v.swap(tmp);
+    for (const auto& x : from) to[count[(x.first >> shift) & 0xFFFF]++] = x;
   }
-}
 
-// Sorts a partition by (key, value, row): by the keys' first 8 bytes first (pairs of a
-// 64-bit prefix and an index, radix-sorted: cheap to move), then each run of one prefix
-// whole. std::sort of the 32-byte entries themselves took most of the comparison's time.
-void sort_entries(std::vector<Entry>& entries) {
-  if (entries.size() < 2) return;
-  std::vector<std::pair<uint64_t, uint64_t>> order(entries.size());
-  for (size_t i = 0; i < entries.size(); ++i) {
-    uint64_t prefix = 0;
-    std::memcpy(&prefix, entries[i].key.data(), sizeof prefix);
-    order[i] = {__builtin_bswap64(prefix), i};  // big-endian: the keys' byte order
+  static void sort_run(SortedPartition& out, size_t i, size_t j) {
+    std::vector<std::pair<uint64_t, Entry>> run;
+    for (size_t k = i; k < j; ++k) run.emplace_back(out.hashes[k], out.entries[k]);
+    std::sort(run.begin(), run.end(), [](const auto& x, const auto& y) {
+      return x.first != y.first ? x.first < y.first : by_key_value_row(x.second, y.second);
+    });
+    for (size_t k = i; k < j; ++k) std::tie(out.hashes[k], out.entries[k]) = run[k - i];
   }
-  radix_sort(order);  // stable: ties stay in index order
-  std::vector<Entry> sorted;
-  sorted.reserve(entries.size());
-  for (const auto& o : order) sorted.push_back(entries[o.second]);
-  for (size_t i = 0; i < order.size();) {
-    size_t j = i + 1;
-    while (j < order.size() && order[j].first == order[i].first) ++j;
-    if (j - i > 1) {
-      std::sort(sorted.begin() + std::ptrdiff_t(i), sorted.begin() + std::ptrdiff_t(j),
-                by_key_value_row);
-    }
-    i = j;
-  }
-  entries.swap(sorted);
-}
 
-// What merging some partitions found (step 2), to be added up.
+  std::vector<std::pair<uint64_t, uint64_t>> order_, tmp_;
+  std::unique_ptr<Counts> low_ = std::make_unique<Counts>();  // 512 KiB each: not on a stack
+  std::unique_ptr<Counts> high_ = std::make_unique<Counts>();
+};
+
+// What merging some partitions found (step 2), to be added up; a thread's buffers.
 struct Merged {
   KeyedComparison counts;  // only_here, duplicate_keys/rows, matched_keys, changed_keys
   Shown shown;
+  PartitionSorter sorter;
+  std::vector<Entry> read;
+  SortedPartition a, b;
 };
 
 // One pair of partitions merged into `m`.
-Status merge_partition(Spill& sa, Spill& sb, unsigned p, size_t max, Merged& m) {
+Status merge_partition(const Spill& sa, const Spill& sb, unsigned p, size_t max, Merged& m) {
   KeyedComparison& out = m.counts;
   Shown& shown = m.shown;
-  ODF_HASH_ASSIGN_OR_RETURN(std::vector<Entry> ea, sa.read(p));
-  ODF_HASH_ASSIGN_OR_RETURN(std::vector<Entry> eb, sb.read(p));
-  sort_entries(ea);
-  sort_entries(eb);
+  ODF_HASH_RETURN_IF_ERROR(sa.read(p, m.read));
+  m.sorter.sort(m.read, m.a);
+  ODF_HASH_RETURN_IF_ERROR(sb.read(p, m.read));
+  m.sorter.sort(m.read, m.b);
+  const std::vector<Entry>& ea = m.a.entries;
+  const std::vector<Entry>& eb = m.b.entries;
+  const std::vector<uint64_t>& ha = m.a.hashes;
+  const std::vector<uint64_t>& hb = m.b.hashes;
   size_t i = 0, j = 0;
   while (i < ea.size() || j < eb.size()) {
-    // The next key, and the runs of rows holding it on each side.
-    const auto& key =
-        (j == eb.size() || (i < ea.size() && ea[i].key < eb[j].key)) ? ea[i].key : eb[j].key;
+    // The next key in (hash, key) order, and the runs of rows holding it on each side.
+    const bool from_a =
+        j == eb.size() ||
+        (i < ea.size() && (ha[i] != hb[j] ? ha[i] < hb[j] : ea[i].key <= eb[j].key));
+    const auto& key = from_a ? ea[i].key : eb[j].key;
+    const uint64_t hash = from_a ? ha[i] : hb[j];
     size_t i2 = i, j2 = j;
-    while (i2 < ea.size() && ea[i2].key == key) ++i2;
-    while (j2 < eb.size() && eb[j2].key == key) ++j2;
+    while (i2 < ea.size() && ha[i2] == hash && same_key(ea[i2].key, key)) ++i2;
+    while (j2 < eb.size() && hb[j2] == hash && same_key(eb[j2].key, key)) ++j2;
     const size_t na = i2 - i, nb = j2 - j;
     if (nb == 0 || na == 0) {
       KeyedSide& side = nb == 0 ? out.original : out.reproduced;
@@ -423,7 +478,7 @@ void add_merged(const Merged& from, size_t max, Merged& to) {
 
 // Step 2: the partitions merged pairwise, half of them on a second thread (each pair is
 // independent: its own files, its own buffers).
-Status merge(Spill& sa, Spill& sb, size_t max, KeyedComparison& out, Shown& shown) {
+Status merge(const Spill& sa, const Spill& sb, size_t max, KeyedComparison& out, Shown& shown) {
   Merged low, high;
   Status sl = Status::ok(), sh = Status::ok();
   const unsigned half = kKeyedPartitions / 2;
@@ -618,6 +673,8 @@ Result<KeyedComparison> compare_keyed(const Table& original, const Table& reprod
                [&] { sb = b.read(spill_b, reproduced.cancel); });
   ODF_HASH_RETURN_IF_ERROR(sa);
   ODF_HASH_RETURN_IF_ERROR(sb);
+  ODF_HASH_RETURN_IF_ERROR(spill_a.finish());
+  ODF_HASH_RETURN_IF_ERROR(spill_b.finish());
   out.original.rows = a.rows;
   out.reproduced.rows = b.rows;
 

@@ -47,14 +47,14 @@ Status TempFile::append(const void* data, size_t size) {
   return Status::ok();
 }
 
-Status TempFile::read_all(void* out) const {
+Status TempFile::read_at(uint64_t offset, void* out, size_t size) const {
   auto* p = static_cast<uint8_t*>(out);
-  uint64_t at = 0;
-  while (at < size_) {
-    const ssize_t n = ::pread(fd_, p + at, size_t(size_ - at), off_t(at));
+  size_t at = 0;
+  while (at < size) {
+    const ssize_t n = ::pread(fd_, p + at, size - at, off_t(offset + at));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return Status::io_error("cannot read back the records' temporary file");
-    at += uint64_t(n);
+    at += size_t(n);
   }
   return Status::ok();
 }

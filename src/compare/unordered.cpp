@@ -325,6 +325,8 @@ Result<UnorderedComparison> compare_unordered(const Table& original, const Table
   if (out.same_records || out.same_values) return out;
 
   // Which records: partition by partition, the multiset difference of two sorted runs.
+  ODF_HASH_RETURN_IF_ERROR(spill_a.finish());
+  ODF_HASH_RETURN_IF_ERROR(spill_b.finish());
   for (unsigned p = 0; p < kUnorderedPartitions; ++p) {
     ODF_HASH_ASSIGN_OR_RETURN(std::vector<Entry> ea, spill_a.read(p));
     ODF_HASH_ASSIGN_OR_RETURN(std::vector<Entry> eb, spill_b.read(p));

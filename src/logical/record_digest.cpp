@@ -84,12 +84,28 @@ const std::vector<uint8_t>& RecordDigester::schema_bytes() const {
   return impl_->schema;
 }
 
-Status RecordDigester::digest_rows(const ArrowArray& batch, int64_t begin, int64_t count,
-                                   std::vector<Digest256>& out) const {
-  ODF_HASH_RETURN_IF_ERROR(logical::check_array(impl_->root, batch, begin, count));
+namespace {
+
+// The records [begin, begin + count) of `batch` checked for a record digester of `root`.
+Status check_records(const TypeNode& root, const ArrowArray& batch, int64_t begin, int64_t count) {
+  ODF_HASH_RETURN_IF_ERROR(logical::check_array(root, batch, begin, count));
   if (batch.null_count > 0) {
     return Status::invalid_argument("record digests: a batch has null rows");
   }
+  return Status::ok();
+}
+
+Status malformed_view(const TypeNode& root, const std::vector<size_t>& order, int bad) {
+  return Status::invalid_argument("record digests: malformed array: a view of column '" +
+                                  root.children[order[size_t(bad)]].name +
+                                  "' points outside its data buffers");
+}
+
+}  // namespace
+
+Status RecordDigester::digest_rows(const ArrowArray& batch, int64_t begin, int64_t count,
+                                   std::vector<Digest256>& out) const {
+  ODF_HASH_RETURN_IF_ERROR(check_records(impl_->root, batch, begin, count));
   // Records are short (often one Keccak block each): their bytes written column by column
   // for a run of records (RecordRows), then hashed eight at a time through the multi-lane
   // Keccak (sha3_256_each), which gives the same digests as one at a time.
@@ -102,12 +118,24 @@ Status RecordDigester::digest_rows(const ArrowArray& batch, int64_t begin, int64
     const int bad = rows.encode(impl_->root, impl_->order, batch, r, k);
     if (bad >= 0) {
       out.resize(first_out);  // nothing appended on an error, as documented
-      return Status::invalid_argument("record digests: malformed array: a view of column '" +
-                                      impl_->root.children[impl_->order[size_t(bad)]].name +
-                                      "' points outside its data buffers");
+      return malformed_view(impl_->root, impl_->order, bad);
     }
     sha3_256_each(rows.data(), rows.ends(), size_t(k), out.data() + first_out + size_t(r - begin));
   }
+  return Status::ok();
+}
+
+Status RecordDigester::encode_rows(const ArrowArray& batch, int64_t begin, int64_t count,
+                                   std::vector<uint8_t>& bytes, std::vector<uint64_t>& ends) const {
+  bytes.clear();
+  ends.clear();
+  ODF_HASH_RETURN_IF_ERROR(check_records(impl_->root, batch, begin, count));
+  if (count == 0) return Status::ok();
+  logical::RecordRows rows;
+  const int bad = rows.encode(impl_->root, impl_->order, batch, begin, count);
+  if (bad >= 0) return malformed_view(impl_->root, impl_->order, bad);
+  ends.assign(rows.ends(), rows.ends() + count);
+  bytes.assign(rows.data(), rows.data() + ends.back());
   return Status::ok();
 }
 

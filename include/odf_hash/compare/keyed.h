@@ -4,17 +4,18 @@
 // values (column by column, before and after). NOT the ODF hash: arrow0 depends on row order.
 //
 // Three steps, memory bounded whatever the tables' size:
-// 1. both tables read once, side by side (a thread each): every row's key digest (the
-//    record digest, record_digest.h, of its key columns: encodings of one type alike, null a
-//    value like any other) and value digest (of its other columns but the ignored) spilled
-//    with its row index to one of kKeyedPartitions temporary files ($TMPDIR) by key;
+// 1. both tables read once, side by side (a thread each): every row's key (the record
+//    bytes, record_digest.h, of its key columns: encodings of one type alike, null a value
+//    like any other; kept whole when short, else as a digest) and value digest (of its other
+//    columns but the ignored) spilled with its row index to one of kKeyedPartitions temporary files
+//    ($TMPDIR) by key;
 // 2. the partitions merged pairwise, one pair in memory at a time: keys on one side only,
 //    keys held by several rows (their rows matched as a multiset of values), matched rows
 //    whose values differ;
 // 3. the first few of each kind read again (each table up to the last row shown) and
 //    rendered; a changed row column by column.
-// Memory: the write buffers (16 MiB) and one pair of partitions (32 bytes a row, 1/64 of
-// the rows); disk: 32 bytes a row per table, released when the call returns.
+// Memory: the write buffers (16 MiB) and two pairs of partitions (32 bytes a row, 1/256
+// of the rows each); disk: 32 bytes a row per table, released when the call returns.
 //
 // Thread safety: reentrant.
 #pragma once
@@ -31,7 +32,7 @@
 
 namespace odf_hash::compare {
 
-inline constexpr unsigned kKeyedPartitions = 64;
+inline constexpr unsigned kKeyedPartitions = 256;
 
 struct KeyedOptions {
   // The key's top-level columns (at least one; each on both sides, with one type up to

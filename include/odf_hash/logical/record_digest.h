@@ -51,6 +51,13 @@ class RecordDigester {
   Status digest_rows(const ArrowArray& batch, int64_t begin, int64_t count,
                      std::vector<Digest256>& out) const;
 
+  // Replaces `bytes` with the bytes digest_rows hashes for the records [begin, begin + count)
+  // of `batch` (validated as there), one record after the other, and `ends` with where each
+  // record's bytes end: records are equal exactly when their bytes are, so short ones can be
+  // matched without hashing them.
+  Status encode_rows(const ArrowArray& batch, int64_t begin, int64_t count,
+                     std::vector<uint8_t>& bytes, std::vector<uint64_t>& ends) const;
+
   // The canonical schema bytes the table digest starts with (docs/unordered-digest.md).
   const std::vector<uint8_t>& schema_bytes() const;
 

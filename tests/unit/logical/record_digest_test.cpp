@@ -52,6 +52,32 @@ TEST(RecordDigest, BytesAreTheDocumentedOnes) {
   EXPECT_EQ(got[1], openssl_sha3(row1));
 }
 
+TEST(RecordDigest, EncodedRowsAreTheDocumentedBytes) {
+  // encode_rows gives the bytes digest_rows hashes (the same documented bytes as above), a
+  // range of the batch only.
+  auto batch = arrow::RecordBatch::Make(
+      arrow::schema({arrow::field("b", arrow::utf8()), arrow::field("a", arrow::int32())}), 3,
+      {from_json(arrow::utf8(), R"(["q", "xy", null])"), from_json(arrow::int32(), "[3, 7, -1]")});
+  auto e = export_batch(*batch);
+  auto d = RecordDigester::create(e->schema);
+  ASSERT_TRUE(d.is_ok()) << d.status().message();
+  std::vector<uint8_t> bytes;
+  std::vector<uint64_t> ends;
+  ASSERT_TRUE(d->encode_rows(e->array, 1, 2, bytes, ends).is_ok());
+  std::vector<uint8_t> want = {1, 7, 0, 0, 0, 1};
+  put_u64(want, 2);
+  want.push_back('x');
+  want.push_back('y');
+  const uint64_t first_end = want.size();
+  for (uint8_t b : {1, 0xff, 0xff, 0xff, 0xff, 0}) want.push_back(b);
+  EXPECT_EQ(bytes, want);
+  EXPECT_EQ(ends, (std::vector<uint64_t>{first_end, want.size()}));
+  // An empty range: nothing, and what the vectors held is gone.
+  ASSERT_TRUE(d->encode_rows(e->array, 3, 0, bytes, ends).is_ok());
+  EXPECT_TRUE(bytes.empty());
+  EXPECT_TRUE(ends.empty());
+}
+
 TEST(RecordDigest, NullSlotsAndEncodingsDoNotCount) {
   auto st_type = arrow::struct_({arrow::field("x", arrow::int64())});
   // The same records: one struct's null slot holds 5, the other's 9; one string column is
