@@ -47,8 +47,9 @@ struct Entry {
 };
 static_assert(sizeof(Entry) == 32);
 static_assert(std::endian::native == std::endian::little, "Entry::row_le is written by memcpy");
-// 256 partitions x 2 tables x 1024 entries x 32 bytes: 16 MiB of write buffers.
-using Spill = detail::PartitionedSpill<Entry, kKeyedPartitions, 1024>;
+// 256 partitions x 2 tables x 512 entries x 32 bytes: 8 MiB of write buffers (4 MiB a side:
+// spilling a row is a store into one of 256 buffers, which had better stay in the cache).
+using Spill = detail::PartitionedSpill<Entry, kKeyedPartitions, 512>;
 
 bool by_key_value_row(const Entry& x, const Entry& y) {
   if (x.key != y.key) return x.key < y.key;
@@ -514,15 +515,21 @@ struct ReadRow {
   std::vector<std::string> text;
 };
 
-// Step 3 for one table: the rows `rows` (ascending, distinct) read again up to the last.
-Result<std::vector<ReadRow>> read_rows(const Table& table, const std::vector<uint64_t>& rows,
-                                       size_t max_chars, std::vector<std::string>& names) {
-  std::vector<ReadRow> out;
-  if (rows.empty()) return out;
+// Step 3 for one table: the rows shown read again.
+// Rows further apart than this are read from streams of their own, each opened at its first
+// row (a Parquet file's row groups before it are never decoded); nearer ones in one stream.
+constexpr uint64_t kReopenGap = uint64_t{1} << 20;
+
+// The rows [next, end) of `rows` (sorted) read from one stream opened at the first of them.
+Status read_run(const Table& table, const std::vector<uint64_t>& rows, size_t next, size_t end,
+                size_t max_chars, std::vector<std::string>& names, std::vector<ReadRow>& out) {
   ODF_HASH_ASSIGN_OR_RETURN(const io_internal::ArrowModuleApi* api, io_internal::arrow_module());
+  const uint64_t first = rows[next];
+  RowWindow window{table.window.skip + first, std::nullopt};
+  if (table.window.limit) window.limit = *table.window.limit - first;
   Side side;
-  ODF_HASH_RETURN_IF_ERROR(
-      detail::open_stream(table.objects, api->open_record_stream, side, table.window));
+  ODF_HASH_RETURN_IF_ERROR(detail::open_stream(table.objects, api->open_record_stream, side, window,
+                                               api->open_record_stream_from));
   names = top_names(side.schema.value);
   for (size_t c = 0; c < names.size(); ++c) {
     side.leaves.push_back({int(c)});
@@ -530,14 +537,13 @@ Result<std::vector<ReadRow>> read_rows(const Table& table, const std::vector<uin
                               ColumnValueEncoder::create(side.schema.value, {int(c)}));
     side.values.push_back(std::move(e));
   }
-  size_t next = 0;
-  while (next < rows.size()) {
+  while (next < end) {
     if (cancel_requested(table.cancel)) return Status::cancelled(side.name + ": cancelled");
     ODF_HASH_RETURN_IF_ERROR(side.advance());
     if (side.done) break;
-    const uint64_t end = side.base + uint64_t(side.remaining());
-    for (; next < rows.size() && rows[next] < end; ++next) {
-      const int64_t r = int64_t(rows[next] - side.base);
+    const uint64_t batch_end = first + side.base + uint64_t(side.remaining());
+    for (; next < end && rows[next] < batch_end; ++next) {
+      const int64_t r = int64_t(rows[next] - first - side.base);
       ReadRow row;
       row.row = rows[next];
       row.offset = side.offset_at(r);
@@ -555,6 +561,19 @@ Result<std::vector<ReadRow>> read_rows(const Table& table, const std::vector<uin
       out.push_back(std::move(row));
     }
     side.pos = side.batch.value.length;  // on to the next batch
+  }
+  return Status::ok();
+}
+
+// The rows `rows` (sorted, each once) of a table, read again, in runs of near rows.
+Result<std::vector<ReadRow>> read_rows(const Table& table, const std::vector<uint64_t>& rows,
+                                       size_t max_chars, std::vector<std::string>& names) {
+  std::vector<ReadRow> out;
+  for (size_t next = 0; next < rows.size();) {
+    size_t end = next + 1;
+    while (end < rows.size() && rows[end] - rows[end - 1] <= kReopenGap) ++end;
+    ODF_HASH_RETURN_IF_ERROR(read_run(table, rows, next, end, max_chars, names, out));
+    next = end;
   }
   return out;
 }

@@ -34,11 +34,12 @@ int find_top(const ArrowSchema& s, std::string_view name) {
 
 // Opens a side's stream over `objects` (each file opened by `open`) and reads its schema.
 Status open_stream(const std::vector<std::shared_ptr<ObjectReader>>& objects,
-                   io_internal::StreamOpener open, Side& side, RowWindow window) {
+                   io_internal::StreamOpener open, Side& side, RowWindow window,
+                   io_internal::StreamOpenerFrom open_from) {
   side.name = objects.at(0)->name();
   ODF_HASH_RETURN_IF_ERROR(io_internal::concatenate_streams(
       objects, std::move(open), &side.stream.value,
-      [&side](size_t) { side.file_start.push_back(side.base); }, window));
+      [&side](size_t) { side.file_start.push_back(side.base); }, window, std::move(open_from)));
   if (side.stream.value.get_schema(&side.stream.value, &side.schema.value) != 0) {
     return Status::io_error(side.name + ": reading the stream's schema failed");
   }

@@ -121,8 +121,10 @@ struct Side {
 };
 
 // Opens a side's stream over `objects` (each file opened by `open`) and reads its schema.
+// `open_from`: see concatenate_streams (Side::file_start is then not to be read).
 Status open_stream(const std::vector<std::shared_ptr<ObjectReader>>& objects,
-                   io_internal::StreamOpener open, Side& side, RowWindow window);
+                   io_internal::StreamOpener open, Side& side, RowWindow window,
+                   io_internal::StreamOpenerFrom open_from = {});
 
 // A side whose records are compared whole (locate_record_differences), its stream open: the
 // top-level `fields` (the original's, in its order, but the `ignored`) found by name, each

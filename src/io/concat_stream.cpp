@@ -55,15 +55,17 @@ std::string first_difference(const ArrowSchema& first, const ArrowSchema& other)
 class Concat {
  public:
   static Status open(std::vector<std::shared_ptr<ObjectReader>> objects, StreamOpener opener,
-                     ArrowArrayStream* out, std::function<void(size_t)> on_open, RowWindow window) {
+                     ArrowArrayStream* out, std::function<void(size_t)> on_open, RowWindow window,
+                     StreamOpenerFrom open_from) {
     auto self = std::make_unique<Concat>();
     self->objects_ = std::move(objects);
     self->skip_ = window.skip;
     self->limit_ = window.limit;
     self->open_ = std::move(opener);
+    self->open_from_ = std::move(open_from);
     self->on_open_ = std::move(on_open);
     if (self->on_open_) self->on_open_(0);
-    ODF_HASH_RETURN_IF_ERROR(self->open_(self->objects_[0], &self->current_.value));
+    ODF_HASH_RETURN_IF_ERROR(self->open_object(self->objects_[0]));
     if (self->current_.value.get_schema(&self->current_.value, &self->first_.value) != 0) {
       return Status::io_error(self->objects_[0]->name() + ": reading the stream's schema failed");
     }
@@ -116,7 +118,7 @@ class Concat {
       if (self.next_ == self.objects_.size()) continue;
       if (self.on_open_) self.on_open_(self.next_);
       const std::shared_ptr<ObjectReader>& o = self.objects_[self.next_++];
-      if (Status st = self.open_(o, &self.current_.value); !st.is_ok()) {
+      if (Status st = self.open_object(o); !st.is_ok()) {
         return self.fail(st.message());
       }
       Owned<ArrowSchema> schema;
@@ -129,6 +131,16 @@ class Concat {
             ", read before it as one table: " + first_difference(self.first_.value, schema.value));
       }
     }
+  }
+
+  // An object's stream into current_: from near the window's start while rows of it remain
+  // to be skipped (with open_from), else whole.
+  Status open_object(const std::shared_ptr<ObjectReader>& o) {
+    if (skip_ == 0 || !open_from_) return open_(o, &current_.value);
+    uint64_t skipped = 0;
+    ODF_HASH_RETURN_IF_ERROR(open_from_(o, skip_, &current_.value, &skipped));
+    skip_ -= std::min(skip_, skipped);
+    return Status::ok();
   }
 
   static const char* get_last_error(ArrowArrayStream* s) {
@@ -175,6 +187,7 @@ class Concat {
 
   std::vector<std::shared_ptr<ObjectReader>> objects_;
   StreamOpener open_;
+  StreamOpenerFrom open_from_;
   std::function<void(size_t)> on_open_;
   uint64_t skip_ = 0;                // rows of the window's start still to skip
   std::optional<uint64_t> limit_;    // rows of the window still to give
@@ -188,7 +201,7 @@ class Concat {
 
 Status concatenate_streams(std::vector<std::shared_ptr<ObjectReader>> objects, StreamOpener open,
                            ArrowArrayStream* out, std::function<void(size_t)> on_open,
-                           RowWindow window) {
+                           RowWindow window, StreamOpenerFrom open_from) {
   if (out == nullptr) return Status::invalid_argument("concatenate_streams: null output stream");
   if (objects.empty()) return Status::invalid_argument("no data file to read");
   for (const auto& o : objects) {
@@ -200,11 +213,20 @@ Status concatenate_streams(std::vector<std::shared_ptr<ObjectReader>> objects, S
     ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> fresh, open_if_deferred(std::move(o)));
     return inner(std::move(fresh), s);
   };
+  if (open_from) {
+    open_from = [inner = std::move(open_from)](std::shared_ptr<ObjectReader> o, uint64_t row,
+                                               ArrowArrayStream* s, uint64_t* skipped) {
+      ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectReader> fresh,
+                                open_if_deferred(std::move(o)));
+      return inner(std::move(fresh), row, s, skipped);
+    };
+  }
   if (objects.size() == 1 && window.whole()) {
     if (on_open) on_open(0);
     return open(std::move(objects[0]), out);
   }
-  return Concat::open(std::move(objects), std::move(open), out, std::move(on_open), window);
+  return Concat::open(std::move(objects), std::move(open), out, std::move(on_open), window,
+                      std::move(open_from));
 }
 
 }  // namespace odf_hash::io_internal

@@ -17,6 +17,12 @@ namespace odf_hash::io_internal {
 // object->name() (and the column, the batch).
 Status open_arrow_record_stream(std::shared_ptr<ObjectReader> object, ArrowArrayStream* out);
 
+// The same from near row `first_row`: a Parquet file's row groups that end at or before it
+// are passed over (never decoded), their rows in *skipped (not null); every other object is
+// read from its first row (*skipped 0). The stream's first row is row *skipped.
+Status open_arrow_record_stream_from(std::shared_ptr<ObjectReader> object, uint64_t first_row,
+                                     ArrowArrayStream* out, uint64_t* skipped);
+
 // The same restricted to the top-level fields `fields` (indices into the file's arrow-rs
 // schema, ascending, each once) of a Parquet object: the same batches (rows, boundaries,
 // values) as open_arrow_record_stream's, with only those columns. kUnsupported for an Arrow

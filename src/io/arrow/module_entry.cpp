@@ -26,6 +26,7 @@ odf_hash_arrow_module_api() {
         &odf_hash::io_internal::render_values, &odf_hash::io_internal::open_render_batch,
         &odf_hash::io_internal::render_batch_values, &odf_hash::io_internal::close_render_batch,
         &odf_hash::io_internal::open_cast_stream,
+        &odf_hash::io_internal::open_arrow_record_stream_from,
   };
   return &api;
 }

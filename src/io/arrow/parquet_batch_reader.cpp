@@ -39,13 +39,15 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
   // target holds those only) and `leaves` their Parquet leaf columns; empty: all of them.
   ParquetBatchReader(std::unique_ptr<parquet::arrow::FileReader> reader,
                      std::shared_ptr<arrow::Schema> target, std::vector<LeafFillByPath> fills,
-                     Int96Columns int96, std::vector<int> fields, std::vector<int> leaves)
+                     Int96Columns int96, std::vector<int> fields, std::vector<int> leaves,
+                     int first_row_group)
       : reader_(std::move(reader)),
         target_(std::move(target)),
         fills_(std::move(fills)),
         int96_(std::move(int96)),
         fields_(std::move(fields)),
-        leaves_(std::move(leaves)) {
+        leaves_(std::move(leaves)),
+        next_row_group_(first_row_group) {
     if (fields_.empty()) {
       for (int f = 0; f < target_->num_fields(); ++f) fields_.push_back(f);
     }
@@ -221,7 +223,7 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
   std::vector<int> leaves_;                            // Parquet leaf columns read; empty: all
   std::shared_ptr<arrow::RecordBatchReader> current_;  // of the row group being decoded
   bool has_struct_ = false;
-  int next_row_group_ = 0;
+  int next_row_group_;
   bool row_group_started_ = false;
   int64_t rows_expected_ = 0;  // of the row group being decoded, from the metadata
   int64_t rows_read_ = 0;
@@ -234,10 +236,10 @@ class ParquetBatchReader : public arrow::RecordBatchReader {
 std::shared_ptr<arrow::RecordBatchReader> make_parquet_batch_reader(
     std::unique_ptr<parquet::arrow::FileReader> reader, std::shared_ptr<arrow::Schema> target,
     std::vector<LeafFillByPath> fills, Int96Columns int96, std::vector<int> fields,
-    std::vector<int> leaves) {
+    std::vector<int> leaves, int first_row_group) {
   return std::make_shared<ParquetBatchReader>(std::move(reader), std::move(target),
                                               std::move(fills), std::move(int96), std::move(fields),
-                                              std::move(leaves));
+                                              std::move(leaves), first_row_group);
 }
 
 }  // namespace odf_hash::io_internal

@@ -167,10 +167,11 @@ void collect_leaves(const parquet::arrow::SchemaField& field, std::vector<int>* 
   for (const auto& child : field.children) collect_leaves(child, out);
 }
 
-// `fields`: the top-level fields to read (ascending indices), or null for all.
+// `fields`: the top-level fields to read (ascending indices), or null for all. The row
+// groups ending at or before `first_row` are passed over, their rows added to *skipped.
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
     const std::shared_ptr<arrow::io::RandomAccessFile>& file, Status* schema_error,
-    const std::vector<int>* fields = nullptr) {
+    const std::vector<int>* fields = nullptr, uint64_t first_row = 0, uint64_t* skipped = nullptr) {
   ARROW_ASSIGN_OR_RAISE(auto reader, make_parquet_reader(file, nullptr));
   *schema_error = check_dictionary_page_offsets(*reader->parquet_reader()->metadata());
   if (!schema_error->is_ok()) return arrow::Status::Invalid("schema");
@@ -207,10 +208,20 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
         collect_leaf_fills(manifest_fields[i], type, descr, "", &fills[i]);
     }
   }
+  int first_group = 0;
+  uint64_t before = 0;
+  const auto& groups = *reader->parquet_reader()->metadata();
+  while (first_group < groups.num_row_groups()) {
+    const int64_t rows = groups.RowGroup(first_group)->num_rows();
+    if (rows < 0 || before + uint64_t(rows) > first_row) break;
+    before += uint64_t(rows);
+    ++first_group;
+  }
+  if (skipped != nullptr) *skipped = before;
   if (fields == nullptr) {
-    return io_internal::make_parquet_batch_reader(std::move(reader), std::move(target->schema),
-                                                  std::move(fills), std::move(int96).value(),
-                                                  std::vector<int>{}, std::vector<int>{});
+    return io_internal::make_parquet_batch_reader(
+        std::move(reader), std::move(target->schema), std::move(fills), std::move(int96).value(),
+        std::vector<int>{}, std::vector<int>{}, first_group);
   }
   // A projection: Arrow C++ reads the leaves of the chosen fields, and the target, the fills
   // and the INT96 plan keep those fields only.
@@ -234,7 +245,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_parquet(
   int96->keep_fields(*fields);
   return io_internal::make_parquet_batch_reader(
       std::move(reader), arrow::schema(std::move(kept), target->schema->metadata()),
-      std::move(kept_fills), std::move(int96).value(), *fields, std::move(leaves));
+      std::move(kept_fills), std::move(int96).value(), *fields, std::move(leaves), first_group);
 }
 
 // Bytes of the column chunks under each top-level field, uncompressed, from the footer.
@@ -296,9 +307,11 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> open_ipc(
 // doing>: ", so that a user sees which file and which step they are about.
 namespace {
 
-// open_arrow_record_stream, or open_parquet_fields_stream when `fields` is not null.
+// open_arrow_record_stream, or open_parquet_fields_stream when `fields` is not null; from
+// the row group holding `first_row` of a Parquet file (the rows before it in *skipped).
 Status open_stream(std::shared_ptr<ObjectReader> object, const std::vector<int>* fields,
-                   ArrowArrayStream* out) {
+                   ArrowArrayStream* out, uint64_t first_row = 0, uint64_t* skipped = nullptr) {
+  if (skipped != nullptr) *skipped = 0;
   ODF_HASH_ASSIGN_OR_RETURN(FileFormat format, detect_file_format(*object));
   if (fields != nullptr && format != FileFormat::kParquet) {
     return Status::unsupported(object->name() + ": a projection of columns needs a Parquet file");
@@ -313,7 +326,7 @@ Status open_stream(std::shared_ptr<ObjectReader> object, const std::vector<int>*
   arrow::Status st = guarded([&]() -> arrow::Status {
     auto file = io_internal::object_as_arrow_file(std::move(object));
     if (format == FileFormat::kParquet) {
-      ARROW_ASSIGN_OR_RAISE(reader, open_parquet(file, &schema_error, fields));
+      ARROW_ASSIGN_OR_RAISE(reader, open_parquet(file, &schema_error, fields, first_row, skipped));
     } else {
       ARROW_ASSIGN_OR_RAISE(reader, open_ipc(file, format));
     }
@@ -351,6 +364,12 @@ Status open_stream(std::shared_ptr<ObjectReader> object, const std::vector<int>*
 Status io_internal::open_arrow_record_stream(std::shared_ptr<ObjectReader> object,
                                              ArrowArrayStream* out) {
   return open_stream(std::move(object), nullptr, out);
+}
+
+Status io_internal::open_arrow_record_stream_from(std::shared_ptr<ObjectReader> object,
+                                                  uint64_t first_row, ArrowArrayStream* out,
+                                                  uint64_t* skipped) {
+  return open_stream(std::move(object), nullptr, out, first_row, skipped);
 }
 
 Status io_internal::open_parquet_fields_stream(std::shared_ptr<ObjectReader> object,

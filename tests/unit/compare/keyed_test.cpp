@@ -29,7 +29,9 @@ struct Row {
   int64_t value = 0;
 };
 
-enum class KeyKind { kInt, kLongString };
+// Int64 keys in an IPC file, in a Parquet file of many row groups (the rows shown are read
+// again from the row group holding the first), or long string keys.
+enum class KeyKind { kInt, kIntParquet, kLongString };
 
 std::string key_text(int64_t k) {
   return "customer-" + std::to_string(1000000000 + k);  // 19 bytes: hashed, never kept whole
@@ -39,20 +41,25 @@ std::string write_rows(const std::string& name, const std::vector<Row>& rows, Ke
   arrow::Int64Builder ik, v;
   arrow::StringBuilder sk;
   for (const Row& r : rows) {
-    if (kind == KeyKind::kInt) {
+    if (kind != KeyKind::kLongString) {
       EXPECT_TRUE((r.key ? ik.Append(*r.key) : ik.AppendNull()).ok());
     } else {
       EXPECT_TRUE((r.key ? sk.Append(key_text(*r.key)) : sk.AppendNull()).ok());
     }
     EXPECT_TRUE(v.Append(r.value).ok());
   }
-  auto key_type = kind == KeyKind::kInt ? arrow::int64() : arrow::utf8();
+  auto key_type = kind != KeyKind::kLongString ? arrow::int64() : arrow::utf8();
   std::shared_ptr<arrow::Array> keys =
-      kind == KeyKind::kInt ? ok_or_die(ik.Finish()) : ok_or_die(sk.Finish());
+      kind != KeyKind::kLongString ? ok_or_die(ik.Finish()) : ok_or_die(sk.Finish());
   auto table = arrow::Table::Make(
       arrow::schema({arrow::field("id", key_type), arrow::field("value", arrow::int64())}),
       {keys, ok_or_die(v.Finish())});
-  return write_ipc(name, table, /*stream=*/false, /*legacy=*/false, /*chunk=*/70001);
+  if (kind == KeyKind::kIntParquet) {
+    ParquetOptions options;
+    options.row_group_size = 7001;
+    return write_parquet(name + ".parquet", table, options);
+  }
+  return write_ipc(name + ".arrow", table, /*stream=*/false, /*legacy=*/false, /*chunk=*/70001);
 }
 
 Table table_of(const std::string& path) {
@@ -160,7 +167,7 @@ void expect_matches(const compare::KeyedComparison& got, const Expected& e, uint
 class KeyedByKind : public ::testing::TestWithParam<KeyKind> {};
 
 TEST_P(KeyedByKind, FindsWhatTheReferenceFinds) {
-  const std::string tag = GetParam() == KeyKind::kInt ? "int" : "str";
+  const std::string tag = std::to_string(int(GetParam()));
   const auto a = original_rows();
   const auto b = edited(a);
   const Expected e = reference(a, b);
@@ -170,9 +177,8 @@ TEST_P(KeyedByKind, FindsWhatTheReferenceFinds) {
   ASSERT_GT(e.dup_keys_a, 0u);
   compare::KeyedOptions options;
   options.key = {"id"};
-  auto got = compare::compare_keyed(
-      table_of(write_rows("keyed_a_" + tag + ".arrow", a, GetParam())),
-      table_of(write_rows("keyed_b_" + tag + ".arrow", b, GetParam())), options);
+  auto got = compare::compare_keyed(table_of(write_rows("keyed_a_" + tag, a, GetParam())),
+                                    table_of(write_rows("keyed_b_" + tag, b, GetParam())), options);
   ASSERT_TRUE(got.is_ok()) << got.status().message();
   expect_matches(*got, e, a.size(), b.size());
   EXPECT_FALSE(got->same_records);
@@ -180,18 +186,25 @@ TEST_P(KeyedByKind, FindsWhatTheReferenceFinds) {
   ASSERT_FALSE(got->changes.empty());
   ASSERT_TRUE(e.first_changed_row_a.has_value());
   EXPECT_EQ(got->changes[0].original_row, *e.first_changed_row_a);
-  EXPECT_EQ(b[got->changes[0].reproduced_row].key, a[*e.first_changed_row_a].key);
+  const Row& ra = a[*e.first_changed_row_a];
+  const Row& rb = b[got->changes[0].reproduced_row];
+  EXPECT_EQ(rb.key, ra.key);
+  // The two rows read again: the value column, before and after.
+  ASSERT_EQ(got->changes[0].values.size(), 1u);
+  EXPECT_EQ(got->changes[0].values[0].column, "value");
+  EXPECT_EQ(got->changes[0].values[0].original, std::to_string(ra.value));
+  EXPECT_EQ(got->changes[0].values[0].reproduced, std::to_string(rb.value));
 }
 
 TEST_P(KeyedByKind, AShuffledCopyHoldsTheSameRecords) {
-  const std::string tag = GetParam() == KeyKind::kInt ? "int" : "str";
+  const std::string tag = std::to_string(int(GetParam()));
   const auto a = original_rows();
   const auto b = shuffled(a, 7);
   compare::KeyedOptions options;
   options.key = {"id"};
-  auto got = compare::compare_keyed(
-      table_of(write_rows("keyed_same_a_" + tag + ".arrow", a, GetParam())),
-      table_of(write_rows("keyed_same_b_" + tag + ".arrow", b, GetParam())), options);
+  auto got =
+      compare::compare_keyed(table_of(write_rows("keyed_same_a_" + tag, a, GetParam())),
+                             table_of(write_rows("keyed_same_b_" + tag, b, GetParam())), options);
   ASSERT_TRUE(got.is_ok()) << got.status().message();
   expect_matches(*got, reference(a, b), a.size(), b.size());
   EXPECT_TRUE(got->same_records);
@@ -199,9 +212,13 @@ TEST_P(KeyedByKind, AShuffledCopyHoldsTheSameRecords) {
   EXPECT_EQ(got->original.duplicate_keys, uint64_t(kKeys / 1000));
 }
 
-INSTANTIATE_TEST_SUITE_P(Keys, KeyedByKind, ::testing::Values(KeyKind::kInt, KeyKind::kLongString),
+INSTANTIATE_TEST_SUITE_P(Keys, KeyedByKind,
+                         ::testing::Values(KeyKind::kInt, KeyKind::kIntParquet,
+                                           KeyKind::kLongString),
                          [](const auto& p) {
-                           return p.param == KeyKind::kInt ? "Int64" : "LongString";
+                           return p.param == KeyKind::kInt          ? "Int64"
+                                  : p.param == KeyKind::kIntParquet ? "Int64Parquet"
+                                                                    : "LongString";
                          });
 
 }  // namespace

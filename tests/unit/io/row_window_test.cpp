@@ -1,7 +1,9 @@
 // A row window over a concatenated record stream (open_concatenated_record_stream of
 // record_stream.h, row_window.h): every window over three Arrow IPC files of several batches gives
 // the rows skip .. skip + limit - 1 of the whole, counted by hand; the files after the
-// window's last row are never opened.
+// window's last row are never opened. With an opener from a row (open_record_stream_from),
+// a Parquet file's row groups before the window are passed over, never decoded, and every
+// window still gives the same rows.
 #include <atomic>
 #include <memory>
 #include <string>
@@ -9,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "odf_hash/internal/io/arrow_module.h"
+#include "odf_hash/internal/io/concat_stream.h"
 #include "odf_hash/internal/io/deferred_object.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/record_stream.h"
@@ -26,6 +30,17 @@ std::string ids_file(const std::string& name, int64_t first, int64_t rows, int64
   return write_ipc(name, table, /*stream=*/false, /*legacy=*/false, chunk);
 }
 
+// `rows` ids from `first` in Parquet row groups of `group` rows.
+std::string ids_parquet(const std::string& name, int64_t first, int64_t rows, int64_t group) {
+  arrow::Int64Builder b;
+  for (int64_t i = 0; i < rows; ++i) EXPECT_TRUE(b.Append(first + i).ok());
+  auto table = arrow::Table::Make(arrow::schema({arrow::field("id", arrow::int64())}),
+                                  {ok_or_die(b.Finish())});
+  ParquetOptions options;
+  options.row_group_size = group;
+  return write_parquet(name, table, options);
+}
+
 struct Read {
   Status open;
   std::string error;
@@ -33,10 +48,19 @@ struct Read {
 };
 
 // The ids the windowed stream gives, read through each batch's offset and length.
-Read read_ids(const std::vector<std::shared_ptr<ObjectReader>>& objects, RowWindow window) {
+// `from`: opened by the Arrow module's open_record_stream_from while rows remain to skip.
+Read read_ids(const std::vector<std::shared_ptr<ObjectReader>>& objects, RowWindow window,
+              bool from = false) {
   Read r;
   ArrowArrayStream stream{};
-  r.open = open_concatenated_record_stream(objects, &stream, window);
+  if (from) {
+    auto api = io_internal::arrow_module();
+    EXPECT_TRUE(api.is_ok()) << api.status().message();
+    r.open = io_internal::concatenate_streams(objects, (*api)->open_record_stream, &stream, {},
+                                              window, (*api)->open_record_stream_from);
+  } else {
+    r.open = open_concatenated_record_stream(objects, &stream, window);
+  }
   if (!r.open.is_ok()) return r;
   for (;;) {
     ArrowArray batch{};
@@ -124,6 +148,63 @@ TEST(RowWindow, FilesAfterTheWindowAreNeverOpened) {
   r = read_ids(objects, RowWindow{18, std::nullopt});
   EXPECT_NE(r.error, "");
   EXPECT_EQ(opens_bad.load(), 1);
+}
+
+TEST(RowWindow, ParquetRowGroupsBeforeTheWindowAreNotDecoded) {
+  // Row groups of 3, 2 and 4 rows; IPC in the middle (read from its first row).
+  const std::vector<std::string> paths = {ids_parquet("win_p_a.parquet", 0, 7, 3),
+                                          ids_file("win_p_b.arrow", 7, 5, 2),
+                                          ids_parquet("win_p_c.parquet", 12, 9, 4)};
+  std::vector<std::shared_ptr<ObjectReader>> objects;
+  for (const auto& p : paths) {
+    auto o = open_local_file(p);
+    ASSERT_TRUE(o.is_ok()) << o.status().message();
+    objects.push_back(std::move(o).value());
+  }
+  auto api = io_internal::arrow_module();
+  ASSERT_TRUE(api.is_ok()) << api.status().message();
+  // The first file's groups are [0, 3), [3, 6) and [6, 7): from row 6 the first two are
+  // passed over and the stream starts at row 6; from row 5 only the first; from row 7 or
+  // later (past the file) all three.
+  for (auto [row, skipped_rows] : std::vector<std::pair<uint64_t, uint64_t>>{
+           {0, 0}, {2, 0}, {3, 3}, {5, 3}, {6, 6}, {7, 7}, {100, 7}}) {
+    ArrowArrayStream s{};
+    uint64_t skipped = 99;
+    ASSERT_TRUE((*api)->open_record_stream_from(objects[0], row, &s, &skipped).is_ok());
+    EXPECT_EQ(skipped, skipped_rows) << "from row " << row;
+    ArrowArray batch{};
+    ASSERT_EQ(s.get_next(&s, &batch), 0);
+    if (skipped_rows < 7) {
+      ASSERT_NE(batch.release, nullptr);
+      const auto* v = static_cast<const int64_t*>(batch.children[0]->buffers[1]);
+      EXPECT_EQ(v[batch.offset + batch.children[0]->offset], int64_t(skipped_rows));
+      batch.release(&batch);
+    } else {
+      EXPECT_EQ(batch.release, nullptr);  // every group passed over: no rows
+    }
+    s.release(&s);
+  }
+  {
+    ArrowArrayStream s{};
+    uint64_t skipped = 99;
+    ASSERT_TRUE((*api)->open_record_stream_from(objects[1], 3, &s, &skipped).is_ok());
+    EXPECT_EQ(skipped, 0u);  // IPC: from its first row
+    s.release(&s);
+  }
+  const int64_t total = 21;
+  for (int64_t skip = 0; skip <= total + 1; ++skip) {
+    for (int64_t limit = -1; limit <= total + 1; ++limit) {  // -1: no limit
+      RowWindow w{uint64_t(skip), limit < 0 ? std::nullopt : std::optional<uint64_t>(limit)};
+      std::vector<int64_t> expected;
+      for (int64_t i = skip; i < total && (limit < 0 || i < skip + limit); ++i) {
+        expected.push_back(i);
+      }
+      Read r = read_ids(objects, w, /*from=*/true);
+      ASSERT_TRUE(r.open.is_ok()) << r.open.message();
+      EXPECT_EQ(r.error, "");
+      EXPECT_EQ(r.ids, expected) << "skip " << skip << " limit " << limit;
+    }
+  }
 }
 
 }  // namespace

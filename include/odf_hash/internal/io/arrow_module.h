@@ -77,6 +77,10 @@ struct ArrowModuleApi {
                              std::shared_ptr<ObjectReader> like,
                              const std::vector<std::string>& fields, bool types,
                              ArrowArrayStream* out);
+  // open_record_stream from near a row: a Parquet file's row groups before it passed over
+  // (arrow/module_api.h), the rows skipped in *skipped.
+  Status (*open_record_stream_from)(std::shared_ptr<ObjectReader> object, uint64_t first_row,
+                                    ArrowArrayStream* out, uint64_t* skipped);
 };
 
 // A RenderBatch closed when it goes (null: none open).

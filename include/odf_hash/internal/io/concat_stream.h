@@ -16,6 +16,10 @@
 namespace odf_hash::io_internal {
 
 using StreamOpener = std::function<Status(std::shared_ptr<ObjectReader>, ArrowArrayStream*)>;
+// Opens an object's stream from near a row, the rows passed over in the last argument
+// (ArrowModuleApi::open_record_stream_from).
+using StreamOpenerFrom =
+    std::function<Status(std::shared_ptr<ObjectReader>, uint64_t, ArrowArrayStream*, uint64_t*)>;
 
 // Opens objects[0] with `open` at once (its errors are returned here); each next object is
 // opened when the previous one's stream ends, and must have the first's schema (the same
@@ -25,8 +29,11 @@ using StreamOpener = std::function<Status(std::shared_ptr<ObjectReader>, ArrowAr
 // get_next (0 from here): once the batches read before are counted, the next ones are that
 // object's (src/compare/row_diff.cpp says which file of a group a row is in).
 // `window`: only those rows of the whole (record_stream.h's open_concatenated_record_stream).
+// `open_from`, when set, opens the objects while rows of the window's start remain to be
+// skipped, so that a Parquet file's row groups before it are never decoded (`on_open` then
+// sees fewer rows before an object than there are: not for callers that count them).
 Status concatenate_streams(std::vector<std::shared_ptr<ObjectReader>> objects, StreamOpener open,
                            ArrowArrayStream* out, std::function<void(size_t)> on_open = {},
-                           RowWindow window = {});
+                           RowWindow window = {}, StreamOpenerFrom open_from = {});
 
 }  // namespace odf_hash::io_internal
