@@ -28,7 +28,7 @@ timed() {
     cat "$out/$name.out" >&2
     exit 1
   fi
-  cat "$out/time" >>"$out/$name.times"
+  tail -n 1 "$out/time" >>"$out/$name.times"  # not GNU time's "Command exited with ..." line
 }
 for ((i = 0; i < RUNS; i++)); do
   for n in 1000 5000; do
