@@ -172,19 +172,6 @@ odf_hash::Result<odf_hash::compare::FileComparison> compare_tables(
                                     compare);
 }
 
-// A progress callback (None or a callable taking the bytes read so far), as the tick of
-// run_interruptible: false when it raised (the exception is left set).
-std::function<bool()> progress_tick(const nb::object& progress,
-                                    const std::shared_ptr<odf_hash::ReadCounter>& counter) {
-  if (progress.is_none()) return {};
-  return [progress, counter] {
-    PyObject* r = PyObject_CallOneArg(
-        progress.ptr(), nb::int_(counter->bytes.load(std::memory_order_relaxed)).ptr());
-    Py_XDECREF(r);
-    return r != nullptr;
-  };
-}
-
 nb::dict compare_files(const OsString& a_arg, const OsString& b_arg, unsigned threads, size_t rows,
                        const StoreTuple& store, const std::vector<std::string>& ignore_columns,
                        const ToleranceTuple& tolerance, const nb::object& progress,

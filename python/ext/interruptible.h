@@ -23,6 +23,7 @@
 
 #include "odf_hash/core/parallel.h"
 #include "odf_hash/io/cancel.h"
+#include "odf_hash/io/read_counter.h"
 
 namespace odf_hash_py {
 
@@ -94,6 +95,20 @@ std::invoke_result_t<Work&> run_interruptible(odf_hash::CancelFlag& cancel, Work
   }
   if (error) std::rethrow_exception(error);
   return std::move(*result);
+}
+
+// A progress callback (None or a callable taking the bytes read so far, as counted in
+// `counter`), as the tick of run_interruptible: false when it raised (the exception is left
+// set). Every long call of the module takes one, with the same meaning.
+inline std::function<bool()> progress_tick(const nanobind::object& progress,
+                                           const std::shared_ptr<odf_hash::ReadCounter>& counter) {
+  if (progress.is_none()) return {};
+  return [progress, counter] {
+    PyObject* r = PyObject_CallOneArg(
+        progress.ptr(), nanobind::int_(counter->bytes.load(std::memory_order_relaxed)).ptr());
+    Py_XDECREF(r);
+    return r != nullptr;
+  };
 }
 
 }  // namespace odf_hash_py

@@ -30,7 +30,9 @@
 #include "odf_hash/core/sha3.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/cancel.h"
+#include "odf_hash/io/logical_file.h"
 #include "odf_hash/io/physical.h"
+#include "odf_hash/io/read_counter.h"
 #include "odf_hash/io/record_stream.h"
 #include "odf_hash/io/table.h"
 #include "odf_hash/logical/logical.h"
@@ -49,6 +51,7 @@ using odf_hash_py::bind_verify;
 using odf_hash_py::capsule_pointer;
 using odf_hash_py::LibraryError;
 using odf_hash_py::options_for;
+using odf_hash_py::progress_tick;
 using odf_hash_py::run_interruptible;
 using odf_hash_py::store_for;
 using odf_hash_py::StoreTuple;
@@ -140,13 +143,28 @@ LogicalTuple logical_array_capsules(nb::handle schema_capsule, nb::handle array_
   return to_tuple(value_or_raise(std::move(r)));
 }
 
-LogicalTuple logical_file(const OsString& path_arg, unsigned threads, const StoreTuple& store) {
+// The object at a path or URL (open_object), its reads counted in `counter`.
+odf_hash::Result<std::shared_ptr<odf_hash::ObjectReader>> open_counted(
+    const std::string& path, const odf_hash::StoreOptions& store,
+    const std::shared_ptr<odf_hash::ReadCounter>& counter) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::unique_ptr<odf_hash::ObjectReader> object,
+                            odf_hash::open_object(path, store));
+  return odf_hash::count_reads(std::shared_ptr<odf_hash::ObjectReader>(std::move(object)), counter);
+}
+
+LogicalTuple logical_file(const OsString& path_arg, unsigned threads, const StoreTuple& store,
+                          const nb::object& progress) {
   const std::string& path = path_arg.value;
   odf_hash::CancelFlag cancel{false};
-  auto r = run_interruptible(cancel, [&] {
-    return odf_hash::logical_hash_path_or_url(path, options_for(threads, &cancel),
-                                              store_for(store, cancel));
-  });
+  auto counter = std::make_shared<odf_hash::ReadCounter>();
+  auto r = run_interruptible(
+      cancel,
+      [&]() -> odf_hash::Result<odf_hash::LogicalDigest> {
+        ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<odf_hash::ObjectReader> object,
+                                  open_counted(path, store_for(store, cancel), counter));
+        return odf_hash::logical_hash_object(std::move(object), options_for(threads, &cancel));
+      },
+      progress_tick(progress, counter));
   return to_tuple(value_or_raise(std::move(r)));
 }
 
@@ -180,11 +198,21 @@ nb::object open_records_capsule(const OsString& path_arg) {
 }
 
 std::tuple<odf_hash::Multihash, uint64_t> physical_file(const OsString& path_arg,
-                                                        const StoreTuple& store) {
+                                                        const StoreTuple& store,
+                                                        const nb::object& progress) {
   const std::string& path = path_arg.value;
   odf_hash::CancelFlag cancel{false};
+  auto counter = std::make_shared<odf_hash::ReadCounter>();
   auto r = run_interruptible(
-      cancel, [&] { return odf_hash::physical_hash_path_or_url(path, store_for(store, cancel)); });
+      cancel,
+      [&] {
+        return odf_hash::physical_hash_path_or_url(
+            path, store_for(store, cancel), [&counter](uint64_t done, uint64_t) {
+              counter->bytes.store(done, std::memory_order_relaxed);
+              return true;
+            });
+      },
+      progress_tick(progress, counter));
   auto d = value_or_raise(std::move(r));
   return {d.hash, d.size};
 }
@@ -245,8 +273,8 @@ nb::dict slice_to_dict(const odf_hash::odf::DataSlice& s) {
 
 // The DataSlice as a dict, and the columns the reference cannot hash (column tuples).
 std::tuple<nb::dict, std::vector<ColumnTuple>> data_slice(const OsString& path_arg, uint64_t offset,
-                                                          unsigned threads,
-                                                          const StoreTuple& store) {
+                                                          unsigned threads, const StoreTuple& store,
+                                                          const nb::object& progress) {
   const std::string& path = path_arg.value;
   odf_hash::odf::SliceOptions options;
   options.offset = offset;
@@ -254,13 +282,15 @@ std::tuple<nb::dict, std::vector<ColumnTuple>> data_slice(const OsString& path_a
   options.logical = options_for(threads, &cancel);
   std::vector<odf_hash::ColumnDigest> gaps;
   options.reference_gaps = &gaps;
-  auto r = run_interruptible(cancel, [&] {
-    return [&]() -> odf_hash::Result<odf_hash::odf::DataSlice> {
-      ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table file,
-                                odf_hash::open_table(path, store_for(store, cancel)));
-      return odf_hash::odf::data_slice(file, options);
-    }();
-  });
+  auto counter = std::make_shared<odf_hash::ReadCounter>();
+  auto r = run_interruptible(
+      cancel,
+      [&]() -> odf_hash::Result<odf_hash::odf::DataSlice> {
+        ODF_HASH_ASSIGN_OR_RETURN(odf_hash::Table file,
+                                  odf_hash::open_table(path, store_for(store, cancel)));
+        return odf_hash::odf::data_slice(odf_hash::count_reads(std::move(file), counter), options);
+      },
+      progress_tick(progress, counter));
   nb::dict d = slice_to_dict(value_or_raise(std::move(r)));
   std::vector<ColumnTuple> columns;
   for (const auto& c : gaps) columns.push_back(column_tuple(c));
@@ -367,10 +397,11 @@ NB_MODULE(_odf_hash, m) {
 
   m.def("logical_stream_capsule", &logical_stream_capsule, "capsule"_a, "threads"_a);
   m.def("logical_array_capsules", &logical_array_capsules, "schema"_a, "array"_a, "threads"_a);
-  m.def("logical_file", &logical_file, "path"_a, "threads"_a, "store"_a);
+  m.def("logical_file", &logical_file, "path"_a, "threads"_a, "store"_a, "progress"_a = nb::none());
   m.def("open_records_capsule", &open_records_capsule, "path"_a);
-  m.def("physical_file", &physical_file, "path"_a, "store"_a);
-  m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a, "store"_a);
+  m.def("physical_file", &physical_file, "path"_a, "store"_a, "progress"_a = nb::none());
+  m.def("data_slice", &data_slice, "path"_a, "offset"_a, "threads"_a, "store"_a,
+        "progress"_a = nb::none());
   bind_compare(m);
   bind_query(m);
   bind_verify(m);

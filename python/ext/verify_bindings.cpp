@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -26,6 +27,7 @@
 #include "odf_hash/api/verify.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/cancel.h"
+#include "odf_hash/io/read_counter.h"
 #include "odf_hash/odf/verify.h"
 #include "odf_hash/odf/verify_args.h"
 #include "odf_hash/odf/verify_json.h"
@@ -132,16 +134,36 @@ odf_hash::odf::VerifyOptions verify_options(bool integrity_only, bool strict,
 // a workspace; the first error raised. jobs 0: the library's default (16 for a URL).
 class Collector final : public odf_hash::api::VerifyObserver {
  public:
+  // `counter`, when set, counts the bytes of the files hashed so far, dataset after dataset
+  // (a progress callback).
+  explicit Collector(std::shared_ptr<odf_hash::ReadCounter> counter = nullptr)
+      : counter_(std::move(counter)) {}
+
   void dataset(const odf_hash::api::DatasetOutcome& o) override {
     out.emplace_back(o.name, o.result->report);  // errors stop the run
   }
+  bool wants_progress() const override { return counter_ != nullptr; }
+  void progress(const std::string&, const odf_hash::odf::VerifyProgress& p) override {
+    last_ = p.bytes_done;
+    counter_->bytes.store(before_ + last_, std::memory_order_relaxed);
+  }
+  void progress_done() override {
+    before_ += last_;
+    last_ = 0;
+  }
   std::vector<std::pair<std::string, odf_hash::odf::DatasetReport>> out;
+
+ private:
+  std::shared_ptr<odf_hash::ReadCounter> counter_;
+  uint64_t before_ = 0;  // the bytes of the datasets done
+  uint64_t last_ = 0;    // of the dataset being verified
 };
 
 nb::list verify(const OsString& path_arg, bool workspace,
                 const std::optional<std::vector<OsString>>& names, unsigned jobs,
                 bool integrity_only, bool strict, const StoreTuple& store, const ModesTuple& modes,
-                const std::optional<OsString>& pins, const std::optional<OsString>& write_pins) {
+                const std::optional<OsString>& pins, const std::optional<OsString>& write_pins,
+                const nb::object& progress) {
   odf_hash::CancelFlag cancel{false};
   odf_hash::api::VerifyRequest request;
   request.locations = {path_arg.value};
@@ -158,10 +180,14 @@ nb::list verify(const OsString& path_arg, bool workspace,
   request.modes = mode_args(modes, pins, write_pins);
   request.spelling = odf_hash::odf::ArgSpelling::kKeywords;
   request.stop_at_error = true;
-  Collector collector;
-  auto r = run_interruptible(cancel, [&]() -> odf_hash::Result<odf_hash::api::VerifyResult> {
-    return odf_hash::api::verify(request, collector);
-  });
+  auto counter = progress.is_none() ? nullptr : std::make_shared<odf_hash::ReadCounter>();
+  Collector collector(counter);
+  auto r = run_interruptible(
+      cancel,
+      [&]() -> odf_hash::Result<odf_hash::api::VerifyResult> {
+        return odf_hash::api::verify(request, collector);
+      },
+      progress_tick(progress, counter));
   odf_hash::api::VerifyResult result = value_or_raise(std::move(r));
   if (!result.pins_written.is_ok()) throw LibraryError(result.pins_written);
   nb::list out;
@@ -263,7 +289,8 @@ std::vector<std::string> problem_kinds() {
 
 void bind_verify(nb::module_& m) {
   m.def("verify", &verify, "path"_a, "workspace"_a, "names"_a.none(), "jobs"_a, "integrity_only"_a,
-        "strict"_a, "store"_a, "modes"_a, "pins"_a.none(), "write_pins"_a.none());
+        "strict"_a, "store"_a, "modes"_a, "pins"_a.none(), "write_pins"_a.none(),
+        "progress"_a = nb::none());
   m.def("plan_verify", &plan_verify, "path"_a, "integrity_only"_a, "strict"_a, "store"_a,
         "modes"_a);
   m.def("check_task", &check_task, "task_json"_a, "allow"_a = nb::none());

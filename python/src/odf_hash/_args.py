@@ -23,6 +23,14 @@ def _count(name: str, value: Any, maximum: int) -> int:
     return min(value, maximum)
 
 
+def _progress(progress: Any) -> Any:
+    """A progress callback as every long call takes it: None, or a callable called every
+    100 ms on the calling thread with the bytes read so far (and once at the end)."""
+    if progress is not None and not callable(progress):
+        raise InvalidInputError(f"progress must be a callable or None, not {progress!r}")
+    return progress
+
+
 def _threads(threads: Optional[int]) -> int:
     if threads is None:
         return 0  # every core

@@ -9,7 +9,7 @@ import tempfile
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _odf_hash
-from ._args import _path, _store, _threads
+from ._args import _path, _progress, _store, _threads
 from ._errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -406,8 +406,7 @@ def compare(original: Any, reproduced: Any, *, threads: Optional[int] = None, ro
     n = _rows(rows)
     ignore = _ignored(ignore_columns, ignore_time_columns)
     tolerance = _tolerance(rtol, atol)
-    if progress is not None and not callable(progress):
-        raise InvalidInputError(f"progress must be a callable or None, not {progress!r}")
+    _progress(progress)
     wa, wb = (_window(w, "odf_hash.compare") for w in (original_window, reproduced_window))
     keyed = None
     if key is not None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import warnings
-from typing import Any, Dict, List, Literal, Optional, Union, overload
+from typing import Any, Callable, Dict, List, Literal, Optional, Union, overload
 
 from . import _odf_hash
-from ._args import PathLike, _path, _store, _threads
+from ._args import PathLike, _path, _progress, _store, _threads
 from ._errors import (
     HashTrapWarning,
     InvalidInputError,
@@ -200,14 +200,18 @@ def _check_polars(obj: Any, what: str) -> None:
 
 @overload
 def logical_file(path: PathLike, *, columns: Literal[False] = ..., threads: Optional[int] = ...,
-                 require_reference_compatible: bool = ..., **store: Any) -> str: ...
+                 require_reference_compatible: bool = ...,
+                 progress: Optional[Callable[[int], Any]] = ..., **store: Any) -> str: ...
 @overload
 def logical_file(path: PathLike, *, columns: Literal[True], threads: Optional[int] = ...,
-                 require_reference_compatible: bool = ..., **store: Any) -> LogicalDigest: ...
+                 require_reference_compatible: bool = ...,
+                 progress: Optional[Callable[[int], Any]] = ...,
+                 **store: Any) -> LogicalDigest: ...
 
 
 def logical_file(path: PathLike, *, columns: bool = False, threads: Optional[int] = None,
-                 require_reference_compatible: bool = False, **store: Any):
+                 require_reference_compatible: bool = False,
+                 progress: Optional[Callable[[int], Any]] = None, **store: Any):
     """The logical hash of the records in a Parquet or Arrow IPC file (format detected from its
     bytes), read exactly as the main ODF implementation reads it (arrow-rs types, batches of
     10,000 rows), so it equals the ``logicalHash`` ODF metadata records for the file.
@@ -218,11 +222,15 @@ def logical_file(path: PathLike, *, columns: bool = False, threads: Optional[int
     says ``dictionary``, as pandas categoricals are written, or with an all-null column, gets
     a hash kamu cannot check: warned). Raises :class:`NotFoundError`, :class:`IoError`,
     :class:`InvalidInputError` (corrupt file) or :class:`UnsupportedTypeError`, with the path
-    in the message."""
+    in the message.
+
+    ``progress``: a callable, called every 100 ms on the calling thread (and once at the end)
+    with the bytes of the file read so far, for a progress bar; an exception it raises stops
+    the call and is raised. Every long call of the module takes one, with this meaning."""
     p = _path(path, "odf_hash.logical_file")
     opts = _store("logical_file", store)
-    return _digest(_odf_hash.logical_file(p, _threads(threads), opts), columns, p,
-                   require_reference_compatible)
+    return _digest(_odf_hash.logical_file(p, _threads(threads), opts, _progress(progress)),
+                   columns, p, require_reference_compatible)
 
 
 class RecordStream:
@@ -262,7 +270,8 @@ def open_records(path: PathLike) -> RecordStream:
 _CHUNK = 1 << 20
 
 
-def physical(source: Union[PathLike, bytes, bytearray, memoryview, Any], **store: Any) -> str:
+def physical(source: Union[PathLike, bytes, bytearray, memoryview, Any], *,
+             progress: Optional[Callable[[int], Any]] = None, **store: Any) -> str:
     """The ODF physical hash (SHA3-256 as a ``sha3-256`` multihash, ``f1620`` + 64 hex digits)
     of a file or of bytes.
 
@@ -271,14 +280,20 @@ def physical(source: Union[PathLike, bytes, bytearray, memoryview, Any], **store
     or a binary file object opened for reading (read from its current position to its end).
     Note that a ``str`` is always a path, never data: a local path or a URL (``s3://``,
     ``http(s)://``: streamed; the store options as keyword arguments, see the module's
-    documentation). The GIL is released while hashing."""
+    documentation). The GIL is released while hashing.
+
+    ``progress`` as in :func:`logical_file`: the bytes hashed so far (for a file object, after
+    each MiB read; for bytes, once)."""
     opts = _store("physical", store)
+    _progress(progress)
     if isinstance(source, (bytes, bytearray, memoryview)):
         h = _odf_hash.Sha3Hasher()
         h.update(source)
+        if progress is not None:
+            progress(memoryview(source).nbytes)
         return str(h.finalize())
     if isinstance(source, (str, os.PathLike)):
-        digest, _size = _odf_hash.physical_file(_path(source, "odf_hash.physical"), opts)
+        digest, _size = _odf_hash.physical_file(_path(source, "odf_hash.physical"), opts, progress)
         return str(digest)
     read = getattr(source, "read", None)
     if read is None:
@@ -296,11 +311,14 @@ def physical(source: Union[PathLike, bytes, bytearray, memoryview, Any], **store
         if not chunk:
             break
         h.update(chunk)
+        if progress is not None:
+            progress(h.size)
     return str(h.finalize())
 
 
 def slice(path: PathLike, *, offset: int = 0, threads: Optional[int] = None,  # noqa: A001
-          require_reference_compatible: bool = False, **store: Any) -> Dict[str, Any]:
+          require_reference_compatible: bool = False,
+          progress: Optional[Callable[[int], Any]] = None, **store: Any) -> Dict[str, Any]:
     """The ODF ``DataSlice`` of a data file, as ODF metadata records it for a new data part::
 
         {"logicalHash": "f9680c00120...", "physicalHash": "f1620...",
@@ -310,12 +328,13 @@ def slice(path: PathLike, *, offset: int = 0, threads: Optional[int] = None,  # 
     check (a column the reference cannot hash) is warned about
     (:class:`ReferenceCompatibilityWarning`), or refused with
     ``require_reference_compatible=True``. Raises :class:`InvalidInputError` for a file
-    without records (ODF records no slice for it), and the errors of :func:`logical_file`."""
+    without records (ODF records no slice for it), and the errors of :func:`logical_file`.
+    ``progress`` as in :func:`logical_file` (the file is read twice: its bytes, its records)."""
     if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset < 2**64:
         raise InvalidInputError(f"offset must be an integer from 0 to 2**64 - 1, not {offset!r}")
     opts = _store("slice", store)
     p = _path(path, "odf_hash.slice")
-    d, gaps = _odf_hash.data_slice(p, offset, _threads(threads), opts)
+    d, gaps = _odf_hash.data_slice(p, offset, _threads(threads), opts, _progress(progress))
     _say_reference_gaps(p, [ColumnDigest(*c) for c in gaps],
                         require_reference_compatible, stacklevel=3)
     return d

@@ -5,10 +5,10 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Union
 
 from . import _odf_hash
-from ._args import _MAX_JOBS, PathLike, _count, _modes, _path, _store
+from ._args import _MAX_JOBS, PathLike, _count, _modes, _path, _progress, _store
 
 ProblemKind = enum.Enum(  # type: ignore[misc]
     "ProblemKind",
@@ -189,7 +189,8 @@ def verify(
     strict: bool = False, expect_head: Optional[str] = None, since: Optional[str] = None,
     deep: bool = False, sample: Union[None, int, float, str] = None,
     seed: Optional[int] = None, pins: Optional[PathLike] = None,
-    write_pins: Optional[PathLike] = None, **store: Any
+    write_pins: Optional[PathLike] = None, progress: Optional[Callable[[int], Any]] = None,
+    **store: Any
 ) -> Report:
     """Verifies the ODF dataset ``dataset``, a folder or a URL (``refs/head``, ``blocks/``, ``data/``,
     ``checkpoints/``): every block hashes to its name and the chain links down to the seed;
@@ -237,11 +238,16 @@ def verify(
       ``pins``.
 
     An empty value (``expect_head=""``, ``pins=""``, ...) raises :class:`InvalidInputError`:
-    it never turns a check off."""
+    it never turns a check off.
+
+    ``progress``: a callable, called every 100 ms on the calling thread (and once at the end)
+    with the bytes of the data and checkpoint files hashed so far (their recorded sizes add
+    up to the whole), for a progress bar; an exception it raises stops the verification and
+    is raised."""
     p = _path(dataset, "odf_hash.verify")
     args = _verify_args("verify", jobs, integrity_only, strict, store,
                         _modes("verify", expect_head, since, deep, sample, seed), pins, write_pins)
-    [(_name, report)] = _odf_hash.verify(p, False, None, *args)
+    [(_name, report)] = _odf_hash.verify(p, False, None, *args, _progress(progress))
     return Report(report)
 
 
@@ -260,7 +266,8 @@ def verify_workspace(
     workspace: PathLike, *, datasets: Optional[Iterable[str]] = None, jobs: Optional[int] = None,
     integrity_only: bool = False, strict: bool = False, deep: bool = False,
     sample: Union[None, int, float, str] = None, seed: Optional[int] = None,
-    pins: Optional[PathLike] = None, write_pins: Optional[PathLike] = None, **store: Any
+    pins: Optional[PathLike] = None, write_pins: Optional[PathLike] = None,
+    progress: Optional[Callable[[int], Any]] = None, **store: Any
 ) -> Dict[str, Report]:
     """Verifies every dataset of the kamu workspace ``workspace`` (the folder holding
     ``.kamu/``, ``.kamu`` itself or ``.kamu/datasets``; also a folder holding only dataset
@@ -276,10 +283,11 @@ def verify_workspace(
     several datasets (give the dataset id); the other arguments as :func:`verify`
     (``expect_head`` and ``since`` name one dataset's blocks: use :func:`verify` on that
     dataset; ``pins`` and ``write_pins`` find each dataset by its location, any spelling of
-    it)."""
+    it). ``progress`` as in :func:`verify`, the bytes of every dataset verified so far."""
     p = _path(workspace, "odf_hash.verify_workspace")
     wanted = None if datasets is None else [datasets] if isinstance(datasets, str) else list(datasets)
     args = _verify_args("verify_workspace", jobs, integrity_only, strict, store,
                         _modes("verify_workspace", None, None, deep, sample, seed), pins,
                         write_pins)
-    return {name: Report(report) for name, report in _odf_hash.verify(p, True, wanted, *args)}
+    return {name: Report(report)
+            for name, report in _odf_hash.verify(p, True, wanted, *args, _progress(progress))}
