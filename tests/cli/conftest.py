@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from json_schemas import check_document
 
 SHA3_256_PREFIX = bytes([0x16, 0x20])  # multihash: varint(0x16) varint(32)
 ARROW0_PREFIX = bytes([0x96, 0x80, 0xC0, 0x01, 0x20])  # varint(0x300016) varint(32)
@@ -107,6 +108,12 @@ def run(odf_hash_bin):
             # leak it does find still fails.
             print(f"note: LeakSanitizer infrastructure failure on attempt {attempt + 1} of "
                   f"{[str(a) for a in args]}; running it again", file=sys.stderr)
+        words = [str(a) for a in args]
+        wants_json = "--json" in words or "--format=json" in words or any(
+            a == "--format" and b == "json" for a, b in zip(words, words[1:]))
+        if wants_json and proc.returncode in (0, 1) and proc.stdout.strip():
+            # Every --json document the tests produce is held to its published schema.
+            check_document(proc.stdout.decode("utf-8"))
         return Ran(proc)
 
     return _run

@@ -134,7 +134,8 @@ def test_json_lists_hash_and_size_or_error_per_file(run, files):
 def test_json_stdin(run):
     r = run("physical", "--json", input=b"abc")
     assert r.rc == 0
-    assert json.loads(r.out) == {"files": [{"path": "-", "hash": physical_hash(b"abc"), "size": 3}]}
+    assert json.loads(r.out) == {"schema": "odf-hash/physical/1",
+                                 "files": [{"path": "-", "hash": physical_hash(b"abc"), "size": 3}]}
 
 
 def slow_stdin_run(odf_hash_bin, stderr_fd, args=()):

@@ -16,6 +16,7 @@ import pytest
 
 import kamu_answers as ka
 from conftest import Ran
+from json_schemas import check_document
 
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
 DATA = SOURCE / "tests" / "data" / "query"
@@ -41,6 +42,8 @@ def vq(odf_hash_bin, tmp_path):
             answer = path
         p = subprocess.run([odf_hash_bin, "verify-query", *map(str, args), str(answer)],
                            capture_output=True, input=stdin, timeout=120, env=env)
+        if "--json" in args and p.returncode in (0, 1) and p.stdout.strip():
+            check_document(p.stdout.decode("utf-8"))  # held to its published schema
         return Ran(p)
     return run
 

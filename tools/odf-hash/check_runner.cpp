@@ -310,7 +310,7 @@ int run_check(const CheckRun& run, const CheckKind& kind) {
                             {"malformed", total.malformed}}}};
     // One list: also its name alone, as before lists became operands.
     if (lists.size() == 1) doc["list"] = lists[0];
-    print_json(doc);
+    print_json(std::move(doc), JsonDoc::kCheck);
   }
 
   if (list_error) return kExitError;

@@ -196,7 +196,7 @@ void print_datasets_json(const compare::DatasetComparison& d) {
                   {"offsets_only_in_original", sum.only_in_original},
                   {"offsets_only_in_reproduced", sum.only_in_reproduced}};
   add_verification_json(d, j);
-  print_json(j);
+  print_json(std::move(j), JsonDoc::kCompareDatasets);
 }
 
 // One entry of the text report: its offsets and verdict, its files when they are a run or
@@ -347,7 +347,8 @@ int run_unordered(const CompareArgs& args) {
   }
   const compare::UnorderedComparison& c = *result;
   if (args.json) {
-    print_json(nlohmann::json::parse(compare::unordered_comparison_json(c)));
+    print_json(nlohmann::json::parse(compare::unordered_comparison_json(c)),
+               JsonDoc::kCompareUnordered);
   } else {
     print_unordered_side("original", c.original);
     print_unordered_side("reproduced", c.reproduced);
@@ -394,7 +395,8 @@ int run_keyed(const CompareArgs& args) {
     return kExitError;
   }
   if (args.json) {
-    print_json(nlohmann::json::parse(compare::keyed_comparison_json(*result)));
+    print_json(nlohmann::json::parse(compare::keyed_comparison_json(*result)),
+               JsonDoc::kCompareKeyed);
   } else {
     print_keyed(*result);
   }
@@ -460,7 +462,7 @@ int run_compare(const CompareArgs& args) {
   }
   const compare::FileComparison& c = *result;
   if (args.json) {
-    print_json(comparison_json(c));
+    print_json(comparison_json(c), JsonDoc::kCompareFiles);
   } else {
     print_side("original", c.original);
     print_side("reproduced", c.reproduced);

@@ -45,7 +45,8 @@ int run_decode(const DecodeOptions& options) {
                 {"digest", digest},
                 {"base", multibase::base_name(base)},
                 {"canonical", h.to_string()},
-                {"short", h.short_string()}});
+                {"short", h.short_string()}},
+               JsonDoc::kDecode);
     return kExitOk;
   }
   std::printf("codec:     %s\n", codec);

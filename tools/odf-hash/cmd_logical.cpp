@@ -270,7 +270,7 @@ int run_logical_as_one(const LogicalOptions& opt, const LogicalFileOptions& opti
     nlohmann::json doc;
     if (!files.empty()) files[0]["as_one"] = paths;
     doc["files"] = std::move(files);
-    print_json(doc);
+    print_json(std::move(doc), JsonDoc::kLogical);
   } else if (ok) {
     std::printf("  (%zu file%s read as one table, in this order:)\n", paths.size(),
                 paths.size() == 1 ? "" : "s");
@@ -352,7 +352,7 @@ int run_logical(const LogicalOptions& opt) {
   if (opt.json) {
     nlohmann::json doc;
     doc["files"] = std::move(files);
-    print_json(doc);
+    print_json(std::move(doc), JsonDoc::kLogical);
   }
   return failed ? kExitError : kExitOk;
 }

@@ -138,7 +138,7 @@ int run_physical_hash(const PhysicalOptions& options) {
       },
       [&](size_t i) { return stream[i] != 0; });
 
-  if (options.json) print_json({{"files", listed}});
+  if (options.json) print_json({{"files", listed}}, JsonDoc::kPhysical);
   std::fflush(stdout);
   return any_error ? kExitError : kExitOk;
 }

@@ -61,7 +61,7 @@ int run_slice(const SliceArgs& args) {
     // Not DataSlice fields: how far kamu can check it.
     j["referenceCompatible"] = gaps.empty();
     if (!gaps.empty()) j["referenceGaps"] = reference_gaps_json(gaps);
-    print_json(j);
+    print_json(std::move(j), JsonDoc::kSlice);
   } else {
     std::printf(
         "logicalHash: %s\nphysicalHash: %s\noffsetInterval:\n  start: %llu\n  end: %llu\n"

@@ -405,7 +405,7 @@ int run_verify(VerifyArgs& args) {
                          {"problems", t.problems},
                          {"logical_fallbacks", t.fallbacks},
                          {"partial", t.partial}}}};
-    print_json(out);
+    print_json(std::move(out), JsonDoc::kVerify);
   } else if (!args.quiet || t.valid != t.total) {
     print_summary(t);
   }

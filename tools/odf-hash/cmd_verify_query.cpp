@@ -152,7 +152,7 @@ int run_verify_query(QueryArgs& args) {
     return kExitError;
   }
   if (args.json) {
-    print_json(nlohmann::json::parse(query::query_report_json(*report)));
+    print_json(nlohmann::json::parse(query::query_report_json(*report)), JsonDoc::kVerifyQuery);
   } else {
     std::string out =
         line("answer", escape_text(args.answer == "-" ? "(standard input)" : args.answer));

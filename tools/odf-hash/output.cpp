@@ -58,7 +58,25 @@ void apply_format(const FormatChoice& choice, bool& json, DocumentRenderer markd
   }
 }
 
-void print_json(const nlohmann::json& doc) {
+std::string json_schema_id(JsonDoc kind) {
+  switch (kind) {
+    case JsonDoc::kPhysical: return "odf-hash/physical/1";
+    case JsonDoc::kLogical: return "odf-hash/logical/1";
+    case JsonDoc::kCheck: return "odf-hash/check/1";
+    case JsonDoc::kSlice: return "odf-hash/slice/1";
+    case JsonDoc::kDecode: return "odf-hash/decode/1";
+    case JsonDoc::kVerify: return "odf-hash/verify/1";
+    case JsonDoc::kVerifyQuery: return "odf-hash/verify-query/1";
+    case JsonDoc::kCompareFiles: return "odf-hash/compare-files/1";
+    case JsonDoc::kCompareUnordered: return "odf-hash/compare-unordered/1";
+    case JsonDoc::kCompareKeyed: return "odf-hash/compare-keyed/1";
+    case JsonDoc::kCompareDatasets: return "odf-hash/compare-datasets/1";
+  }
+  return "odf-hash/unknown/0";
+}
+
+void print_json(nlohmann::json doc, JsonDoc kind) {
+  doc["schema"] = json_schema_id(kind);
   std::string text =
       document_renderer != nullptr
           ? document_renderer(redacted(doc))

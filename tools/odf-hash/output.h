@@ -17,9 +17,30 @@ namespace odf_hash::cli {
 // Prints "odf-hash: <message>" on stderr.
 void print_error(std::string_view message);
 
-// Writes one JSON document and a newline on stdout (every string redacted). Bytes that are not
-// UTF-8 (file names can hold any bytes) are replaced by U+FFFD rather than failing.
-void print_json(const nlohmann::json& doc);
+// The documents `--json` prints, each described by a published JSON Schema,
+// docs/schemas/<name>.schema.json (the names below). print_json adds the field
+// "schema": "odf-hash/<name>/<version>" so that a program can tell what it reads; the version
+// changes when a field changes its type or meaning or goes away, not when one is added.
+enum class JsonDoc {
+  kPhysical,          // physical FILE...
+  kLogical,           // logical FILE...
+  kCheck,             // physical -c / logical -c LIST...
+  kSlice,             // slice FILE
+  kDecode,            // decode HASH
+  kVerify,            // verify DATASET|WORKSPACE, verify --pins FILE
+  kVerifyQuery,       // verify-query ANSWER
+  kCompareFiles,      // compare FILE FILE
+  kCompareUnordered,  // compare --ignore-order FILE FILE
+  kCompareKeyed,      // compare --key COLS FILE FILE
+  kCompareDatasets,   // compare DATASET DATASET
+};
+// "odf-hash/<name>/<version>" of a document kind.
+std::string json_schema_id(JsonDoc kind);
+
+// Writes one JSON document of `kind` (its "schema" field added) and a newline on stdout
+// (every string redacted). Bytes that are not UTF-8 (file names can hold any bytes) are
+// replaced by U+FFFD rather than failing.
+void print_json(nlohmann::json doc, JsonDoc kind);
 
 // How print_json prints the command's document from now on: through `render` (`--format
 // markdown`: markdown.h) instead of as JSON; the document is redacted first either way.
