@@ -52,11 +52,14 @@ class PartitionedSpill {
   Status finish() {
     for (unsigned p = 0; p < kPartitions; ++p) ODF_HASH_RETURN_IF_ERROR(flush(p));
     pending_ = {};
+    finished_ = true;
     return Status::ok();
   }
   // Replaces `out` with every entry of partition `p`, in the order added (after finish();
   // several partitions may be read at once from several threads).
   Status read(unsigned p, std::vector<Entry>& out) const {
+    // Before finish(), the entries still buffered would be missing without a word.
+    if (!finished_) return Status::internal("a spill read before it was finished");
     size_t n = 0;
     for (const Block& b : blocks_[p]) n += b.entries;
     out.resize(n);
@@ -89,6 +92,7 @@ class PartitionedSpill {
   }
 
   TempFile file_;
+  bool finished_ = false;
   std::array<std::vector<Entry>, kPartitions> pending_;
   std::array<std::vector<Block>, kPartitions> blocks_;
 };

@@ -31,7 +31,9 @@ using StreamOpenerFrom =
 // `window`: only those rows of the whole (record_stream.h's open_concatenated_record_stream).
 // `open_from`, when set, opens the objects while rows of the window's start remain to be
 // skipped, so that a Parquet file's row groups before it are never decoded (`on_open` then
-// sees fewer rows before an object than there are: not for callers that count them).
+// sees fewer rows before an object than there are: not for callers that count them; and the
+// batches are not cut where arrow-rs cuts them, which arrow0 of nullable structs depends on:
+// not for hashing, only for reading rows).
 Status concatenate_streams(std::vector<std::shared_ptr<ObjectReader>> objects, StreamOpener open,
                            ArrowArrayStream* out, std::function<void(size_t)> on_open = {},
                            RowWindow window = {}, StreamOpenerFrom open_from = {});
