@@ -42,6 +42,7 @@ def test_decode_logical_hash(run):
 def test_decode_json(run):
     doc = json.loads(run("decode", ABC_CANONICAL, "--json").out)
     assert doc == {
+        "schema": "odf-hash/decode/1",
         "codec": "sha3-256",
         "code": 0x16,
         "code_hex": "0x16",

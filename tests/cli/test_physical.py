@@ -119,6 +119,7 @@ def test_json_lists_hash_and_size_or_error_per_file(run, files):
     assert r.rc == 2
     doc = json.loads(r.out)
     assert doc == {
+        "schema": "odf-hash/physical/1",
         "files": [
             {"path": "abc.txt", "hash": physical_hash(b"abc"), "size": 3},
             {"path": "sub", "error": "is a directory"},
