@@ -78,6 +78,25 @@ Read read_ids(const std::vector<std::shared_ptr<ObjectReader>>& objects, RowWind
   return r;
 }
 
+std::vector<std::shared_ptr<ObjectReader>> open_all(const std::vector<std::string>& paths) {
+  std::vector<std::shared_ptr<ObjectReader>> objects;
+  for (const auto& p : paths) {
+    auto o = open_local_file(p);
+    EXPECT_TRUE(o.is_ok()) << o.status().message();
+    if (o.is_ok()) objects.push_back(std::move(o).value());
+  }
+  return objects;
+}
+
+// The ids first + skip ... of a window over ids first .. first + total - 1 (limit < 0: no
+// limit), counted by hand.
+std::vector<int64_t> window_ids(int64_t first, int64_t total, int64_t skip, int64_t limit) {
+  std::vector<int64_t> ids;
+  for (int64_t i = skip; i < total && (limit < 0 || i < skip + limit); ++i)
+    ids.push_back(first + i);
+  return ids;
+}
+
 std::shared_ptr<ObjectReader> deferred(const std::string& path, std::atomic<int>& opens) {
   return std::make_shared<DeferredObject>(
       path, 0, [path, &opens]() -> Result<std::shared_ptr<ObjectReader>> {
@@ -93,31 +112,20 @@ TEST(RowWindow, EveryWindowOfThreeFiles) {
   const std::vector<std::string> paths = {ids_file("win_a.arrow", 0, 7, 3),
                                           ids_file("win_b.arrow", 7, 5, 2),
                                           ids_file("win_c.arrow", 12, 9, 4)};
-  std::vector<std::shared_ptr<ObjectReader>> objects;
-  for (const auto& p : paths) {
-    auto o = open_local_file(p);
-    ASSERT_TRUE(o.is_ok()) << o.status().message();
-    objects.push_back(std::move(o).value());
-  }
+  const std::vector<std::shared_ptr<ObjectReader>> objects = open_all(paths);
+  ASSERT_EQ(objects.size(), paths.size());
   const int64_t total = 21;
   for (int64_t skip = 0; skip <= total + 1; ++skip) {
     for (int64_t limit = -1; limit <= total + 1; ++limit) {  // -1: no limit
       RowWindow w{uint64_t(skip), limit < 0 ? std::nullopt : std::optional<uint64_t>(limit)};
-      std::vector<int64_t> expected;
-      for (int64_t i = skip; i < total && (limit < 0 || i < skip + limit); ++i) {
-        expected.push_back(i);
-      }
+      const std::vector<int64_t> expected = window_ids(0, total, skip, limit);
       Read r = read_ids(objects, w);
       ASSERT_TRUE(r.open.is_ok()) << r.open.message();
       EXPECT_EQ(r.error, "");
       EXPECT_EQ(r.ids, expected) << "skip " << skip << " limit " << limit;
       // One file alone is windowed too.
       Read one = read_ids({objects[2]}, w);
-      std::vector<int64_t> expected_one;
-      for (int64_t i = skip; i < 9 && (limit < 0 || i < skip + limit); ++i) {
-        expected_one.push_back(12 + i);
-      }
-      EXPECT_EQ(one.ids, expected_one) << "skip " << skip << " limit " << limit;
+      EXPECT_EQ(one.ids, window_ids(12, 9, skip, limit)) << "skip " << skip << " limit " << limit;
     }
   }
 }
@@ -155,12 +163,8 @@ TEST(RowWindow, ParquetRowGroupsBeforeTheWindowAreNotDecoded) {
   const std::vector<std::string> paths = {ids_parquet("win_p_a.parquet", 0, 7, 3),
                                           ids_file("win_p_b.arrow", 7, 5, 2),
                                           ids_parquet("win_p_c.parquet", 12, 9, 4)};
-  std::vector<std::shared_ptr<ObjectReader>> objects;
-  for (const auto& p : paths) {
-    auto o = open_local_file(p);
-    ASSERT_TRUE(o.is_ok()) << o.status().message();
-    objects.push_back(std::move(o).value());
-  }
+  const std::vector<std::shared_ptr<ObjectReader>> objects = open_all(paths);
+  ASSERT_EQ(objects.size(), paths.size());
   auto api = io_internal::arrow_module();
   ASSERT_TRUE(api.is_ok()) << api.status().message();
   // The first file's groups are [0, 3), [3, 6) and [6, 7): from row 6 the first two are
@@ -195,10 +199,7 @@ TEST(RowWindow, ParquetRowGroupsBeforeTheWindowAreNotDecoded) {
   for (int64_t skip = 0; skip <= total + 1; ++skip) {
     for (int64_t limit = -1; limit <= total + 1; ++limit) {  // -1: no limit
       RowWindow w{uint64_t(skip), limit < 0 ? std::nullopt : std::optional<uint64_t>(limit)};
-      std::vector<int64_t> expected;
-      for (int64_t i = skip; i < total && (limit < 0 || i < skip + limit); ++i) {
-        expected.push_back(i);
-      }
+      const std::vector<int64_t> expected = window_ids(0, total, skip, limit);
       Read r = read_ids(objects, w, /*from=*/true);
       ASSERT_TRUE(r.open.is_ok()) << r.open.message();
       EXPECT_EQ(r.error, "");
