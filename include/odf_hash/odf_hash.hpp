@@ -40,6 +40,8 @@
 #include "odf_hash/odf/odf_block.h"
 #include "odf_hash/odf/odf_events.h"
 #include "odf_hash/odf/slice.h"
+#include "odf_hash/odf/fetch.h"
+#include "odf_hash/odf/fetch_json.h"
 #include "odf_hash/odf/verify.h"
 #include "odf_hash/odf/verify_args.h"
 #include "odf_hash/odf/verify_json.h"

@@ -13,7 +13,7 @@
 #include <deque>
 #include <utility>
 
-#include "fd.h"
+#include "odf_hash/internal/io/fd.h"
 
 namespace odf_hash {
 namespace {

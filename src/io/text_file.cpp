@@ -16,8 +16,8 @@
 #include <string>
 #include <utility>
 
-#include "exclusive_temp.h"
-#include "fd.h"
+#include "odf_hash/internal/io/exclusive_temp.h"
+#include "odf_hash/internal/io/fd.h"
 
 namespace odf_hash {
 

@@ -30,6 +30,7 @@ Command add_physical_command(CLI::App& root);
 Command add_decode_command(CLI::App& root);
 Command add_logical_command(CLI::App& root);
 Command add_verify_command(CLI::App& root);
+Command add_fetch_command(CLI::App& root);
 Command add_verify_query_command(CLI::App& root);
 Command add_compare_command(CLI::App& root);
 Command add_slice_command(CLI::App& root);

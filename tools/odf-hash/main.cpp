@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   commands.push_back(add_logical_command(app));
   commands.push_back(add_decode_command(app));
   commands.push_back(add_verify_command(app));
+  commands.push_back(add_fetch_command(app));
   commands.push_back(add_verify_query_command(app));
   commands.push_back(add_compare_command(app));
   commands.push_back(add_slice_command(app));

@@ -33,6 +33,7 @@ enum class JsonDoc {
   kCompareUnordered,  // compare --ignore-order FILE FILE
   kCompareKeyed,      // compare --key COLS FILE FILE
   kCompareDatasets,   // compare DATASET DATASET
+  kFetch,             // fetch SOURCE DEST
 };
 // "odf-hash/<name>/<version>" of a document kind.
 std::string json_schema_id(JsonDoc kind);

@@ -88,7 +88,8 @@ namespace {
 // walk_chain's walk; `matched` collects the blocks whose bytes hash to their names and
 // `walked` every block read (head first, the stop_at block included).
 ChainWalk walk_blocks(const DatasetDir& dir, const std::optional<Multihash>& stop_at,
-                      std::set<std::string>& matched, std::vector<Multihash>& walked) {
+                      bool keep_bytes, std::set<std::string>& matched,
+                      std::vector<Multihash>& walked) {
   ChainWalk walk;
   HeadRead head = read_head(dir);
   if (!head.hash) {
@@ -206,6 +207,7 @@ ChainWalk walk_blocks(const DatasetDir& dir, const std::optional<Multihash>& sto
                         ", not at a Seed block with sequence number 0"));
       }
       walk.blocks.push_back(std::move(cb));
+      if (keep_bytes) walk.bytes.push_back(std::move(*bytes));
       walk.complete = true;
       return walk;
     }
@@ -213,15 +215,17 @@ ChainWalk walk_blocks(const DatasetDir& dir, const std::optional<Multihash>& sto
     expected_seq = b.sequence_number == 0 ? std::optional<uint64_t>() : b.sequence_number - 1;
     child = cb;
     walk.blocks.push_back(std::move(cb));
+    if (keep_bytes) walk.bytes.push_back(std::move(*bytes));
   }
 }
 
 }  // namespace
 
-ChainWalk walk_chain(const DatasetDir& dir, const std::optional<Multihash>& stop_at) {
+ChainWalk walk_chain(const DatasetDir& dir, const std::optional<Multihash>& stop_at,
+                     bool keep_bytes) {
   std::set<std::string> matched;
   std::vector<Multihash> walked;
-  ChainWalk walk = walk_blocks(dir, stop_at, matched, walked);
+  ChainWalk walk = walk_blocks(dir, stop_at, keep_bytes, matched, walked);
   implausible_reencodings(walk.problems, walked, matched);
   return walk;
 }

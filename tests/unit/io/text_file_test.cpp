@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "../../../src/io/exclusive_temp.h"
+#include "odf_hash/internal/io/exclusive_temp.h"
 #include "odf_hash/internal/io/text_file.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// Internal (src/io): a file descriptor owned by one object, closed when it goes (and with it
+// Internal (src/io, fetch): a file descriptor owned by one object, closed when it goes (and with it
 // any flock taken on it). Move-only.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Internal (text_file.cpp, and its unit test): a temporary file created exclusively in a
+// Internal (text_file.cpp, fetch, and its unit test): a temporary file created exclusively in a
 // folder. Each name `next_name` gives is tried with openat(O_CREAT|O_EXCL|O_NOFOLLOW): a name
 // that exists, whatever it is (a symbolic link planted there, a file), is left alone and the
 // next name is tried, so nothing is ever written through a name someone else made.

@@ -1,0 +1,234 @@
+#include "odf_hash/odf/fetch.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "dataset/entry.h"
+#include "fetch/dest_folder.h"
+#include "fetch/fetch_object.h"
+#include "odf_hash/core/parallel.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/internal/odf/chain_walk.h"
+#include "odf_hash/io/cancel.h"
+#include "verify/trust.h"
+
+namespace odf_hash::odf {
+
+namespace {
+
+using fetch_detail::DestFolder;
+
+std::string count_of(uint64_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// DEST's head, when it has one.
+Result<std::optional<Multihash>> dest_head(const std::string& dest) {
+  auto dir = DatasetDir::open(dest, {}, /*list_folders=*/false);
+  if (!dir.is_ok() && dir.status().code() == StatusCode::kNotFound) {
+    return std::optional<Multihash>();  // no refs/ nor blocks/ yet: a new destination
+  }
+  if (!dir.is_ok()) return dir.status();
+  Result<Multihash> head = dir->read_head();
+  if (head.is_ok()) return std::optional<Multihash>(*head);
+  if (head.status().code() == StatusCode::kNotFound) return std::optional<Multihash>();
+  return Status(head.status().code(),
+                dest +
+                    ": the destination's refs/head cannot be read, so what it holds is "
+                    "unknown: " +
+                    head.status().message());
+}
+
+// Whether `ancestor` is on DEST's own chain (DEST is ahead of a source at that head).
+bool dest_contains(const std::string& dest, const Multihash& ancestor) {
+  auto dir = DatasetDir::open(dest, {}, /*list_folders=*/false);
+  if (!dir.is_ok()) return false;
+  detail::ChainWalk walk = detail::walk_chain(*dir, ancestor);
+  return walk.stopped_at.has_value();
+}
+
+Problem rewritten_problem(const Multihash& source_head, const Multihash& old_head) {
+  Problem p;
+  p.kind = ProblemKind::kHistoryRewritten;
+  p.file = "refs/head";
+  p.expected = old_head.to_string();
+  p.actual = source_head.to_string();
+  p.message = "the source's history (head " + source_head.to_string() +
+              ") does not contain the destination's head " + old_head.to_string() +
+              ": it was rewritten (or is another dataset); nothing was fetched (--force "
+              "fetches it anyway)";
+  return p;
+}
+
+// The checks of the plan that fetch cannot make or that concern it.
+void note_skipped(const std::string& source, const FetchOptions& options, const VerifyScope& scope,
+                  FetchReport& report) {
+  VerifyScope ipfs;
+  detail::note_ipfs(source, options.store, ipfs);
+  for (auto& s : ipfs.skipped) report.skipped.push_back(s);
+  for (const auto& s : scope.skipped) {
+    if (s.rfind("linked objects:", 0) == 0) report.skipped.push_back(s);
+  }
+}
+
+class Progress {
+ public:
+  Progress(const FetchOptions& o, uint64_t files, uint64_t bytes) : fn_(o.progress) {
+    p_.files_total = files;
+    p_.bytes_total = bytes;
+  }
+  void bytes(uint64_t n) {
+    tell([&] { p_.bytes_done += n; });
+  }
+  void file_done() {
+    tell([&] { ++p_.files_done; });
+  }
+
+ private:
+  template <typename F>
+  void tell(F change) {
+    if (!fn_) return;
+    std::lock_guard lock(mu_);
+    change();
+    fn_(p_);
+  }
+  std::function<void(const FetchProgress&)> fn_;
+  std::mutex mu_;
+  FetchProgress p_;
+};
+
+// The files of `tasks` brought into DEST, on `jobs` threads; their outcomes in task order.
+std::vector<fetch_detail::ObjectOutcome> fetch_objects(const ObjectStore& source, DestFolder& dest,
+                                                       const std::vector<FileTask>& tasks,
+                                                       const FetchOptions& options,
+                                                       Progress& progress) {
+  std::vector<fetch_detail::ObjectOutcome> outcomes(tasks.size());
+  const unsigned jobs = std::clamp(options.jobs, 1u, kMaxVerifyJobs);
+  parallel_for(tasks.size(), jobs, [&](size_t i) {
+    outcomes[i] =
+        fetch_detail::fetch_object(source, dest, tasks[i], [&](uint64_t n) { progress.bytes(n); });
+    progress.file_done();
+  });
+  return outcomes;
+}
+
+// Writes the new blocks, oldest first, then refs/head.
+Status store_chain(DestFolder& dest, const detail::ChainWalk& walk) {
+  ODF_HASH_RETURN_IF_ERROR(dest.make_folder("blocks"));
+  ODF_HASH_RETURN_IF_ERROR(dest.make_folder("refs"));
+  for (size_t i = walk.blocks.size(); i-- > 0;) {
+    ODF_HASH_RETURN_IF_ERROR(
+        dest.write_file("blocks/" + walk.blocks[i].hash.to_string(), walk.bytes[i]));
+  }
+  dest.sync_folders();  // the blocks are on disk before the head names them
+  const std::string head = walk.head->to_string();
+  ODF_HASH_RETURN_IF_ERROR(dest.write_file(
+      "refs/head", std::span(reinterpret_cast<const uint8_t*>(head.data()), head.size())));
+  dest.sync_folders();
+  return Status::ok();
+}
+
+}  // namespace
+
+const char* fetched_how_name(FetchedHow how) {
+  switch (how) {
+    case FetchedHow::kTransferred: return "transferred";
+    case FetchedHow::kResumed: return "resumed";
+    case FetchedHow::kPresent: return "present";
+    case FetchedHow::kRejected: return "rejected";
+  }
+  return "rejected";
+}
+
+uint64_t FetchReport::bytes_transferred() const noexcept {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f.bytes_transferred;
+  return n;
+}
+
+std::string FetchReport::verdict() const {
+  if (!fetched()) return "REJECTED (" + count_of(problems.size(), "problem") + ")";
+  if (dest_ahead) return "UP TO DATE (the destination is ahead of the source)";
+  if (up_to_date) return "UP TO DATE";
+  std::string v = "FETCHED (" + count_of(blocks_fetched, "new block") + ", " +
+                  count_of(files.size(), "file") + ", " + format_bytes(bytes_transferred()) +
+                  " transferred";
+  if (forced) v += "; a rewritten history accepted";
+  return v + ")";
+}
+
+Result<FetchReport> fetch_dataset(const std::string& source, const std::string& dest,
+                                  const FetchOptions& options) {
+  ODF_HASH_RETURN_IF_ERROR(refuse_nul(source));
+  ODF_HASH_RETURN_IF_ERROR(refuse_nul(dest));
+  FetchReport report;
+  report.source = redact_url(source);
+  report.dest = dest;
+  ODF_HASH_ASSIGN_OR_RETURN(DestFolder out, DestFolder::open(dest));
+  ODF_HASH_ASSIGN_OR_RETURN(report.old_head, dest_head(dest));
+  report.head = report.old_head;
+
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir src,
+                            DatasetDir::open(source, options.store, /*list_folders=*/false));
+  detail::ChainWalk walk = detail::walk_chain(src, report.old_head, /*keep_bytes=*/true);
+  if (cancel_requested(options.store.cancel)) return cancelled_status(report.source);
+  report.source_head = walk.head;
+  if (!walk.blocks.empty()) report.source_sequence = walk.blocks.front().block.sequence_number;
+  if (walk.stopped_at) {
+    report.old_sequence = walk.stopped_at->block.sequence_number;
+    if (!report.source_sequence) report.source_sequence = report.old_sequence;
+  }
+
+  VerifyOptions vo;
+  vo.integrity_only = true;
+  vo.store = options.store;
+  vo.expect_head = options.expect_head;
+  vo.expect_dataset_id = options.expect_dataset_id;
+  vo.since = report.old_head;
+  if (report.old_head && walk.problems.empty() && !walk.stopped_at) {
+    // The source's chain, checked to its seed, does not hold DEST's head.
+    if (dest_contains(dest, *walk.head)) {
+      report.dest_ahead = report.up_to_date = true;
+      out.remove_private_folder_if_empty();
+      return report;
+    }
+    if (!options.force) {
+      report.problems.push_back(rewritten_problem(*walk.head, *report.old_head));
+      return report;
+    }
+    report.forced = true;
+    vo.since.reset();
+  }
+  VerifyPlan plan = detail::plan_walked(src, walk, vo);
+  if (cancel_requested(options.store.cancel)) return cancelled_status(report.source);
+  note_skipped(source, options, plan.report.scope, report);
+  report.problems = plan.report.problems;
+  for (const auto& p : plan.unexpected) report.problems.push_back(p);
+  if (!report.fetched()) return report;
+  if (walk.blocks.empty()) {
+    report.up_to_date = true;
+    out.remove_private_folder_if_empty();
+    return report;
+  }
+
+  for (const auto& t : plan.tasks) {
+    ODF_HASH_RETURN_IF_ERROR(
+        out.make_folder(t.role == FileRole::kCheckpoint ? "checkpoints" : "data"));
+  }
+  Progress progress(options, plan.tasks.size(), plan.bytes_total());
+  auto outcomes = fetch_objects(src.store(), out, plan.tasks, options, progress);
+  if (cancel_requested(options.store.cancel)) return cancelled_status(report.source);
+  for (auto& o : outcomes) {
+    report.files.push_back(std::move(o.file));
+    if (o.problem) report.problems.push_back(std::move(*o.problem));
+  }
+  if (!report.fetched()) return report;
+
+  ODF_HASH_RETURN_IF_ERROR(store_chain(out, walk));
+  report.blocks_fetched = walk.blocks.size();
+  report.head = walk.head;
+  out.remove_private_folder_if_empty();
+  return report;
+}
+
+}  // namespace odf_hash::odf

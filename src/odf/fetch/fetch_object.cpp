@@ -1,0 +1,222 @@
+#include "fetch/fetch_object.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "dataset/entry.h"
+#include "odf_hash/core/sha3.h"
+#include "odf_hash/core/text.h"
+#include "odf_hash/io/physical.h"
+
+namespace odf_hash::odf::fetch_detail {
+
+namespace {
+
+constexpr size_t kChunk = 1u << 20;
+
+bool is_linked(const FileTask& t) {
+  return t.role == FileRole::kLinkedObject;
+}
+
+// What the file must be: its recorded size (none for a linked object) and hash.
+bool matches(const FileTask& t, const Multihash& hash, uint64_t size) {
+  return hash == t.physical && (is_linked(t) || size == t.size);
+}
+
+Problem problem_of(const FileTask& t, ProblemKind kind, std::string message) {
+  Problem p;
+  p.kind = kind;
+  p.block = t.block;
+  p.sequence_number = t.sequence_number;
+  p.file = t.file;
+  p.message = std::move(message);
+  p.link = t.link;
+  return p;
+}
+
+Status write_all(int fd, const uint8_t* p, size_t n, const std::string& shown) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return Status::io_error(shown + ": cannot write: " + std::strerror(errno));
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return Status::ok();
+}
+
+// The bytes of an earlier fetch's partial object, into the hash (kIoError when unreadable).
+Status hash_partial(const PartialFile& partial, Sha3_256& hash, std::vector<uint8_t>& buf,
+                    const std::function<void(uint64_t)>& advance) {
+  uint64_t off = 0;
+  while (off < partial.size) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(buf.size(), partial.size - off));
+    const ssize_t got = ::pread(partial.fd.get(), buf.data(), want, static_cast<off_t>(off));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return Status::io_error("cannot read the partial object " + partial.name);
+    hash.update(buf.data(), static_cast<size_t>(got));
+    off += static_cast<uint64_t>(got);
+    advance(static_cast<uint64_t>(got));
+  }
+  return Status::ok();
+}
+
+struct Streamed {
+  Status status;  // an error reading the source or writing DEST
+  bool source_failed = false;
+  Multihash hash{HashCode::kSha3_256, Digest256{}};
+  uint64_t size = 0;         // bytes in the partial object at the end
+  uint64_t transferred = 0;  // of them, read from the source now
+};
+
+// Appends the source's bytes from partial.size on to the partial object, hashing them after
+// the partial object's own.
+Streamed stream_into(ObjectReader& reader, PartialFile& partial, const std::string& shown,
+                     const std::function<void(uint64_t)>& advance) {
+  Streamed s;
+  std::vector<uint8_t> buf(kChunk);
+  Sha3_256 hash;
+  s.status = hash_partial(partial, hash, buf, advance);
+  s.size = partial.size;
+  while (s.status.is_ok()) {
+    Result<size_t> got = partial.size == 0 ? reader.read(buf.data(), buf.size())
+                                           : reader.read_at(s.size, buf.data(), buf.size());
+    if (!got.is_ok()) {
+      s.status = got.status();
+      s.source_failed = true;
+      break;
+    }
+    if (*got == 0) break;
+    s.status = write_all(partial.fd.get(), buf.data(), *got, shown);
+    hash.update(buf.data(), *got);
+    s.size += *got;
+    s.transferred += *got;
+    advance(*got);
+  }
+  s.hash = Multihash::sha3_256(hash.finalize());
+  return s;
+}
+
+// The file is already in DEST under its final name and right.
+bool present_and_right(DestFolder& dest, const FileTask& t, const std::string& key,
+                       const std::function<void(uint64_t)>& advance, uint64_t* size) {
+  auto opened = dest.open_final(key);
+  if (!opened.is_ok() || !opened->has_value()) return false;
+  uint64_t seen = 0;
+  auto digest =
+      physical_hash_fd((*opened)->get(), dest.path() + "/" + key, [&](uint64_t done, uint64_t) {
+        advance(done - seen);
+        seen = done;
+        return true;
+      });
+  if (!digest.is_ok() || !matches(t, digest->hash, digest->size)) return false;
+  *size = digest->size;
+  return true;
+}
+
+}  // namespace
+
+std::string dest_key(const FileTask& task) {
+  return std::string(task.role == FileRole::kCheckpoint ? "checkpoints/" : "data/") +
+         task.physical.to_string();
+}
+
+ObjectOutcome fetch_object(const ObjectStore& source, DestFolder& dest, const FileTask& t,
+                           const std::function<void(uint64_t)>& advance) {
+  ObjectOutcome out;
+  out.file.role = t.role;
+  out.file.file = dest_key(t);
+  out.file.size = t.size;
+  const std::string what =
+      is_linked(t)
+          ? "the linked object"
+          : "the " + std::string(t.role == FileRole::kCheckpoint ? "checkpoint" : "data file");
+  auto reject = [&](ProblemKind kind, std::string message) {
+    out.file.how = FetchedHow::kRejected;
+    out.problem = problem_of(t, kind, std::move(message));
+    return out;
+  };
+
+  uint64_t present_size = 0;
+  if (present_and_right(dest, t, out.file.file, advance, &present_size)) {
+    out.file.how = FetchedHow::kPresent;
+    out.file.size = present_size;
+    return out;
+  }
+
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto partial = dest.open_partial(t.physical.to_string());
+    if (!partial.is_ok()) return reject(ProblemKind::kFileUnreadable, partial.status().message());
+    if (!is_linked(t) && partial->size > t.size) {  // longer than the file: not a prefix of it
+      (void)dest.discard_partial(*partial);
+      continue;
+    }
+    const bool resumed = partial->size > 0;
+    const uint64_t max_size = is_linked(t) ? std::numeric_limits<uint64_t>::max() : t.size;
+    detail::EntryOpen entry = detail::open_entry(source, t.file, what, max_size);
+    if (entry.fault != detail::EntryFault::kNone) {
+      if (entry.fault == detail::EntryFault::kTooLarge) {
+        Problem p = problem_of(t, ProblemKind::kSizeMismatch,
+                               what + " is larger than its recorded size (not transferred)");
+        p.expected = std::to_string(t.size) + " bytes";
+        p.actual = (entry.info.size_at_least ? "more than " : "") +
+                   std::to_string(entry.info.size) + " bytes";
+        out.file.how = FetchedHow::kRejected;
+        out.problem = std::move(p);
+        return out;
+      }
+      ProblemKind kind = detail::problem_kind_of(
+          entry.fault, is_linked(t) ? ProblemKind::kLinkedObjectMissing : ProblemKind::kFileMissing,
+          ProblemKind::kFileUnreadable);
+      return reject(kind, entry.message);
+    }
+    if (!is_linked(t) && entry.reader->size() != t.size) {
+      Problem p = problem_of(t, ProblemKind::kSizeMismatch,
+                             what + " has another size than recorded (not transferred)");
+      p.expected = std::to_string(t.size) + " bytes";
+      p.actual = std::to_string(entry.reader->size()) + " bytes";
+      out.file.how = FetchedHow::kRejected;
+      out.problem = std::move(p);
+      return out;
+    }
+    const std::string shown = dest.path() + "/" + kPrivateFolder + "/" + partial->name;
+    Streamed s = stream_into(*entry.reader, *partial, shown, advance);
+    out.file.bytes_transferred += s.transferred;
+    if (!s.status.is_ok()) {  // kept: the next fetch resumes it
+      return reject(ProblemKind::kFileUnreadable,
+                    std::string(s.source_failed ? "cannot read " + what + " from the source: "
+                                                : "cannot store " + what + ": ") +
+                        s.status.message());
+    }
+    if (matches(t, s.hash, s.size)) {
+      Status committed = dest.commit_partial(*partial, out.file.file);
+      if (!committed.is_ok()) return reject(ProblemKind::kFileUnreadable, committed.message());
+      out.file.how = resumed ? FetchedHow::kResumed : FetchedHow::kTransferred;
+      out.file.size = s.size;
+      return out;
+    }
+    (void)dest.discard_partial(*partial);
+    if (resumed) continue;  // the earlier bytes may be the wrong ones: once more from 0
+    Problem p = problem_of(
+        t,
+        is_linked(t) ? ProblemKind::kLinkedObjectHashMismatch : ProblemKind::kPhysicalHashMismatch,
+        what +
+            "'s bytes do not hash to the recorded physical hash: "
+            "rejected, not stored");
+    p.expected = t.physical.to_string();
+    p.actual = s.hash.to_string();
+    out.file.how = FetchedHow::kRejected;
+    out.problem = std::move(p);
+    return out;
+  }
+  return reject(ProblemKind::kFileUnreadable, "cannot fetch " + what + ": internal retry limit");
+}
+
+}  // namespace odf_hash::odf::fetch_detail
