@@ -15,7 +15,7 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 KINDS = ["physical", "logical", "check", "slice", "decode", "verify", "verify-query",
-         "compare-files", "compare-unordered", "compare-keyed", "compare-datasets"]
+         "compare-files", "compare-unordered", "compare-keyed", "compare-datasets", "fetch"]
 
 
 def test_every_schema_is_valid_and_named_after_its_file():
@@ -55,6 +55,7 @@ def test_every_command_names_its_schema(run, tmp_path, files):
         "compare-unordered": ("compare", "--json", "--ignore-order", a, b),
         "compare-keyed": ("compare", "--json", "--key", "offset", a, b),
         "compare-datasets": ("compare", "--json", tmp_path / "da", tmp_path / "db"),
+        "fetch": ("fetch", "--json", tmp_path / "da", tmp_path / "fetched"),
     }
     for kind, args in cases.items():
         r = run(*args)  # validated against the schema it names by the fixture

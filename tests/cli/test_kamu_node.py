@@ -243,3 +243,68 @@ def test_kamu_node_truncated_data_fails_clearly(run, node, alias):
             assert f"{node.url}/{alias}/data/{path.name}" in p["message"], p
     finally:
         path.write_bytes(saved)
+
+
+# ---------------------------------------------------------------------------------------
+# odf-hash fetch from the node (its Simple Transfer Protocol), checked by kamu itself
+
+
+def same_dataset(a, b):
+    from test_fetch import same_dataset as same
+    same(a, b)
+
+
+def kamu_verifies(tmp_path, dataset, alias):
+    """`kamu verify --integrity` of `dataset` put into a new workspace as kamu lays it out."""
+    ws = tmp_path / f"ws-{alias}"
+    ws.mkdir()
+    kamu(ws, "init")
+    ident = seed_id(dataset)
+    target = ws / ".kamu" / "datasets" / ident
+    shutil.copytree(dataset, target)
+    (target / "info").mkdir(exist_ok=True)
+    (target / "info" / "alias").write_text(alias)
+    for f in (ws / ".kamu").glob("workspace.sqlite.db*"):
+        f.unlink()
+    kamu(ws, "verify", "--integrity", alias)
+
+
+def test_kamu_node_fetch_gives_a_dataset_kamu_accepts(run, node, tmp_path):
+    dest = tmp_path / "rootds"
+    r = run("fetch", *FAST, f"{node.url}/rootds", dest)
+    assert r.rc == 0, r
+    same_dataset(node.folders["rootds"], dest)
+    kamu_verifies(tmp_path, dest, "rootds")
+
+
+def test_kamu_node_fetch_of_reencoded_blocks_is_rejected(run, node, tmp_path):
+    dest = tmp_path / "rootv2"
+    r = run("fetch", "--json", *FAST, f"{node.url}/rootv2", dest)
+    assert r.rc == 1, r
+    doc = json.loads(r.out)
+    assert {p["kind"] for p in doc["problems"]} == {"block-reencoded"}
+    assert doc["bytes_transferred"] == 0 and not (dest / "blocks").exists()
+
+
+def test_kamu_node_fetch_after_new_ingest_transfers_only_the_new_blocks(run, node, tmp_path):
+    """Runs last in this module: it adds blocks to rootds."""
+    folder = node.folders["rootds"]
+    dest = tmp_path / "rootds"
+    assert run("fetch", *FAST, f"{node.url}/rootds", dest).rc == 0
+    before = {p.name for p in (folder / "blocks").iterdir()}
+    files_before = {p.name for p in (folder / "data").iterdir()}
+    src = node.ws.parent / (node.ws.name + "-src")
+    (src / "part2.csv").write_text("id,name,value\n4,d,40\n5,e,50\n")
+    kamu(node.ws, "pull", "rootds")
+    new_blocks = {p.name for p in (folder / "blocks").iterdir()} - before
+    new_files = {f"data/{p.name}" for p in (folder / "data").iterdir()} - \
+        {f"data/{n}" for n in files_before}
+    assert new_blocks and new_files
+    r = run("fetch", "--json", *FAST, f"{node.url}/rootds", dest)
+    assert r.rc == 0, r
+    doc = json.loads(r.out)
+    assert doc["blocks_fetched"] == len(new_blocks)
+    assert {f["file"] for f in doc["files"] if f["role"] == "data"} == new_files
+    assert all(f["how"] == "transferred" for f in doc["files"])
+    same_dataset(folder, dest)
+    kamu_verifies(tmp_path, dest, "rootds")

@@ -92,7 +92,8 @@ Result<DestFolder> DestFolder::open(const std::string& path) {
   bool dataset = false, foreign = false;
   for (const std::string& n : names) {
     dataset = dataset || n == "refs" || n == "blocks";
-    foreign = foreign || n != kPrivateFolder;
+    foreign = foreign || (n != kPrivateFolder && n != "data" && n != "checkpoints" &&
+                          n != "info");  // what an interrupted fetch leaves
   }
   if (foreign && !dataset) {
     return Status::invalid_argument(path +

@@ -33,7 +33,8 @@ struct PartialFile {
 class DestFolder {
  public:
   // DEST at `path`: made when it does not exist (its parent must); an existing one must be a
-  // folder (not a link), empty or holding refs/ or blocks/ (a dataset), else
+  // folder (not a link) holding refs/ or blocks/ (a dataset), or nothing but data/,
+  // checkpoints/, info/ and the private folder (new, or an interrupted first fetch), else
   // kInvalidArgument. Takes the lock of the private folder (kIoError "another fetch is writing
   // <path>" when taken).
   static Result<DestFolder> open(const std::string& path);
