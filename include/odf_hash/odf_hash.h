@@ -390,6 +390,49 @@ ODF_HASH_API const char* odf_hash_query_check_summary(const odf_hash_query_check
 ODF_HASH_API const char* odf_hash_query_check_json(const odf_hash_query_check* check);
 ODF_HASH_API void odf_hash_query_check_free(odf_hash_query_check* check);
 
+/* ---- Obtaining a dataset ---------------------------------------------------------------- */
+
+/* What a fetch did (include/odf_hash/odf/fetch.h, README "Obtaining a dataset: fetch"). */
+typedef struct odf_hash_fetch_result odf_hash_fetch_result;
+
+/* The verdicts, as `odf-hash fetch` exits. */
+enum {
+  ODF_HASH_FETCH_FETCHED = 0,   /* DEST is at the source's head (fetched, or already there) */
+  ODF_HASH_FETCH_REJECTED = 1,  /* content that did not verify: DEST stays at its old head */
+  ODF_HASH_FETCH_INCOMPLETE = 2 /* files that could not be read (missing, a transfer that
+                                   failed): DEST stays at its old head, the next fetch resumes */
+};
+
+/* What odf_hash_fetch takes beside the locations. Zero-initialise, set `struct_size` to
+ * sizeof(odf_hash_fetch_options), then what you need. */
+typedef struct odf_hash_fetch_options {
+  size_t struct_size;      /* sizeof(odf_hash_fetch_options): later versions may grow it */
+  uint32_t jobs;           /* files transferred at once (0 means 1) */
+  const char* expect_head; /* trusted head (multihash text) the source's head must be or
+                              descend from; or NULL */
+  int force;               /* non-zero: accept a source whose history does not contain DEST's
+                              head (a rewritten history) */
+} odf_hash_fetch_options;
+
+/* Copies the dataset at `source` (a folder or URL, as odf_hash_verify reads it) into the local
+ * folder `dest`, keeping only what verifies: every block checked, every file hashed as it
+ * streams and renamed into place only when it matches, refs/head written last. `options` may
+ * be NULL. What the source holds is in the result, not an error: the function fails when the
+ * fetch cannot run (the source unreachable, `dest` not a folder or holding files but no
+ * dataset, another fetch writing it), or with ODF_HASH_INVALID_ARGUMENT for bad options. */
+ODF_HASH_API int odf_hash_fetch(const char* source, const char* dest,
+                                const odf_hash_fetch_options* options, odf_hash_fetch_result** out,
+                                odf_hash_error* err);
+/* ODF_HASH_FETCH_FETCHED, _REJECTED or _INCOMPLETE. */
+ODF_HASH_API int odf_hash_fetch_result_verdict(const odf_hash_fetch_result* result);
+/* "FETCHED (3 new blocks, 5 files, 12.3 MiB transferred)", "UP TO DATE", "REJECTED (2
+ * problems)". Belongs to the result. */
+ODF_HASH_API const char* odf_hash_fetch_result_summary(const odf_hash_fetch_result* result);
+/* The result as `odf-hash fetch --json` prints it (include/odf_hash/odf/fetch_json.h lists
+ * the keys; without the "schema" field). Belongs to the result. */
+ODF_HASH_API const char* odf_hash_fetch_result_json(const odf_hash_fetch_result* result);
+ODF_HASH_API void odf_hash_fetch_result_free(odf_hash_fetch_result* result);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

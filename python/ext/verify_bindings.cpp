@@ -28,6 +28,8 @@
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/cancel.h"
 #include "odf_hash/io/read_counter.h"
+#include "odf_hash/odf/fetch.h"
+#include "odf_hash/odf/fetch_json.h"
 #include "odf_hash/odf/verify.h"
 #include "odf_hash/odf/verify_args.h"
 #include "odf_hash/odf/verify_json.h"
@@ -285,9 +287,40 @@ std::vector<std::string> problem_kinds() {
   return out;
 }
 
+// odf::fetch_dataset for odf_hash.fetch: {"document": the object `fetch --json` prints,
+// "problems": its problems with the system's bytes}. jobs 0: the library's default.
+nb::dict fetch(const OsString& source, const OsString& dest, unsigned jobs,
+               const std::optional<std::string>& expect_head, bool force, const StoreTuple& store,
+               const nb::object& progress) {
+  odf_hash::CancelFlag cancel{false};
+  odf_hash::odf::FetchOptions options;
+  options.jobs = odf_hash::api::verify_jobs(source.value, jobs);
+  options.force = force;
+  options.store = store_for(store, cancel);
+  if (expect_head) options.expect_head = value_or_raise(odf_hash::Multihash::parse(*expect_head));
+  auto counter = progress.is_none() ? nullptr : std::make_shared<odf_hash::ReadCounter>();
+  if (counter) {
+    options.progress = [counter](const odf_hash::odf::FetchProgress& p) {
+      counter->bytes.store(p.bytes_done, std::memory_order_relaxed);
+    };
+  }
+  auto r = run_interruptible(
+      cancel, [&] { return odf_hash::odf::fetch_dataset(source.value, dest.value, options); },
+      progress_tick(progress, counter));
+  odf_hash::odf::FetchReport report = value_or_raise(std::move(r));
+  nb::list problems;
+  for (const auto& p : report.problems) problems.append(problem_dict(p));
+  nb::dict d;
+  d["document"] = to_python(nlohmann::json::parse(odf_hash::odf::fetch_report_json(report)));
+  d["problems"] = problems;
+  return d;
+}
+
 }  // namespace
 
 void bind_verify(nb::module_& m) {
+  m.def("fetch", &fetch, "source"_a, "dest"_a, "jobs"_a, "expect_head"_a.none(), "force"_a,
+        "store"_a, "progress"_a = nb::none());
   m.def("verify", &verify, "path"_a, "workspace"_a, "names"_a.none(), "jobs"_a, "integrity_only"_a,
         "strict"_a, "store"_a, "modes"_a, "pins"_a.none(), "write_pins"_a.none(),
         "progress"_a = nb::none());

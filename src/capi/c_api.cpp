@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "c_errors.h"
 #include "odf_hash/api/verify.h"
 #include "odf_hash/compare/compare.h"
 #include "odf_hash/compare/compare_json.h"
@@ -33,6 +34,10 @@
 
 using odf_hash::Status;
 using odf_hash::StatusCode;
+using odf_hash::capi::guarded;
+using odf_hash::capi::invalid;
+using odf_hash::capi::ok;
+using odf_hash::capi::report;
 
 struct odf_hash_sha3 {
   odf_hash::Sha3_256 hasher;
@@ -89,42 +94,6 @@ std::optional<std::vector<std::string>> strings(const char* const* items, size_t
     out.emplace_back(items[i]);
   }
   return out;
-}
-
-int report(odf_hash_error* err, int code, const char* message) noexcept {
-  if (err != nullptr) {
-    err->code = code;
-    const size_t n = std::min(std::strlen(message), sizeof(err->message) - 1);
-    std::memcpy(err->message, message, n);
-    err->message[n] = '\0';
-  }
-  return code;
-}
-
-int report(odf_hash_error* err, const Status& status) noexcept {
-  return report(err, static_cast<int>(status.code()), status.message().c_str());
-}
-
-int ok(odf_hash_error* err) noexcept {
-  return report(err, ODF_HASH_OK, "");
-}
-
-int invalid(odf_hash_error* err, const char* message) noexcept {
-  return report(err, ODF_HASH_INVALID_ARGUMENT, message);
-}
-
-// Runs `body` (which returns a status code) with every exception turned into a code.
-template <typename Body>
-int guarded(odf_hash_error* err, Body&& body) noexcept {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return report(err, ODF_HASH_INTERNAL, "out of memory");
-  } catch (const std::exception& e) {
-    return report(err, ODF_HASH_INTERNAL, (std::string("internal error: ") + e.what()).c_str());
-  } catch (...) {
-    return report(err, ODF_HASH_INTERNAL, "internal error: unknown exception");
-  }
 }
 
 void to_c(const odf_hash::Multihash& mh, odf_hash_multihash* out) noexcept {

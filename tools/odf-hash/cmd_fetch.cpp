@@ -36,21 +36,9 @@ struct FetchArgs {
   StoreOptions store;
 };
 
-// Problems that say the source could not be read, not that it holds wrong content.
-bool unreadable_only(const FetchReport& r) {
-  if (r.problems.empty()) return false;
-  for (const auto& p : r.problems) {
-    if (p.kind != odf::ProblemKind::kFileUnreadable && p.kind != odf::ProblemKind::kFileMissing &&
-        p.kind != odf::ProblemKind::kLinkedObjectMissing) {
-      return false;
-    }
-  }
-  return true;
-}
-
 int exit_code(const FetchReport& r) {
   if (r.fetched()) return kExitOk;
-  return unreadable_only(r) ? kExitError : kExitMismatch;
+  return r.rejected() ? kExitMismatch : kExitError;
 }
 
 std::string head_text(const std::optional<Multihash>& head, std::optional<uint64_t> seq) {
@@ -79,9 +67,9 @@ void print_text(const FetchReport& r, bool quiet) {
     closing += " is now at " + head_text(r.head, r.source_sequence);
   } else if (!r.fetched()) {
     closing += " stays at " + head_text(r.old_head, r.old_sequence) +
-               (unreadable_only(r) ? " (files that could not be read are resumed by the next "
-                                     "fetch)"
-                                   : "; nothing that failed was stored");
+               (!r.rejected() ? " (files that could not be read are resumed by the next "
+                                "fetch)"
+                              : "; nothing that failed was stored");
   } else {
     closing += " is at " + head_text(r.head, r.old_sequence ? r.old_sequence : r.source_sequence);
   }

@@ -105,9 +105,14 @@ struct FetchReport {
   std::vector<std::string> skipped;
 
   bool fetched() const noexcept { return problems.empty(); }
+  // Some problem is about content that did not verify (a chain that does not check, a file
+  // whose size or hash is not the recorded one, a rewritten history), not only files that
+  // could not be read (missing, a transfer that failed: the next fetch resumes them).
+  bool rejected() const noexcept;
   uint64_t bytes_transferred() const noexcept;
   // "FETCHED (3 new blocks, 5 files, 12.3 MiB transferred)", "UP TO DATE", "UP TO DATE
-  // (DEST is ahead of the source)", "REJECTED (2 problems)".
+  // (the destination is ahead of the source)", "REJECTED (2 problems)", "INCOMPLETE (1 file
+  // could not be read)".
   std::string verdict() const;
 };
 

@@ -2,9 +2,9 @@
 // (with its "schema" field), one writer for every front.
 //
 //   {"source" (without a URL's user information), "dest", "verdict" (FetchReport::verdict),
-//    "fetched", "source_head", "source_sequence", "old_head", "old_sequence", "head" (multihash
-//    text or null; the sequence numbers of the heads when known, else null),
-//    "blocks_fetched", "up_to_date", "dest_ahead", "forced", "bytes_transferred",
+//    "fetched", "rejected" (FetchReport::rejected), "source_head", "source_sequence", "old_head",
+//    "old_sequence", "head" (multihash text or null; the sequence numbers of the heads when known,
+//    else null), "blocks_fetched", "up_to_date", "dest_ahead", "forced", "bytes_transferred",
 //    "files": [{"file", "role" ("data" / "checkpoint" / "linked-object"), "size",
 //               "how" ("transferred" / "resumed" / "present" / "rejected"),
 //               "bytes_transferred"}],

@@ -20,6 +20,9 @@
   ``key=`` which rows, matched by key, were added, dropped or changed (column by column).
 - :func:`verify` -- an ODF dataset folder: metadata chain, data files, checkpoints;
   :func:`verify_workspace` -- every dataset of a kamu workspace.
+- :func:`fetch` -- copy a dataset from any of those locations into a local folder, keeping
+  only what verifies (hashed as it streams, renamed into place when it matches, the head
+  written last; incremental and resumable).
 - :func:`plan`, :func:`check`, :func:`merge` -- the same verification split for a cluster:
   plan once, check each file anywhere (Dask: :mod:`odf_hash.dask`, Ray: :mod:`odf_hash.ray`),
   merge into the :class:`Report` :func:`verify` gives.
@@ -37,7 +40,8 @@ Transfer Protocol's layout; a server cannot be listed, so unreferenced files are
 for; a kamu node works too), or ``ipfs://CID/path`` (through an IPFS HTTP gateway, anchored
 by the CID: every block is asked for as a verifiable response and checked against it, and
 folders are listed) / ``ipns://NAME/path`` (only with ``trust_gateway=True``). Objects are
-streamed and hashed as they arrive; nothing is written. Keyword arguments,
+streamed and hashed as they arrive; nothing is written (but by :func:`fetch`, into its
+destination). Keyword arguments,
 named as the command's options: ``endpoint_url`` (S3; default ``$AWS_ENDPOINT_URL_S3``,
 ``$AWS_ENDPOINT_URL``), ``region`` (S3), ``no_sign_request`` (S3, anonymous),
 ``connect_timeout`` and ``read_timeout`` (seconds, default 10 and 30), ``max_attempts``
@@ -99,6 +103,7 @@ from ._hashing import (
     physical,
     slice,
 )
+from ._fetch import FetchedFile, FetchReport, fetch
 from ._keyed import KeyedChange, KeyedComparison, ValueChange
 from ._plan import Allow, CheckResult, Plan, Task, check, merge, plan
 from ._query import (
@@ -131,6 +136,8 @@ __all__ = [
     "DatasetComparison",
     "DatasetTie",
     "Error",
+    "FetchedFile",
+    "FetchReport",
     "FileCheck",
     "HashCheck",
     "InvalidInputError",
@@ -157,6 +164,7 @@ __all__ = [
     "cli_path",
     "compare",
     "compare_datasets",
+    "fetch",
     "logical",
     "logical_file",
     "merge",

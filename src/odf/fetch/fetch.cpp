@@ -146,8 +146,18 @@ uint64_t FetchReport::bytes_transferred() const noexcept {
   return n;
 }
 
+bool FetchReport::rejected() const noexcept {
+  return std::any_of(problems.begin(), problems.end(), [](const Problem& p) {
+    return p.kind != ProblemKind::kFileUnreadable && p.kind != ProblemKind::kFileMissing &&
+           p.kind != ProblemKind::kLinkedObjectMissing;
+  });
+}
+
 std::string FetchReport::verdict() const {
-  if (!fetched()) return "REJECTED (" + count_of(problems.size(), "problem") + ")";
+  if (rejected()) return "REJECTED (" + count_of(problems.size(), "problem") + ")";
+  if (!fetched()) {
+    return "INCOMPLETE (" + count_of(problems.size(), "file") + " could not be read)";
+  }
   if (dest_ahead) return "UP TO DATE (the destination is ahead of the source)";
   if (up_to_date) return "UP TO DATE";
   std::string v = "FETCHED (" + count_of(blocks_fetched, "new block") + ", " +

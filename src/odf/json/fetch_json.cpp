@@ -28,6 +28,7 @@ std::string fetch_report_json(const FetchReport& r, int indent) {
                       {"dest", r.dest},
                       {"verdict", r.verdict()},
                       {"fetched", r.fetched()},
+                      {"rejected", r.rejected()},
                       {"source_head", hash(r.source_head)},
                       {"source_sequence", number(r.source_sequence)},
                       {"old_head", hash(r.old_head)},
