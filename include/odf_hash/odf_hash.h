@@ -412,10 +412,15 @@ typedef struct odf_hash_fetch_options {
                               descend from; or NULL */
   int force;               /* non-zero: accept a source whose history does not contain DEST's
                               head (a rewritten history) */
+  const char* dataset;     /* SOURCE a kamu workspace: the dataset's alias or id; or NULL */
+  const char* alias;       /* DEST a kamu workspace: the dataset's alias there (default: the
+                              source's alias or last path component); or NULL */
 } odf_hash_fetch_options;
 
-/* Copies the dataset at `source` (a folder or URL, as odf_hash_verify reads it) into the local
- * folder `dest`, keeping only what verifies: every block checked, every file hashed as it
+/* Copies the dataset at `source` (a folder or URL, as odf_hash_verify reads it, or a kamu
+ * workspace's dataset: options->dataset) into the local folder `dest` (a dataset folder, or a
+ * kamu workspace: .kamu/datasets/<id> with its alias, as kamu lays datasets out), keeping only
+ * what verifies: every block checked, every file hashed as it
  * streams and renamed into place only when it matches, refs/head written last. `options` may
  * be NULL. What the source holds is in the result, not an error: the function fails when the
  * fetch cannot run (the source unreachable, `dest` not a folder or holding files but no

@@ -24,6 +24,7 @@
 
 #include "common.h"
 #include "interruptible.h"
+#include "odf_hash/api/fetch.h"
 #include "odf_hash/api/verify.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/cancel.h"
@@ -287,32 +288,38 @@ std::vector<std::string> problem_kinds() {
   return out;
 }
 
-// odf::fetch_dataset for odf_hash.fetch: {"document": the object `fetch --json` prints,
-// "problems": its problems with the system's bytes}. jobs 0: the library's default.
+// api::fetch (api/fetch.h) for odf_hash.fetch: {"document": the object `fetch --json`
+// prints, "problems": its problems with the system's bytes, "alias": in a workspace}.
 nb::dict fetch(const OsString& source, const OsString& dest, unsigned jobs,
-               const std::optional<std::string>& expect_head, bool force, const StoreTuple& store,
-               const nb::object& progress) {
+               const std::optional<std::string>& expect_head, bool force,
+               const std::optional<OsString>& dataset, const std::optional<OsString>& alias,
+               const StoreTuple& store, const nb::object& progress) {
   odf_hash::CancelFlag cancel{false};
-  odf_hash::odf::FetchOptions options;
-  options.jobs = odf_hash::api::verify_jobs(source.value, jobs);
-  options.force = force;
-  options.store = store_for(store, cancel);
-  if (expect_head) options.expect_head = value_or_raise(odf_hash::Multihash::parse(*expect_head));
+  odf_hash::api::FetchRequest request;
+  request.source = source.value;
+  request.dest = dest.value;
+  request.jobs = jobs;
+  request.force = force;
+  request.expect_head = expect_head;
+  if (dataset) request.dataset = dataset->value;
+  if (alias) request.alias = alias->value;
+  request.store = store_for(store, cancel);
+  request.spelling = odf_hash::odf::ArgSpelling::kKeywords;
   auto counter = progress.is_none() ? nullptr : std::make_shared<odf_hash::ReadCounter>();
   if (counter) {
-    options.progress = [counter](const odf_hash::odf::FetchProgress& p) {
+    request.progress = [counter](const odf_hash::odf::FetchProgress& p) {
       counter->bytes.store(p.bytes_done, std::memory_order_relaxed);
     };
   }
   auto r = run_interruptible(
-      cancel, [&] { return odf_hash::odf::fetch_dataset(source.value, dest.value, options); },
-      progress_tick(progress, counter));
-  odf_hash::odf::FetchReport report = value_or_raise(std::move(r));
+      cancel, [&] { return odf_hash::api::fetch(request); }, progress_tick(progress, counter));
+  odf_hash::api::FetchResult result = value_or_raise(std::move(r));
   nb::list problems;
-  for (const auto& p : report.problems) problems.append(problem_dict(p));
+  for (const auto& p : result.report.problems) problems.append(problem_dict(p));
   nb::dict d;
-  d["document"] = to_python(nlohmann::json::parse(odf_hash::odf::fetch_report_json(report)));
+  d["document"] = to_python(nlohmann::json::parse(odf_hash::odf::fetch_report_json(result.report)));
   d["problems"] = problems;
+  d["alias"] = result.alias.empty() ? nb::none() : nb::cast(OsString(result.alias));
   return d;
 }
 
@@ -320,7 +327,7 @@ nb::dict fetch(const OsString& source, const OsString& dest, unsigned jobs,
 
 void bind_verify(nb::module_& m) {
   m.def("fetch", &fetch, "source"_a, "dest"_a, "jobs"_a, "expect_head"_a.none(), "force"_a,
-        "store"_a, "progress"_a = nb::none());
+        "dataset"_a.none(), "alias"_a.none(), "store"_a, "progress"_a = nb::none());
   m.def("verify", &verify, "path"_a, "workspace"_a, "names"_a.none(), "jobs"_a, "integrity_only"_a,
         "strict"_a, "store"_a, "modes"_a, "pins"_a.none(), "write_pins"_a.none(),
         "progress"_a = nb::none());

@@ -79,3 +79,25 @@ def test_fetch_errors_and_arguments(tmp_path):
     other = (EXAMPLES / "derivative" / "refs" / "head").read_text().strip()
     r = odf_hash.fetch(EXAMPLES / "root", tmp_path / "d", expect_head=other)
     assert r.rejected and r.problems[0].kind == odf_hash.ProblemKind.HISTORY_REWRITTEN
+
+
+def test_fetch_into_and_out_of_a_kamu_workspace(tmp_path):
+    """A kamu workspace as kamu lays it out (.kamu/datasets/<id>/info/alias): the dataset lands
+    in the folder named by its Seed's id; from a workspace, a dataset is named by alias."""
+    ws = tmp_path / "ws"
+    (ws / ".kamu" / "datasets").mkdir(parents=True)
+    r = odf_hash.fetch(EXAMPLES / "root", ws)
+    assert r.fetched and r.alias == "root"
+    ident = r.dataset_id.removeprefix("did:odf:")
+    target = ws / ".kamu" / "datasets" / ident
+    assert r.dest == str(target)
+    assert (target / "info" / "alias").read_text() == "root"
+    final_names_verify(target)
+    assert odf_hash.verify_workspace(ws)["root"].ok
+    with pytest.raises(odf_hash.InvalidInputError, match="name the dataset to fetch"):
+        odf_hash.fetch(ws, tmp_path / "out")
+    out = odf_hash.fetch(ws, tmp_path / "out", dataset="root")
+    assert out.fetched and out.alias is None
+    assert out.head == r.head
+    with pytest.raises(odf_hash.InvalidInputError, match="an alias means nothing there"):
+        odf_hash.fetch(EXAMPLES / "root", tmp_path / "plain", alias="x")

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "c_errors.h"
-#include "odf_hash/core/multihash.h"
+#include "odf_hash/api/fetch.h"
 #include "odf_hash/odf/fetch.h"
 #include "odf_hash/odf/fetch_json.h"
 #include "odf_hash/odf_hash.h"
@@ -26,24 +26,26 @@ int odf_hash_fetch(const char* source, const char* dest, const odf_hash_fetch_op
     if (source == nullptr || dest == nullptr || out == nullptr) {
       return invalid(err, "odf_hash_fetch: NULL argument");
     }
-    odf_hash::odf::FetchOptions o;
-    o.jobs = 1;  // the C ABI's rule: jobs 0 means 1
+    odf_hash::api::FetchRequest request;
+    request.source = source;
+    request.dest = dest;
+    request.jobs = 1;  // the C ABI's rule: jobs 0 means 1
+    request.spelling = odf_hash::odf::ArgSpelling::kKeywords;
     if (options != nullptr) {
       if (options->struct_size != sizeof(odf_hash_fetch_options)) {
         return invalid(err,
                        "odf_hash_fetch: struct_size is not sizeof(odf_hash_fetch_options) "
                        "of this library");
       }
-      o.jobs = options->jobs == 0 ? 1 : options->jobs;
-      o.force = options->force != 0;
-      if (options->expect_head != nullptr) {
-        auto head = odf_hash::Multihash::parse(options->expect_head);
-        if (!head.is_ok()) return report(err, head.status());
-        o.expect_head = *head;
-      }
+      request.jobs = options->jobs == 0 ? 1 : options->jobs;
+      request.force = options->force != 0;
+      if (options->expect_head != nullptr) request.expect_head = options->expect_head;
+      if (options->dataset != nullptr) request.dataset = options->dataset;
+      if (options->alias != nullptr) request.alias = options->alias;
     }
-    auto fetched = odf_hash::odf::fetch_dataset(source, dest, o);
-    if (!fetched.is_ok()) return report(err, fetched.status());
+    auto result = odf_hash::api::fetch(request);
+    if (!result.is_ok()) return report(err, result.status());
+    const odf_hash::odf::FetchReport* fetched = &result->report;
     const int verdict = fetched->fetched()    ? ODF_HASH_FETCH_FETCHED
                         : fetched->rejected() ? ODF_HASH_FETCH_REJECTED
                                               : ODF_HASH_FETCH_INCOMPLETE;

@@ -254,12 +254,12 @@ def same_dataset(a, b):
     same(a, b)
 
 
-def kamu_verifies(tmp_path, dataset, alias):
-    """`kamu verify --integrity` of `dataset` put into a new workspace as kamu lays it out."""
+def kamu_verifies(tmp_path, dataset, alias, ident):
+    """`kamu verify --integrity` of `dataset` (whose id is `ident`, "fed01...") put into a new
+    workspace as kamu lays it out."""
     ws = tmp_path / f"ws-{alias}"
     ws.mkdir()
     kamu(ws, "init")
-    ident = seed_id(dataset)
     target = ws / ".kamu" / "datasets" / ident
     shutil.copytree(dataset, target)
     (target / "info").mkdir(exist_ok=True)
@@ -274,7 +274,7 @@ def test_kamu_node_fetch_gives_a_dataset_kamu_accepts(run, node, tmp_path):
     r = run("fetch", *FAST, f"{node.url}/rootds", dest)
     assert r.rc == 0, r
     same_dataset(node.folders["rootds"], dest)
-    kamu_verifies(tmp_path, dest, "rootds")
+    kamu_verifies(tmp_path, dest, "rootds", node.folders["rootds"].name)
 
 
 def test_kamu_node_fetch_of_reencoded_blocks_is_rejected(run, node, tmp_path):
@@ -284,6 +284,43 @@ def test_kamu_node_fetch_of_reencoded_blocks_is_rejected(run, node, tmp_path):
     doc = json.loads(r.out)
     assert {p["kind"] for p in doc["problems"]} == {"block-reencoded"}
     assert doc["bytes_transferred"] == 0 and not (dest / "blocks").exists()
+
+
+def test_fetch_into_a_kamu_workspace_kamu_uses_it_as_its_own(run, node, tmp_path):
+    """From the node's workspace folder (by alias) and from the node's URL into new kamu
+    workspaces: the dataset lands in .kamu/datasets/<its id> with info/alias, kamu lists it and
+    verifies it; fetched again it is up to date."""
+    folder = node.folders["rootds"]
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    kamu(ws, "init")
+    r = run("fetch", node.ws, ws)
+    assert r.rc == 2 and "name the dataset to fetch" in r.err and "rootds" in r.err, r
+    r = run("fetch", "--json", "--dataset", "rootds", node.ws, ws)
+    assert r.rc == 0, r
+    doc = json.loads(r.out)
+    target = ws / ".kamu" / "datasets" / folder.name
+    assert doc["dest"] == str(target) and doc["dataset_id"] == f"did:odf:{folder.name}"
+    assert (target / "info" / "alias").read_text() == "rootds"
+    same_dataset(folder, target)
+    assert not (ws / ".kamu" / ".odf-hash-fetch").exists() or \
+        not any((ws / ".kamu" / ".odf-hash-fetch").iterdir())
+    listed = json.loads(kamu(ws, "list", "--output-format", "json"))
+    assert [d["Name"] for d in listed] == ["rootds"], listed
+    kamu(ws, "verify", "--integrity", "rootds")
+    again = run("fetch", "--dataset", "rootds", node.ws, ws)
+    assert again.rc == 0 and again.out.splitlines()[-1].startswith("UP TO DATE"), again
+    # From the node, under another alias: the id is taken, so it is refused, named.
+    clash = run("fetch", *FAST, "--alias", "mine", f"{node.url}/rootds", ws)
+    assert clash.rc == 2 and "already holds this dataset" in clash.err, clash
+    ws2 = tmp_path / "ws2"
+    ws2.mkdir()
+    kamu(ws2, "init")
+    r = run("fetch", *FAST, "--alias", "mine", f"{node.url}/rootds", ws2)
+    assert r.rc == 0, r
+    assert (ws2 / ".kamu" / "datasets" / folder.name / "info" / "alias").read_text() == "mine"
+    kamu(ws2, "verify", "--integrity", "mine")
+    assert run("fetch", "--alias", "x", node.folders["rootds"], tmp_path / "plain").rc == 2
 
 
 def test_kamu_node_fetch_after_new_ingest_transfers_only_the_new_blocks(run, node, tmp_path):
@@ -307,4 +344,4 @@ def test_kamu_node_fetch_after_new_ingest_transfers_only_the_new_blocks(run, nod
     assert {f["file"] for f in doc["files"] if f["role"] == "data"} == new_files
     assert all(f["how"] == "transferred" for f in doc["files"])
     same_dataset(folder, dest)
-    kamu_verifies(tmp_path, dest, "rootds")
+    kamu_verifies(tmp_path, dest, "rootds", node.folders["rootds"].name)

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "odf_hash/api/verify.h"
+#include "odf_hash/api/fetch.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/odf/fetch.h"
 #include "odf_hash/odf/fetch_json.h"
@@ -33,6 +33,7 @@ struct FetchArgs {
   bool force = false;
   unsigned jobs = 0;
   std::string expect_head;
+  std::string dataset, alias;
   StoreOptions store;
 };
 
@@ -102,43 +103,39 @@ class FetchLine {
   std::chrono::steady_clock::time_point last_;
 };
 
-int run_fetch(const FetchArgs& args) {
-  odf::FetchOptions options;
-  options.store = args.store;
-  options.force = args.force;
-  options.jobs = api::verify_jobs(args.source, args.jobs);
-  if (!args.expect_head.empty()) {
-    auto head = Multihash::parse(args.expect_head);
-    if (!head.is_ok()) {
-      std::fprintf(stderr, "odf-hash fetch: --expect-head: %s\n",
-                   escape_text(head.status().message()).c_str());
-      return kExitError;
-    }
-    options.expect_head = *head;
-  }
+int run_fetch(const FetchArgs& args, const CLI::App& app) {
+  api::FetchRequest request;
+  request.source = args.source;
+  request.dest = args.dest;
+  request.store = args.store;
+  request.force = args.force;
+  request.jobs = args.jobs;
+  if (app.count("--expect-head") > 0) request.expect_head = args.expect_head;
+  if (app.count("--dataset") > 0) request.dataset = args.dataset;
+  if (app.count("--alias") > 0) request.alias = args.alias;
   std::unique_ptr<FetchLine> line;
   if (isatty(STDERR_FILENO) != 0 && !args.json) {
     line = std::make_unique<FetchLine>(escape_text(redact_url(args.source)));
-    options.progress = [&line](const odf::FetchProgress& p) { line->update(p); };
+    request.progress = [&line](const odf::FetchProgress& p) { line->update(p); };
   }
-  auto report = odf::fetch_dataset(args.source, args.dest, options);
+  auto result = api::fetch(request);
   line.reset();
-  if (!report.is_ok()) {
-    std::fprintf(stderr, "odf-hash fetch: %s\n", escape_text(report.status().message()).c_str());
+  if (!result.is_ok()) {
+    std::fprintf(stderr, "odf-hash fetch: %s\n", escape_text(result.status().message()).c_str());
     if (args.json) {
       print_json({{"source", redact_url(args.source)},
                   {"dest", args.dest},
-                  {"error", report.status().message()}},
+                  {"error", result.status().message()}},
                  JsonDoc::kFetch);
     }
     return kExitError;
   }
   if (args.json) {
-    print_json(nlohmann::json::parse(odf::fetch_report_json(*report)), JsonDoc::kFetch);
+    print_json(nlohmann::json::parse(odf::fetch_report_json(result->report)), JsonDoc::kFetch);
   } else {
-    print_text(*report, args.quiet);
+    print_text(result->report, args.quiet);
   }
-  return exit_code(*report);
+  return exit_code(result->report);
 }
 
 }  // namespace
@@ -156,8 +153,8 @@ Command add_fetch_command(CLI::App& root) {
                   "them)")
       ->required();
   app->add_option("DEST", args->dest,
-                  "A local folder: made when missing; an empty folder, or a dataset fetched "
-                  "before (then only what is new is fetched)")
+                  "A local folder: made when missing; an empty folder, a dataset fetched "
+                  "before (then only what is new is fetched), or a kamu workspace (--alias)")
       ->required();
   app->add_flag("--json", args->json, "Machine-readable report on stdout");
   app->add_flag("-q,--quiet", args->quiet, "Print only the closing line unless something failed");
@@ -167,6 +164,12 @@ Command add_fetch_command(CLI::App& root) {
   app->add_option("--expect-head", args->expect_head,
                   "Trusted head: the source's refs/head must be this block or a descendant of "
                   "it, else nothing is fetched");
+  app->add_option("--dataset", args->dataset,
+                  "When SOURCE is a kamu workspace: the dataset to fetch (its alias or id)");
+  app->add_option("--alias", args->alias,
+                  "When DEST is a kamu workspace: the dataset's alias there (default: the "
+                  "source dataset's alias, or the last component of SOURCE); a new dataset goes "
+                  "to .kamu/datasets/<its id>, so that kamu uses it as its own");
   app->add_flag("--force", args->force,
                 "Fetch a source whose history does not contain the destination's head (a "
                 "rewritten history): the destination's head moves to the source's");
@@ -180,7 +183,7 @@ Command add_fetch_command(CLI::App& root) {
               "content (a\nchain that does not verify, a file whose hash or size is not the "
               "recorded one, a\nrewritten history), 2 a usage error, the source unreachable "
               "or a file that could\nnot be read from it.");
-  return Command{app, [args] { return run_fetch(*args); }};
+  return Command{app, [args, app] { return run_fetch(*args, *app); }};
 }
 
 }  // namespace odf_hash::cli

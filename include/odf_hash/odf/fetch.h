@@ -90,7 +90,10 @@ struct FetchReport {
   std::string dest;
   std::optional<Multihash> source_head;
   std::optional<uint64_t> source_sequence;  // the source head's sequence number
-  std::optional<Multihash> old_head;        // DEST's head before the fetch (none: empty)
+  // The dataset's id from its Seed ("did:odf:fed01…"), when the walk reached it (a first
+  // fetch, a forced one; not an incremental one, which stops at DEST's head).
+  std::optional<std::string> dataset_id;
+  std::optional<Multihash> old_head;  // DEST's head before the fetch (none: empty)
   std::optional<uint64_t> old_sequence;
   std::optional<Multihash> head;   // DEST's head after (old_head unless fetched)
   uint64_t blocks_fetched = 0;     // new blocks written

@@ -54,6 +54,9 @@ class FetchReport:
             for f in d["files"]
         ]
         self.skipped: List[str] = list(d["skipped"])  #: checks not made, a sentence each
+        self.dataset_id: Optional[str] = d["dataset_id"]  #: the Seed's id, when it was read
+        #: into a kamu workspace: the dataset's alias there (None otherwise)
+        self.alias: Optional[str] = built.get("alias")
 
     @property
     def fetched(self) -> bool:
@@ -77,8 +80,8 @@ class FetchReport:
 
 def fetch(
     source: PathLike, dest: PathLike, *, jobs: Optional[int] = None,
-    expect_head: Optional[str] = None, force: bool = False,
-    progress: Optional[Callable[[int], Any]] = None, **store: Any
+    expect_head: Optional[str] = None, force: bool = False, dataset: Optional[str] = None,
+    alias: Optional[str] = None, progress: Optional[Callable[[int], Any]] = None, **store: Any
 ) -> FetchReport:
     """Copies the ODF dataset at ``source`` (a folder, ``s3://``, ``http(s)://``,
     ``ipfs://``, with the store options of :func:`verify` as keyword arguments) into the local
@@ -91,6 +94,12 @@ def fetch(
     refused (``history-rewritten``) unless ``force``. An interrupted fetch leaves ``dest`` at
     its old head; the next one resumes partial objects.
 
+    A ``source`` that is a kamu workspace needs ``dataset`` (the alias or id of the dataset
+    to fetch). A ``dest`` that is a kamu workspace receives the dataset as kamu lays datasets
+    out (``.kamu/datasets/<its id>`` with ``info/alias``), so that kamu uses it as its own:
+    ``alias`` (default: the source dataset's alias, else the source's last path component)
+    names it there, and an existing dataset of that alias is fetched into incrementally.
+
     ``expect_head``: a trusted head the source's refs/head must be or descend from.
     ``jobs``: files transferred at once (default: every core; 16 for a URL). ``progress``: a
     callable called every 100 ms with the bytes handled so far. Raises :class:`Error` when
@@ -102,6 +111,8 @@ def fetch(
     if expect_head is not None and (not isinstance(expect_head, str) or not expect_head):
         raise InvalidInputError(f"odf_hash.fetch: expect_head must be a multihash string, not "
                                 f"{expect_head!r}")
-    built = _odf_hash.fetch(s, d, n, expect_head, bool(force), _store("fetch", store),
+    names = [None if v is None else _path(v, f"odf_hash.fetch: {k}")
+             for k, v in (("dataset", dataset), ("alias", alias))]
+    built = _odf_hash.fetch(s, d, n, expect_head, bool(force), *names, _store("fetch", store),
                             _progress(progress))
     return FetchReport(built)

@@ -212,6 +212,7 @@ Result<FetchReport> fetch_dataset(const std::string& source, const std::string& 
   VerifyPlan plan = detail::plan_walked(src, walk, vo);
   if (cancel_requested(options.store.cancel)) return cancelled_status(report.source);
   note_skipped(source, options, plan.report.scope, report);
+  report.dataset_id = plan.report.dataset_id;
   report.problems = plan.report.problems;
   for (const auto& p : plan.unexpected) report.problems.push_back(p);
   if (!report.fetched()) return report;

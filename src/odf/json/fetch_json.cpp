@@ -24,24 +24,26 @@ std::string fetch_report_json(const FetchReport& r, int indent) {
   }
   nlohmann::json problems = nlohmann::json::array();
   for (const auto& p : r.problems) problems.push_back(detail::problem_to_json(p));
-  nlohmann::json j = {{"source", redact_url(r.source)},
-                      {"dest", r.dest},
-                      {"verdict", r.verdict()},
-                      {"fetched", r.fetched()},
-                      {"rejected", r.rejected()},
-                      {"source_head", hash(r.source_head)},
-                      {"source_sequence", number(r.source_sequence)},
-                      {"old_head", hash(r.old_head)},
-                      {"old_sequence", number(r.old_sequence)},
-                      {"head", hash(r.head)},
-                      {"blocks_fetched", r.blocks_fetched},
-                      {"up_to_date", r.up_to_date},
-                      {"dest_ahead", r.dest_ahead},
-                      {"forced", r.forced},
-                      {"bytes_transferred", r.bytes_transferred()},
-                      {"files", std::move(files)},
-                      {"problems", std::move(problems)},
-                      {"skipped", r.skipped}};
+  nlohmann::json j = {
+      {"source", redact_url(r.source)},
+      {"dest", r.dest},
+      {"verdict", r.verdict()},
+      {"fetched", r.fetched()},
+      {"rejected", r.rejected()},
+      {"source_head", hash(r.source_head)},
+      {"source_sequence", number(r.source_sequence)},
+      {"dataset_id", r.dataset_id ? nlohmann::json(*r.dataset_id) : nlohmann::json(nullptr)},
+      {"old_head", hash(r.old_head)},
+      {"old_sequence", number(r.old_sequence)},
+      {"head", hash(r.head)},
+      {"blocks_fetched", r.blocks_fetched},
+      {"up_to_date", r.up_to_date},
+      {"dest_ahead", r.dest_ahead},
+      {"forced", r.forced},
+      {"bytes_transferred", r.bytes_transferred()},
+      {"files", std::move(files)},
+      {"problems", std::move(problems)},
+      {"skipped", r.skipped}};
   return j.dump(indent);
 }
 
