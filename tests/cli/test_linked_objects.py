@@ -408,3 +408,36 @@ def test_from_a_kamu_node(run, tampered):
         assert r.rc == 1
         assert sorted(p["kind"] for p in d["problems"]) == [
             "linked-object-hash-mismatch", "linked-object-missing"], d
+
+
+def test_fetch_brings_linked_objects_also_incrementally(run, workspace, tmp_path):
+    """fetch of the versioned file: first up to its first upload, then the rest. The second
+    fetch's new data files link objects whose column is declared by a SetDataSchema below the
+    destination's head: they are fetched too, and the copy verifies with every object. Into a
+    kamu workspace, kamu verifies it (kamu's own pull leaves linked objects behind)."""
+    _, dataset, hashes = workspace
+    source = tmp_path / "source"
+    shutil.copytree(dataset, source)
+    _, d = verify_json(run, source)
+    first_block = min((f for f in d["files"] if f["role"] == "data"),
+                      key=lambda f: f["sequence_number"])["block"]
+    head = (source / "refs" / "head").read_text().strip()
+    (source / "refs" / "head").write_text(first_block)
+    dest = tmp_path / "copy"
+    assert run("fetch", source, dest).rc == 0
+    assert (dest / "data" / hashes[0]).read_bytes() == CONTENTS[0]
+    (source / "refs" / "head").write_text(head)
+    r = run("fetch", "--json", source, dest)
+    assert r.rc == 0, r
+    fetched = {f["file"] for f in json.loads(r.out)["files"] if f["role"] == "linked-object"}
+    assert {f"data/{h}" for h in hashes[1:]} - {f"data/{hashes[0]}"} <= fetched, fetched
+    for h, c in zip(hashes, CONTENTS):
+        assert (dest / "data" / h).read_bytes() == c
+    r, copy = verify_json(run, dest)
+    assert copy["valid"] and copy["linked_objects"] == d["linked_objects"], copy
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    assert kamu(ws, "init").returncode == 0
+    assert run("fetch", "--alias", "vf", source, ws).rc == 0
+    code, out = kamu_integrity(ws)
+    assert code == 0, out

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <mutex>
+#include <set>
 
 #include "dataset/entry.h"
 #include "fetch/dest_folder.h"
 #include "fetch/fetch_object.h"
+#include "fetch/overlay_store.h"
 #include "odf_hash/core/parallel.h"
 #include "odf_hash/core/text.h"
 #include "odf_hash/internal/odf/chain_walk.h"
@@ -112,6 +114,31 @@ std::vector<fetch_detail::ObjectOutcome> fetch_objects(const ObjectStore& source
   return outcomes;
 }
 
+// An incremental fetch's plan: the new blocks of `walk` (stopped at DEST's head) above DEST's
+// own chain, planned as one chain over overlay_store.h, keeping the files of the new blocks
+// (a linked object is attributed to its newest reference, so one a new data file links is
+// kept). A problem of DEST's own chain is reported too: DEST is then no dataset to add to.
+Result<VerifyPlan> plan_incremental(const std::string& dest,
+                                    const std::shared_ptr<const ObjectStore>& source,
+                                    const detail::ChainWalk& walk, const VerifyOptions& options) {
+  ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> here, open_dataset_store(dest));
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir dest_dir, DatasetDir::open(here, /*list_folders=*/false));
+  detail::ChainWalk whole = detail::walk_chain(dest_dir);
+  std::set<std::string> added;
+  for (const auto& b : walk.blocks) added.insert(b.hash.to_string());
+  whole.blocks.insert(whole.blocks.begin(), walk.blocks.begin(), walk.blocks.end());
+  whole.problems.insert(whole.problems.begin(), walk.problems.begin(), walk.problems.end());
+  whole.head = walk.head;
+  ODF_HASH_ASSIGN_OR_RETURN(
+      DatasetDir overlay,
+      DatasetDir::open(std::make_shared<fetch_detail::OverlayStore>(here, source),
+                       /*list_folders=*/false));
+  VerifyPlan plan = detail::plan_walked(overlay, std::move(whole), options);
+  std::erase_if(plan.tasks,
+                [&](const FileTask& t) { return added.count(t.block.to_string()) == 0; });
+  return plan;
+}
+
 // Writes the new blocks, oldest first, then refs/head.
 Status store_chain(DestFolder& dest, const detail::ChainWalk& walk) {
   ODF_HASH_RETURN_IF_ERROR(dest.make_folder("blocks"));
@@ -178,8 +205,9 @@ Result<FetchReport> fetch_dataset(const std::string& source, const std::string& 
   ODF_HASH_ASSIGN_OR_RETURN(report.old_head, dest_head(dest));
   report.head = report.old_head;
 
-  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir src,
-                            DatasetDir::open(source, options.store, /*list_folders=*/false));
+  ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> source_store,
+                            open_dataset_store(source, options.store));
+  ODF_HASH_ASSIGN_OR_RETURN(DatasetDir src, DatasetDir::open(source_store, /*list_folders=*/false));
   detail::ChainWalk walk = detail::walk_chain(src, report.old_head, /*keep_bytes=*/true);
   if (cancel_requested(options.store.cancel)) return cancelled_status(report.source);
   report.source_head = walk.head;
@@ -194,7 +222,6 @@ Result<FetchReport> fetch_dataset(const std::string& source, const std::string& 
   vo.store = options.store;
   vo.expect_head = options.expect_head;
   vo.expect_dataset_id = options.expect_dataset_id;
-  vo.since = report.old_head;
   if (report.old_head && walk.problems.empty() && !walk.stopped_at) {
     // The source's chain, checked to its seed, does not hold DEST's head.
     if (dest_contains(dest, *walk.head)) {
@@ -207,9 +234,13 @@ Result<FetchReport> fetch_dataset(const std::string& source, const std::string& 
       return report;
     }
     report.forced = true;
-    vo.since.reset();
   }
-  VerifyPlan plan = detail::plan_walked(src, walk, vo);
+  VerifyPlan plan;
+  if (walk.stopped_at) {
+    ODF_HASH_ASSIGN_OR_RETURN(plan, plan_incremental(dest, source_store, walk, vo));
+  } else {
+    plan = detail::plan_walked(src, walk, vo);
+  }
   if (cancel_requested(options.store.cancel)) return cancelled_status(report.source);
   note_skipped(source, options, plan.report.scope, report);
   report.dataset_id = plan.report.dataset_id;
