@@ -293,7 +293,8 @@ std::vector<std::string> problem_kinds() {
 nb::dict fetch(const OsString& source, const OsString& dest, unsigned jobs,
                const std::optional<std::string>& expect_head, bool force,
                const std::optional<OsString>& dataset, const std::optional<OsString>& alias,
-               const StoreTuple& store, const nb::object& progress) {
+               const std::optional<OsString>& pins, const StoreTuple& store,
+               const nb::object& progress) {
   odf_hash::CancelFlag cancel{false};
   odf_hash::api::FetchRequest request;
   request.source = source.value;
@@ -303,6 +304,7 @@ nb::dict fetch(const OsString& source, const OsString& dest, unsigned jobs,
   request.expect_head = expect_head;
   if (dataset) request.dataset = dataset->value;
   if (alias) request.alias = alias->value;
+  if (pins) request.pins = pins->value;
   request.store = store_for(store, cancel);
   request.spelling = odf_hash::odf::ArgSpelling::kKeywords;
   auto counter = progress.is_none() ? nullptr : std::make_shared<odf_hash::ReadCounter>();
@@ -327,7 +329,8 @@ nb::dict fetch(const OsString& source, const OsString& dest, unsigned jobs,
 
 void bind_verify(nb::module_& m) {
   m.def("fetch", &fetch, "source"_a, "dest"_a, "jobs"_a, "expect_head"_a.none(), "force"_a,
-        "dataset"_a.none(), "alias"_a.none(), "store"_a, "progress"_a = nb::none());
+        "dataset"_a.none(), "alias"_a.none(), "pins"_a.none(), "store"_a,
+        "progress"_a = nb::none());
   m.def("verify", &verify, "path"_a, "workspace"_a, "names"_a.none(), "jobs"_a, "integrity_only"_a,
         "strict"_a, "store"_a, "modes"_a, "pins"_a.none(), "write_pins"_a.none(),
         "progress"_a = nb::none());

@@ -14,6 +14,7 @@
 #include "odf_hash/core/text.h"
 #include "odf_hash/odf/dataset.h"
 #include "odf_hash/odf/verify.h"
+#include "odf_hash/odf/verify_pins.h"
 #include "odf_hash/odf/workspace.h"
 
 namespace odf_hash::api {
@@ -156,24 +157,24 @@ Result<FetchResult> fetch_new(const odf::Workspace& ws, const std::string& sourc
   return FetchResult{std::move(report), alias};
 }
 
-}  // namespace
-
-Result<FetchResult> fetch(const FetchRequest& request) {
-  odf::FetchOptions options;
-  options.jobs = verify_jobs(request.source, request.jobs);
-  options.force = request.force;
-  options.store = request.store;
-  options.progress = request.progress;
-  if (request.expect_head) {
-    auto head = Multihash::parse(*request.expect_head);
-    if (!head.is_ok()) {
-      const char* name =
-          request.spelling == odf::ArgSpelling::kFlags ? "--expect-head" : "expect_head";
-      return Status::invalid_argument(std::string(name) + ": " + head.status().message());
-    }
-    options.expect_head = *head;
+// The trusted head and id a pin file gives the source; a sentence for `skipped` when it has
+// none.
+Status apply_pins(const std::string& pins, const std::string& source, odf::FetchOptions& options,
+                  std::string* no_pin) {
+  ODF_HASH_ASSIGN_OR_RETURN(odf::PinFile file, odf::read_pin_file(pins));
+  const odf::Pin* pin = file.find(source);
+  if (pin == nullptr) {
+    *no_pin = "trusted head: the pin file " + pins + " has no pin for " + redact_url(source) +
+              ", so none was checked";
+    return Status::ok();
   }
-  ODF_HASH_ASSIGN_OR_RETURN(Source source, resolve_source(request));
+  options.expect_head = pin->head;
+  options.expect_dataset_id = pin->dataset_id;
+  return Status::ok();
+}
+
+Result<FetchResult> fetch_resolved(const FetchRequest& request, const Source& source,
+                                   const odf::FetchOptions& options) {
   if (is_url(request.dest)) {
     return Status::invalid_argument(redact_url(request.dest) +
                                     ": the destination must be a local folder");
@@ -215,6 +216,38 @@ Result<FetchResult> fetch(const FetchRequest& request) {
   ODF_HASH_ASSIGN_OR_RETURN(odf::FetchReport report,
                             odf::fetch_dataset(source.location, existing->location, options));
   return FetchResult{std::move(report), alias};
+}
+
+}  // namespace
+
+Result<FetchResult> fetch(const FetchRequest& request) {
+  odf::FetchOptions options;
+  options.jobs = verify_jobs(request.source, request.jobs);
+  options.force = request.force;
+  options.store = request.store;
+  options.progress = request.progress;
+  if (request.expect_head) {
+    auto head = Multihash::parse(*request.expect_head);
+    if (!head.is_ok()) {
+      const char* name =
+          request.spelling == odf::ArgSpelling::kFlags ? "--expect-head" : "expect_head";
+      return Status::invalid_argument(std::string(name) + ": " + head.status().message());
+    }
+    options.expect_head = *head;
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(Source source, resolve_source(request));
+  std::string no_pin;
+  if (request.pins) {
+    if (request.expect_head) {
+      return Status::invalid_argument(request.spelling == odf::ArgSpelling::kFlags
+                                          ? "--expect-head and --pins: give one"
+                                          : "expect_head and pins: give one");
+    }
+    ODF_HASH_RETURN_IF_ERROR(apply_pins(*request.pins, source.location, options, &no_pin));
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(FetchResult result, fetch_resolved(request, source, options));
+  if (!no_pin.empty()) result.report.skipped.push_back(no_pin);
+  return result;
 }
 
 }  // namespace odf_hash::api

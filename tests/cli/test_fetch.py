@@ -242,3 +242,22 @@ def test_fetch_from_s3_equals_the_source(run, tmp_path):
         assert r2.rc == 1 and "physical-hash-mismatch" in r2.out, r2
         assert data.name not in final_names_verify(tmp_path / "c2")["data"]
         assert hashlib.sha3_256(bytes(b)).hexdigest() in r2.out  # the actual hash, named
+
+
+def test_fetch_with_a_pin_file(run, tmp_path):
+    pins = tmp_path / "pins.txt"
+    assert run("verify", "--write-pins", pins, DATASETS / "root").rc == 0
+    r = run("fetch", "--pins", pins, DATASETS / "root", tmp_path / "a")
+    assert r.rc == 0 and "not checked" not in r.out, r
+    # The pin of another dataset's head under root's location: a rewritten history.
+    other = (DATASETS / "derivative" / "refs" / "head").read_text().strip()
+    line = pins.read_text()
+    pins.write_text(other + line[line.index(" "):])
+    r = run("fetch", "--json", "--pins", pins, DATASETS / "root", tmp_path / "b")
+    assert r.rc == 1, r
+    assert [p["kind"] for p in json.loads(r.out)["problems"]] == ["history-rewritten"]
+    # A source the file does not pin is fetched, and the report says nothing was anchored.
+    r = run("fetch", "--pins", pins, DATASETS / "derivative", tmp_path / "c")
+    assert r.rc == 0 and "has no pin for" in r.out, r
+    both = run("fetch", "--pins", pins, "--expect-head", other, DATASETS / "root", tmp_path / "d")
+    assert both.rc == 2, both

@@ -33,7 +33,7 @@ struct FetchArgs {
   bool force = false;
   unsigned jobs = 0;
   std::string expect_head;
-  std::string dataset, alias;
+  std::string dataset, alias, pins;
   StoreOptions store;
 };
 
@@ -112,6 +112,7 @@ int run_fetch(const FetchArgs& args, const CLI::App& app) {
   request.jobs = args.jobs;
   if (app.count("--expect-head") > 0) request.expect_head = args.expect_head;
   if (app.count("--dataset") > 0) request.dataset = args.dataset;
+  if (app.count("--pins") > 0) request.pins = args.pins;
   if (app.count("--alias") > 0) request.alias = args.alias;
   std::unique_ptr<FetchLine> line;
   if (isatty(STDERR_FILENO) != 0 && !args.json) {
@@ -164,6 +165,10 @@ Command add_fetch_command(CLI::App& root) {
   app->add_option("--expect-head", args->expect_head,
                   "Trusted head: the source's refs/head must be this block or a descendant of "
                   "it, else nothing is fetched");
+  app->add_option("--pins", args->pins,
+                  "Pin file of trusted heads (as verify --pins): the source's pin, found by its "
+                  "location, is its trusted head and dataset id")
+      ->excludes("--expect-head");
   app->add_option("--dataset", args->dataset,
                   "When SOURCE is a kamu workspace: the dataset to fetch (its alias or id)");
   app->add_option("--alias", args->alias,

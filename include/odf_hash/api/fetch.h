@@ -11,7 +11,8 @@
 //     an interrupted fetch is resumed from it) and, once complete and verified, given
 //     info/alias and renamed to .kamu/datasets/<its id> (from its Seed). The alias defaults
 //     to the source workspace dataset's alias, else the source's last path component;
-//   - a trusted head given as text is parsed here (kInvalidArgument naming the option).
+//   - a trusted head given as text is parsed here (kInvalidArgument naming the option), or
+//     read from a pin file as verify reads it (no pin for the source: said in `skipped`).
 // Thread safety: fetch() is reentrant.
 #pragma once
 
@@ -34,6 +35,9 @@ struct FetchRequest {
   unsigned jobs = 0;                   // 0: verify_jobs' default for the source
   bool force = false;
   std::optional<std::string> expect_head;  // multihash text
+  // A pin file (verify_pins.h): the source's pin, found by its location (any spelling), is
+  // its trusted head and dataset id, as for verify --pins. Not with expect_head.
+  std::optional<std::string> pins;
   StoreOptions store;
   std::function<void(const odf::FetchProgress&)> progress;
   // How messages name the options: "--expect-head" (the command) or "expect_head" (Python).

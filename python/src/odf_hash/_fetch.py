@@ -81,7 +81,7 @@ class FetchReport:
 def fetch(
     source: PathLike, dest: PathLike, *, jobs: Optional[int] = None,
     expect_head: Optional[str] = None, force: bool = False, dataset: Optional[str] = None,
-    alias: Optional[str] = None, progress: Optional[Callable[[int], Any]] = None, **store: Any
+    alias: Optional[str] = None, pins: Optional[PathLike] = None, progress: Optional[Callable[[int], Any]] = None, **store: Any
 ) -> FetchReport:
     """Copies the ODF dataset at ``source`` (a folder, ``s3://``, ``http(s)://``,
     ``ipfs://``, with the store options of :func:`verify` as keyword arguments) into the local
@@ -100,7 +100,9 @@ def fetch(
     ``alias`` (default: the source dataset's alias, else the source's last path component)
     names it there, and an existing dataset of that alias is fetched into incrementally.
 
-    ``expect_head``: a trusted head the source's refs/head must be or descend from.
+    ``expect_head``: a trusted head the source's refs/head must be or descend from; or
+    ``pins``: a pin file (as :func:`verify` reads it) whose pin for the source (found by its
+    location) gives its trusted head and dataset id.
     ``jobs``: files transferred at once (default: every core; 16 for a URL). ``progress``: a
     callable called every 100 ms with the bytes handled so far. Raises :class:`Error` when
     the fetch cannot run (the source unreachable, ``dest`` not a folder, or holding files but
@@ -112,7 +114,7 @@ def fetch(
         raise InvalidInputError(f"odf_hash.fetch: expect_head must be a multihash string, not "
                                 f"{expect_head!r}")
     names = [None if v is None else _path(v, f"odf_hash.fetch: {k}")
-             for k, v in (("dataset", dataset), ("alias", alias))]
+             for k, v in (("dataset", dataset), ("alias", alias), ("pins", pins))]
     built = _odf_hash.fetch(s, d, n, expect_head, bool(force), *names, _store("fetch", store),
                             _progress(progress))
     return FetchReport(built)
