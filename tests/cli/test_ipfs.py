@@ -294,3 +294,20 @@ def test_ipfs_urls_refused_before_any_request(run, trust, url, says):
         assert r.rc == 2, r
         assert says in r.err, r
         assert "127.0.0.1:9" not in r.err, r
+
+
+def test_ipfs_fetch_copies_and_rejects_the_tampered_copy(run, gateway, tmp_path):
+    dest = tmp_path / "copy"
+    r = run("fetch", *FAST, "--ipfs-gateway", gateway.url, f"ipfs://{gateway.cids['root']}", dest)
+    assert r.rc == 0, r
+    for folder in ("blocks", "data", "checkpoints"):
+        names = sorted(p.name for p in (DATASETS / "root" / folder).iterdir())
+        assert sorted(p.name for p in (dest / folder).iterdir()) == names
+        for n in names:
+            assert (dest / folder / n).read_bytes() == (DATASETS / "root" / folder / n).read_bytes()
+    flipped = sorted((gateway.root / "root-flipped" / "data").iterdir())[0]
+    r = run("fetch", *FAST, "--ipfs-gateway", gateway.url,
+            f"ipfs://{gateway.cids['root-flipped']}", tmp_path / "bad")
+    assert r.rc == 1 and "physical-hash-mismatch" in r.out, r
+    assert not (tmp_path / "bad" / "data" / flipped.name).exists()
+    assert not (tmp_path / "bad" / "refs").exists()
