@@ -14,6 +14,7 @@
 #include "odf_hash/internal/io/arrow_module.h"
 #include "odf_hash/io/local_store.h"
 #include "odf_hash/io/store.h"
+#include "smtp/smtp_store.h"
 
 namespace odf_hash {
 
@@ -36,6 +37,9 @@ bool is_s3(std::string_view text) {
 }
 bool is_http(std::string_view text) {
   return starts_with_nocase(text, "http://") || starts_with_nocase(text, "https://");
+}
+bool is_smtp(std::string_view text) {
+  return starts_with_nocase(text, "odf+http://") || starts_with_nocase(text, "odf+https://");
 }
 bool is_ipfs(std::string_view text) {
   return starts_with_nocase(text, "ipfs://") || starts_with_nocase(text, "ipns://");
@@ -106,7 +110,7 @@ bool is_ipfs_url(std::string_view text) {
 }
 
 bool is_store_url(std::string_view text) {
-  return is_s3(text) || is_http(text) || is_ipfs(text);
+  return is_s3(text) || is_http(text) || is_ipfs(text) || is_smtp(text);
 }
 
 Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
@@ -139,6 +143,12 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
     std::call_once(at_exit, [] { std::atexit(shutdown_remote_stores); });
     if (!store.is_ok()) return store;
     return cancellable_store(std::move(store).value(), options.cancel);
+  }
+  if (is_smtp(url_or_path)) {
+    ODF_HASH_ASSIGN_OR_RETURN(
+        std::shared_ptr<ObjectStore> store,
+        remote::open_smtp_store(url_or_path, http_options(options), options.block_objects));
+    return cancellable_store(std::move(store), options.cancel);
   }
   if (is_http(url_or_path) || is_ipfs(url_or_path)) {
     std::shared_ptr<ObjectStore> store;

@@ -323,6 +323,24 @@ def test_fetch_into_a_kamu_workspace_kamu_uses_it_as_its_own(run, node, tmp_path
     assert run("fetch", "--alias", "x", node.folders["rootds"], tmp_path / "plain").rc == 2
 
 
+@pytest.mark.parametrize("alias", ["rootds", "deriv", "rootv2"])
+def test_kamu_node_smart_transfer_protocol(run, node, alias, tmp_path):
+    """odf+http://: the whole chain in one answer, the raw block bytes (so the version 2
+    blocks that GET /blocks/{hash} re-encodes verify here), objects from the node's download
+    URLs; the fetched copy equals the node's folder."""
+    folder = node.folders[alias]
+    url = "odf+" + node.url + "/" + alias
+    _, local = verify_json(run, folder)
+    r, remote = verify_json(run, *FAST, url)
+    assert r.rc == 0, r
+    assert remote["valid"] and remote["head"] == local["head"], remote
+    assert outcomes(remote) == outcomes(local)
+    dest = tmp_path / alias
+    r = run("fetch", *FAST, url, dest)
+    assert r.rc == 0, r
+    same_dataset(folder, dest)
+
+
 def test_kamu_node_fetch_after_new_ingest_transfers_only_the_new_blocks(run, node, tmp_path):
     """Runs last in this module: it adds blocks to rootds."""
     folder = node.folders["rootds"]

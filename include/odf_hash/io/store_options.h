@@ -5,12 +5,24 @@
 // so they hold no credentials.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "odf_hash/core/status.h"
 #include "odf_hash/io/cancel.h"
 
 namespace odf_hash {
+
+// A data file or checkpoint a metadata block adds (its multihash text and recorded size).
+struct BlockObjectRef {
+  bool checkpoint = false;
+  std::string hash;
+  uint64_t size = 0;
+};
+// The objects a metadata block's bytes add (none for bytes that are no block).
+using BlockObjects = std::function<std::vector<BlockObjectRef>(const std::vector<uint8_t>&)>;
 
 struct StoreOptions {
   // S3 (the names of the AWS CLI's options).
@@ -39,6 +51,10 @@ struct StoreOptions {
   // Local folders: follow symbolic links leaving the folder (local_store.h).
   bool follow_symlinks = false;
 
+  // odf+http(s):// (the Smart Transfer Protocol): the node is asked for a download of each
+  // object the blocks it sends add, which only the odf layer can read from a block: it sets
+  // this (open_dataset_store). Empty: objects are read at their Simple Transfer Protocol paths.
+  BlockObjects block_objects;
   // Set (from any thread) to stop the work early: see cancel.h. Null: never cancelled.
   const CancelFlag* cancel = nullptr;
 };

@@ -101,9 +101,29 @@ Status DatasetDir::list_folder(const std::string& folder, std::vector<DatasetFil
   return Status::ok();
 }
 
+namespace {
+
+// The data file and checkpoint a block adds (StoreOptions::block_objects: what a Smart
+// Transfer Protocol store asks the node a download of).
+std::vector<BlockObjectRef> block_objects_of(const std::vector<uint8_t>& bytes) {
+  std::vector<BlockObjectRef> out;
+  Result<MetadataBlock> b = parse_block(bytes);
+  if (!b.is_ok()) return out;
+  if (b->new_data)
+    out.push_back({false, b->new_data->physical_hash.to_string(), b->new_data->size});
+  if (b->new_checkpoint) {
+    out.push_back({true, b->new_checkpoint->physical_hash.to_string(), b->new_checkpoint->size});
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::shared_ptr<ObjectStore>> open_dataset_store(const std::string& url_or_path,
                                                         const StoreOptions& options) {
-  auto store = open_store(url_or_path, options);
+  StoreOptions with_blocks = options;
+  if (!with_blocks.block_objects) with_blocks.block_objects = block_objects_of;
+  auto store = open_store(url_or_path, with_blocks);
   if (!store.is_ok() && store.status().code() == StatusCode::kNotFound &&
       !is_store_url(url_or_path)) {
     return Status::not_found(url_or_path + ": no such dataset directory");

@@ -1,0 +1,143 @@
+"""A Smart Transfer Protocol node for the tests, on 127.0.0.1: the pull flow as kamu 0.265
+speaks it (measured against kamu's node: ws://HOST:PORT/<dataset>/pull with
+x-odf-smtp-version: 1; the pull request answered by {"Ok":{"transfer_plan":…}}; `{}` by the
+blocks as a gzip'd tar in a JSON array of bytes, oldest first, the head last; object_files by
+download URLs), written with the `websockets` library, over a folder of datasets; downloads
+point at an HTTP server the caller gives (remote_servers.http_server over the same folder).
+
+`faults` make it hostile, each for one test: "wrong-name" (the head block's entry holds
+another block's bytes), "bomb" (the payload inflates to 300 MiB of zeros), "silent" (the plan
+never comes), "close-1011" (the metadata request is answered by a Close 1011 with a JSON
+reason), "binary" (the plan comes as a binary frame), "no-gzip" (the payload is not gzip).
+"""
+import asyncio
+import contextlib
+import gzip
+import hashlib
+import io
+import json
+import pathlib
+import tarfile
+import threading
+import zlib
+
+import websockets
+from websockets.asyncio.server import serve
+from websockets.http11 import Response
+from websockets.datastructures import Headers
+
+
+def _tar_gz(entries):
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        for name, data in entries:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return gzip.compress(buf.getvalue(), mtime=0)
+
+
+def _bomb():
+    z = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    out = [z.compress(bytes(1 << 20)) for _ in range(300)]
+    out.append(z.flush())
+    return b"".join(out)
+
+
+class SmtpNode:
+    def __init__(self, root: pathlib.Path, http_url: str):
+        self.root = pathlib.Path(root)
+        self.http_url = http_url  # where downloads point
+        self.faults = set()
+        self.requests = []  # every message received, parsed
+        self.url = None
+        self._loop = None
+
+    def _blocks(self, dataset: pathlib.Path):
+        head = (dataset / "refs" / "head").read_text().strip()
+        names = sorted(p.name for p in (dataset / "blocks").iterdir() if p.name != head)
+        entries = [(n, (dataset / "blocks" / n).read_bytes()) for n in names]
+        head_bytes = (dataset / "blocks" / head).read_bytes()
+        if "wrong-name" in self.faults:
+            head_bytes = entries[0][1]
+        return entries + [(head, head_bytes)]
+
+    def _check(self, connection, request):
+        path = request.path
+        parts = path.strip("/").split("/")
+        if len(parts) != 2 or parts[1] != "pull" or not (self.root / parts[0]).is_dir():
+            return Response(404, "Not Found", Headers(), b"")
+        if request.headers.get("x-odf-smtp-version") != "1":
+            return Response(400, "Bad Request", Headers(), b"missing x-odf-smtp-version")
+        return None
+
+    async def _handle(self, ws):
+        dataset = self.root / ws.request.path.strip("/").split("/")[0]
+        pull = json.loads(await ws.recv())
+        self.requests.append(pull)
+        if "silent" in self.faults:
+            await asyncio.sleep(3600)
+        plan = json.dumps({"Ok": {"transfer_plan": {"num_blocks": 1, "num_objects": 0,
+                                                    "num_records": 0, "bytes_in_raw_blocks": 0,
+                                                    "bytes_in_raw_objects": 0}}})
+        if "binary" in self.faults:
+            await ws.send(plan.encode())
+            return
+        await ws.send(plan)
+        self.requests.append(json.loads(await ws.recv()))
+        if "close-1011" in self.faults:
+            await ws.close(1011, json.dumps({"Err": {"Internal": {
+                "phase": {"Pull": "MetadataRequest"}, "error_message": "Internal error"}}}))
+            return
+        entries = self._blocks(dataset)
+        payload = (_bomb() if "bomb" in self.faults else
+                   b"not gzip at all" if "no-gzip" in self.faults else _tar_gz(entries))
+        await ws.send(json.dumps({"blocks": {"num_blocks": len(entries),
+                                             "media_type": "application/tar+gzip",
+                                             "encoding": "raw", "payload": list(payload)}}))
+        async for message in ws:
+            request = json.loads(message)
+            self.requests.append(request)
+            answers = []
+            for f in request.get("object_files", []):
+                folder = "checkpoints" if f["object_type"] == "Checkpoint" else "data"
+                answers.append({"object_file": f, "pull_strategy": "HttpDownload",
+                                "download_from": {"url": f"{self.http_url}/{dataset.name}/"
+                                                         f"{folder}/{f['physical_hash']}",
+                                                  "headers": [], "expires_at": None}})
+            await ws.send(json.dumps({"object_transfer_strategies": answers}))
+
+    async def _main(self, started, stop):
+        async with serve(self._handle, "127.0.0.1", 0, process_request=self._check,
+                         max_size=None) as server:
+            port = server.sockets[0].getsockname()[1]
+            self.url = f"odf+http://127.0.0.1:{port}"
+            started.set()
+            await stop.wait()
+
+
+@contextlib.contextmanager
+def smtp_node(root, http_url):
+    """An SmtpNode serving the datasets of `root` (its .url: "odf+http://127.0.0.1:PORT"),
+    always stopped."""
+    node = SmtpNode(root, http_url)
+    started = threading.Event()
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+
+    def run():
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(node._main(started, stop))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert started.wait(10), "the Smart Transfer Protocol test node did not start"
+    try:
+        yield node
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(timeout=10)
+
+
+def sha3_name(data: bytes) -> str:
+    return "f1620" + hashlib.sha3_256(data).hexdigest()
