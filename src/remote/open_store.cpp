@@ -109,6 +109,10 @@ bool is_ipfs_url(std::string_view text) {
   return is_ipfs(text);
 }
 
+bool is_smtp_url(std::string_view text) {
+  return is_smtp(text);
+}
+
 bool is_store_url(std::string_view text) {
   return is_s3(text) || is_http(text) || is_ipfs(text) || is_smtp(text);
 }

@@ -14,6 +14,11 @@
 //                                         against the CID that links to it, from the root CID
 //                                         down the UnixFS path to each object; folders are
 //                                         listed (verified content too).
+//   odf+http://host/[account/]dataset     a kamu node's dataset by its Smart Transfer Protocol
+//                                         (remote/smtp/): the whole chain's raw blocks in one
+//                                         WebSocket answer, then the objects the blocks add from
+//                                         the download URLs the node gives (odf+https://: not
+//                                         supported yet)
 //   ipns://NAME/path                      refused (kInvalidArgument): nothing anchors what a
 //                                         gateway resolves a name to, unless
 //                                         StoreOptions::trust_gateway, which reads
@@ -71,11 +76,15 @@ inline constexpr const char* kDefaultIpfsGateway = "http://localhost:8080";
 std::string resolve_ipfs_gateway(const std::string& option);
 
 // Whether `text` is a URL this factory opens remotely ("s3://", "http://", "https://",
-// "ipfs://", "ipns://").
+// "ipfs://", "ipns://", "odf+http://", "odf+https://").
 bool is_store_url(std::string_view text);
 
 // Whether `text` is an "ipfs://" or "ipns://" URL (any case).
 bool is_ipfs_url(std::string_view text);
+
+// Whether `text` is an odf+http(s):// URL (a node's dataset by the Smart Transfer Protocol:
+// opening its store runs a pull flow; such a location is never a workspace).
+bool is_smtp_url(std::string_view text);
 
 // The dataset folder or prefix at `url_or_path`. A local path must be a folder
 // (open_local_folder); a URL is not contacted yet beyond what its store needs to start

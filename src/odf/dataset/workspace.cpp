@@ -156,6 +156,8 @@ Result<bool> is_dataset_root(const ObjectStore& store) {
 
 Result<std::optional<Workspace>> open_workspace(const std::string& url_or_path,
                                                 const StoreOptions& options) {
+  // Not opened twice: a node's dataset is no workspace, and opening it pulls its chain.
+  if (is_smtp_url(url_or_path)) return std::optional<Workspace>();
   ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
                             open_dataset_store(url_or_path, options));
   if (!store->can_list()) return std::optional<Workspace>();

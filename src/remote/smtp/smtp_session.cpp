@@ -144,7 +144,9 @@ struct PullSession::Impl {
   Status run(const bool& done) {
     ioc.restart();
     while (!done) {
-      ioc.run_for(std::chrono::milliseconds(100));
+      // One handler at a time: a pending timer of the WebSocket (its idle timeout) must not
+      // hold the loop for its slice once the operation is done.
+      ioc.run_one_for(std::chrono::milliseconds(100));
       if (done) break;
       if (cancel_requested(options.cancel)) {
         beast::get_lowest_layer(ws).cancel();
@@ -377,7 +379,10 @@ void PullSession::close() {
       websocket::close_reason(websocket::close_code::normal, "Client pull flow succeeded"),
       [&](beast::error_code) { done = true; });
   s.ioc.restart();
-  s.ioc.run_for(std::chrono::milliseconds(1000));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (!done && std::chrono::steady_clock::now() < deadline && !s.ioc.stopped()) {
+    s.ioc.run_one_for(std::chrono::milliseconds(100));
+  }
 }
 
 }  // namespace odf_hash::remote::smtp
