@@ -2,12 +2,12 @@
 # Obtaining a dataset: `odf-hash fetch` (each object hashed while it streams to disk, renamed
 # into place when it matches; blocks checked first, refs/head last) next to a plain parallel
 # download of the same files by curl (--parallel, as many transfers at once as fetch's
-# --jobs; nothing checked), over one loopback HTTP server (Python's ThreadingHTTPServer,
-# started and stopped here), on the root dataset of bench/remote.sh (about 1 GiB of data
-# files: bench/make_remote_dataset.py, 32 files). Then, when the kamu CLI is there
-# (../shared/tools/kamu/kamu or $ODF_KAMU), the same dataset served by a kamu node
-# (`kamu system api-server` on 127.0.0.1): `odf-hash fetch` of its URL next to `kamu pull`
-# of it into a new workspace.
+# --jobs; nothing checked), over one loopback HTTP server (bench/serve: Go's net/http, built
+# once into build/bench-tools/, started and stopped here), on the root dataset of
+# bench/remote.sh (about 1 GiB of data files: bench/make_remote_dataset.py, 32 files). Then,
+# when the kamu CLI is there (../shared/tools/kamu/kamu or $ODF_KAMU), the same dataset served
+# by a kamu node (`kamu system api-server` on 127.0.0.1): `odf-hash fetch` of its URL, by the
+# Simple and the Smart Transfer Protocol, next to `kamu pull` of it into a new workspace.
 # Wall time, CPU time and peak RSS (/usr/bin/time), alternating runs, medians; every copy
 # must equal the source (same files, same bytes).
 #
@@ -25,12 +25,18 @@ else
   FETCH_RUNS="${BENCH_FETCH_RUNS:-3}"
 fi
 JOBS="${BENCH_FETCH_JOBS:-16}"
-KAMU="${ODF_KAMU:-../shared/tools/kamu/kamu}"
+KAMU="$(readlink -f "${ODF_KAMU:-../shared/tools/kamu/kamu}" || true)"
 [ -x /usr/bin/time ] || { echo "fetch.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
 command -v curl >/dev/null || { echo "fetch.sh: curl missing" >&2; exit 2; }
+SERVE=build/bench-tools/serve
+if [ ! -x "$SERVE" ] || [ bench/serve/main.go -nt "$SERVE" ]; then
+  command -v go >/dev/null || { echo "fetch.sh: go missing (it builds bench/serve)" >&2; exit 2; }
+  mkdir -p build/bench-tools
+  (cd bench/serve && GOFLAGS=-mod=mod go build -o ../../"$SERVE" .)
+fi
 
-dataset="$DATA/remote-${MIB}MiB"
-"$PYTHON" bench/make_remote_dataset.py "$dataset" --mib "$MIB" --files 32
+dataset="$DATA/fetch-${MIB}MiB"
+"$PYTHON" bench/make_remote_dataset.py "$dataset" --mib "$MIB" --files 32 --schema
 bytes=$(du -sb "$dataset/data" | cut -f1)
 
 out=$(mktemp -d)
@@ -84,8 +90,7 @@ header() {
 
 # --- 1. a static HTTP server: fetch against curl --parallel -----------------------------
 port=$(free_port)
-setsid "$PYTHON" -m http.server --bind 127.0.0.1 --directory "$dataset" "$port" \
-  >"$out/http.log" 2>&1 &
+setsid "$SERVE" "$dataset" "$port" >"$out/http.log" 2>&1 &
 pids+=($!)
 base="http://127.0.0.1:$port"
 wait_for "$base/refs/head"
@@ -103,7 +108,7 @@ for ((i = 0; i < FETCH_RUNS; i++)); do
 done
 rm -rf "$out/ours" "$out/peer"
 echo "root dataset of $(mbps "$bytes" 1) MB of data files (32) over loopback HTTP" \
-  "(python -m http.server), $JOBS transfers at once, median of $FETCH_RUNS alternating runs:"
+  "(bench/serve), $JOBS transfers at once, median of $FETCH_RUNS alternating runs:"
 header
 row ours "odf-hash fetch (hashed as it streams, renamed when right)"
 row peer "curl --parallel (a plain download, nothing checked)"
@@ -151,6 +156,9 @@ for ((i = 0; i < FETCH_RUNS; i++)); do
   rm -rf "$out/ours" "$out/pull-ws"
   timed node_ours "$BIN" fetch --jobs "$JOBS" "$node/bench" "$out/ours"
   same_files "$dataset" "$out/ours"
+  rm -rf "$out/ours"
+  timed node_smart "$BIN" fetch --jobs "$JOBS" "odf+$node/bench" "$out/ours"
+  same_files "$dataset" "$out/ours"
   mkdir "$out/pull-ws"
   (cd "$out/pull-ws" && timeout 60 "$KAMU" init >/dev/null 2>&1)
   timed node_pull bash -c 'cd "$1" && timeout 3600 "$2" pull "$3" --as copy' _ \
@@ -161,9 +169,11 @@ echo "the same dataset served by a kamu node (kamu system api-server), median of
   "$FETCH_RUNS alternating runs:"
 header
 row node_ours "odf-hash fetch http://node/bench (Simple Transfer Protocol)"
+row node_smart "odf-hash fetch odf+http://node/bench (Smart Transfer Protocol)"
 row node_pull "kamu pull odf+http://node/bench (Smart Transfer Protocol)"
-printf '  speed: fetch %.2fx kamu pull'"'"'s (goal > 1x)\n' \
-  "$(ratio "$(cat "$out/node_pull.median")" "$(cat "$out/node_ours.median")")"
+printf '  speed: fetch %.2fx (odf+http: %.2fx) kamu pull'"'"'s (goal > 1x)\n' \
+  "$(ratio "$(cat "$out/node_pull.median")" "$(cat "$out/node_ours.median")")" \
+  "$(ratio "$(cat "$out/node_pull.median")" "$(cat "$out/node_smart.median")")"
 summary_row "fetch" "kamu node $MIB MiB" "$(mbps "$bytes" 1)" \
   "$(mbps "$bytes" "$(cat "$out/node_pull.median")")" \
   "$(mbps "$bytes" "$(cat "$out/node_ours.median")")" "-" "-" "> 1x kamu pull"

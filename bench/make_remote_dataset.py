@@ -22,15 +22,20 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--mib", type=int, default=1024)
     ap.add_argument("--files", type=int, default=32)
+    ap.add_argument("--schema", action="store_true",
+                    help="a SetDataSchema block after the Seed (kamu pull refuses data without "
+                         "one; bench/fetch.sh)")
     args = ap.parse_args()
     out = pathlib.Path(args.out)
     stamp = out / ".made-with"
-    params = f"mib={args.mib} files={args.files}\n"
+    params = f"mib={args.mib} files={args.files}" + (" schema" if args.schema else "") + "\n"
     if stamp.exists() and stamp.read_text() == params:
         return
     w = gen.DatasetWriter(out)
     w.commit(gen.T0, gen.EV_SEED, {"dataset_id": gen.dataset_id("bench-remote"),
                                    "dataset_kind": gen.DATASET_KIND_ROOT})
+    if args.schema:
+        set_data_schema(w)
     size = args.mib * 1024 * 1024 // args.files
     offset = 0
     for i in range(args.files):
@@ -43,6 +48,32 @@ def main():
         w.commit(gen.T0 + gen.hours(i + 1), gen.EV_ADD_DATA, event)
         offset += rows
     stamp.write_text(params)
+
+
+def set_data_schema(w):
+    """A SetDataSchema of one int64 column "offset", committed as the writer's next block
+    (the block corpus's schema writer: tests/fuzz/make_block_corpus.py)."""
+    import flatbuffers
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests" / "fuzz"))
+    import make_block_corpus as corpus
+
+    w.sequence_number += 1
+    b = flatbuffers.Builder(1024)
+    prev = gen.fb_bytes(b, w.head)
+    event = corpus.set_data_schema([("offset", corpus.DT_INT64, None, None)])(b)
+    b.StartObject(5)
+    b.PrependStructSlot(0, gen.fb_timestamp(b, gen.T0), 0)
+    b.PrependUOffsetTRelativeSlot(1, prev, 0)
+    b.PrependUint64Slot(2, w.sequence_number, 0)
+    b.PrependUint8Slot(3, corpus.EV_SET_DATA_SCHEMA, 0)
+    b.PrependUOffsetTRelativeSlot(4, event, 0)
+    b.Finish(b.EndObject())
+    block = corpus.manifest(bytes(b.Output()))
+    mh = gen.sha3_multihash(block)
+    (w.path / "blocks" / gen.multibase16(mh)).write_bytes(block)
+    w.head = mh
+    w.block_hashes.append(mh)
+    (w.path / "refs" / "head").write_text(gen.multibase16(mh))
 
 
 if __name__ == "__main__":

@@ -261,3 +261,20 @@ def test_fetch_with_a_pin_file(run, tmp_path):
     assert r.rc == 0 and "has no pin for" in r.out, r
     both = run("fetch", "--pins", pins, "--expect-head", other, DATASETS / "root", tmp_path / "d")
     assert both.rc == 2, both
+
+
+@pytest.mark.parametrize("fault", ["endless", "long-length", "chunked-long", "stall"])
+def test_fetch_from_a_hostile_server_stores_nothing_unverified(run, tmp_path, served, fault):
+    """Bodies that go on past the recorded size, announce more than it, or stall: never a
+    final name for them, never more bytes than recorded in the partial object, and an end in
+    bounded time."""
+    server, folder = served
+    dest = tmp_path / "copy"
+    r = run("fetch", *FAST, f"{server.url}/{fault}/root", dest)
+    assert r.rc in (1, 2), r
+    assert not (dest / "refs").exists()
+    final_names_verify(dest)
+    sizes = {p.name: p.stat().st_size
+             for sub in ("data", "checkpoints") for p in (folder / sub).iterdir()}
+    for p in (dest / ".odf-hash-fetch").glob("*.partial"):
+        assert p.stat().st_size <= sizes[p.name[: -len(".partial")]], p

@@ -1,0 +1,3 @@
+module odfhash/benchserve
+
+go 1.19
