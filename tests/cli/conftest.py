@@ -7,6 +7,7 @@ import base64
 import hashlib
 import os
 import subprocess
+import tempfile
 import sys
 
 import pytest
@@ -83,6 +84,19 @@ class Ran:
 
     def __repr__(self):
         return f"Ran(rc={self.rc}, out={self.out!r}, err={self.err!r})"
+
+
+@pytest.fixture(scope="session")
+def binary_rss_kib(odf_hash_bin):
+    """The peak RSS (KiB) of `odf-hash --version`: what the binary itself takes before it does
+    anything (about 7 MiB in a release build, over 140 MiB under AddressSanitizer, which maps
+    much of its 390 MB binary at start). Memory bounds are asserted above it."""
+    with tempfile.NamedTemporaryFile("r") as out:
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name, odf_hash_bin, "--version"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60,
+                       env={**os.environ, "ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") +
+                            ":quarantine_size_mb=1:thread_local_quarantine_size_kb=64"})
+        return int(out.read().split()[-1])
 
 
 @pytest.fixture
