@@ -341,6 +341,52 @@ def test_kamu_node_smart_transfer_protocol(run, node, alias, tmp_path):
     same_dataset(folder, dest)
 
 
+def test_multi_tenant_kamu_node_over_both_protocols(run, tmp_path):
+    """A multi-tenant workspace (kamu init --multi-tenant): datasets live at
+    /<account>/<dataset>, private until made public; verify and fetch over both protocols."""
+    ws = tmp_path / "mt"
+    ws.mkdir()
+    src = tmp_path / "mt-src"
+    src.mkdir()
+    (src / "part1.csv").write_text("id,name,value\n1,a,10\n2,b,20\n")
+    kamu(ws, "init", "--multi-tenant")
+    snapshot = tmp_path / "mt.yaml"
+    snapshot.write_text(
+        "kind: DatasetSnapshot\nversion: 1\ncontent:\n  name: mtds\n  kind: Root\n"
+        "  metadata:\n    - kind: SetPollingSource\n      fetch:\n        kind: FilesGlob\n"
+        f"        path: {src}/*.csv\n      read:\n        kind: Csv\n        header: true\n"
+        "      merge:\n        kind: Append\n")
+    kamu(ws, "add", str(snapshot))
+    kamu(ws, "pull", "mtds")
+    (folder,) = list((ws / ".kamu" / "datasets").iterdir())
+    out = kamu(ws, "system", "api-server", "gql-query",
+               f'mutation {{ datasets {{ byId(datasetId: "did:odf:{folder.name}") {{ '
+               'setVisibility(visibility: { public: { anonymousAvailable: true } }) '
+               '{ message } } } }')
+    assert '"Success"' in out, out
+    account = (folder / "info" / "alias").read_text().strip().split("/")[0]  # "<account>/mtds"
+    env = {"KAMU_AUTH_GITHUB_CLIENT_ID": "odf-hash-test", "KAMU_AUTH_GITHUB_CLIENT_SECRET": "x"}
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        with kamu_node(str(KAMU), ws, f"{account}/mtds") as url:
+            for base in (url, "odf+" + url):
+                r, report = verify_json(run, *FAST, f"{base}/{account}/mtds")
+                assert r.rc == 0 and report["valid"], (base, r)
+                dest = tmp_path / ("copy-" + base.split(":")[0].replace("+", "-"))
+                r = run("fetch", *FAST, f"{base}/{account}/mtds", dest)
+                assert r.rc == 0, r
+                same_dataset(folder, dest)
+            r = run("verify", *FAST, f"odf+{url}/mtds")
+            assert r.rc == 2 and "no such dataset" in r.err, r
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def test_kamu_node_fetch_after_new_ingest_transfers_only_the_new_blocks(run, node, tmp_path):
     """Runs last in this module: it adds blocks to rootds."""
     folder = node.folders["rootds"]
