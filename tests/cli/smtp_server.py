@@ -8,7 +8,10 @@ point at an HTTP server the caller gives (remote_servers.http_server over the sa
 `faults` make it hostile, each for one test: "wrong-name" (the head block's entry holds
 another block's bytes), "bomb" (the payload inflates to 300 MiB of zeros), "silent" (the plan
 never comes), "close-1011" (the metadata request is answered by a Close 1011 with a JSON
-reason), "binary" (the plan comes as a binary frame), "no-gzip" (the payload is not gzip).
+reason), "binary" (the plan comes as a binary frame), "no-gzip" (the payload is not gzip),
+"expired" (the first flow's data downloads expired in 2000 and point where the HTTP server
+answers 403; a flow that begins after the head gets good ones), "refused" (the same URLs,
+no expiry).
 """
 import asyncio
 import contextlib
@@ -89,7 +92,9 @@ class SmtpNode:
             await ws.close(1011, json.dumps({"Err": {"Internal": {
                 "phase": {"Pull": "MetadataRequest"}, "error_message": "Internal error"}}}))
             return
-        entries = self._blocks(dataset)
+        head = (dataset / "refs" / "head").read_text().strip()
+        again = pull.get("begin_after") == head  # a flow asking downloads again
+        entries = [] if again else self._blocks(dataset)
         payload = (_bomb() if "bomb" in self.faults else
                    b"not gzip at all" if "no-gzip" in self.faults else _tar_gz(entries))
         await ws.send(json.dumps({"blocks": {"num_blocks": len(entries),
@@ -99,12 +104,17 @@ class SmtpNode:
             request = json.loads(message)
             self.requests.append(request)
             answers = []
+            stale = not again and self.faults & {"expired", "refused"}
             for f in request.get("object_files", []):
                 folder = "checkpoints" if f["object_type"] == "Checkpoint" else "data"
+                prefix = "/403" if stale else ""
+                expires = ("2000-01-01T00:00:00Z" if stale and "expired" in self.faults
+                           else "2999-01-01T00:00:00.5+01:00")
                 answers.append({"object_file": f, "pull_strategy": "HttpDownload",
-                                "download_from": {"url": f"{self.http_url}/{dataset.name}/"
-                                                         f"{folder}/{f['physical_hash']}",
-                                                  "headers": [], "expires_at": None}})
+                                "download_from": {"url": f"{self.http_url}{prefix}/"
+                                                         f"{dataset.name}/{folder}/"
+                                                         f"{f['physical_hash']}",
+                                                  "headers": [], "expires_at": expires}})
             await ws.send(json.dumps({"object_transfer_strategies": answers}))
 
     async def _main(self, started, stop):

@@ -115,3 +115,22 @@ def test_smtp_tampered_download_is_rejected_not_stored(run, node, tmp_path):
     assert not (copy / data[0].name).exists()
     for p in copy.iterdir():
         assert sha3_name(p.read_bytes()) == p.name
+
+
+@pytest.mark.parametrize("fault", ["expired", "refused"])
+def test_smtp_expired_or_refused_download_is_asked_for_again(run, node, tmp_path, fault):
+    """A download past its expiry (or refused with 403) is asked for again in a new flow
+    beginning after the head, and the object is read from the new URL."""
+    node.faults.add(fault)
+    r = run("fetch", "--json", *FAST, f"{node.url}/root", tmp_path / "copy")
+    assert r.rc == 0, r
+    head = (DATASETS / "root" / "refs" / "head").read_text().strip()
+    pulls_again = [q for q in node.requests if q.get("begin_after") == head]
+    asked_again = [o["physical_hash"] for q in node.requests[3:] for o in q.get("object_files", [])]
+    stale = {p.name for p in (DATASETS / "root" / "data").iterdir()}  # behind the 403
+    if fault == "expired":
+        stale |= {p.name for p in (DATASETS / "root" / "checkpoints").iterdir()}
+    assert sorted(asked_again) == sorted(stale), node.requests  # once each
+    assert len(pulls_again) == len(stale)
+    for p in (DATASETS / "root" / "data").iterdir():
+        assert (tmp_path / "copy" / "data" / p.name).read_bytes() == p.read_bytes()

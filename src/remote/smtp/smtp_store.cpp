@@ -7,13 +7,20 @@
 // name: the node answers any hash). Objects are then read by HTTP from those downloads
 // (their URLs carry the node's own address); an object the node gave no download for (a
 // linked object, which the protocol does not name) from the Simple Transfer Protocol's path
-// under the dataset's http:// URL.
+// under the dataset's http:// URL. A download whose expiry has passed (presigned storage URLs
+// carry one), or that the server refuses (401 / 403), is asked for again, once, in a new
+// flow that begins after the head (no blocks sent again).
 #include "smtp/smtp_store.h"
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <mutex>
+#include <set>
 #include <utility>
 
 #include "http/http_store.h"
@@ -54,13 +61,62 @@ class MemoryReader final : public ObjectReader {
   uint64_t pos_ = 0;
 };
 
+using Clock = std::chrono::system_clock;
+
+// An RFC 3339 time ("2026-12-07T11:00:00Z", "...T11:00:00.123+01:00"); nullopt when it is
+// none (then the download is taken as not expiring).
+std::optional<std::chrono::sys_seconds> parse_rfc3339(const std::string& text) {
+  std::tm tm{};
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6) {
+    return std::nullopt;
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  size_t at = static_cast<size_t>(consumed);
+  if (at < text.size() && text[at] == '.') {
+    ++at;
+    while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
+  }
+  long offset = 0;
+  if (at < text.size() && (text[at] == '+' || text[at] == '-')) {
+    int h = 0, m = 0;
+    if (std::sscanf(text.c_str() + at + 1, "%2d:%2d", &h, &m) != 2) return std::nullopt;
+    offset = (text[at] == '+' ? 1 : -1) * (h * 3600L + m * 60L);
+  } else if (at >= text.size() || (text[at] != 'Z' && text[at] != 'z')) {
+    return std::nullopt;
+  }
+  // In seconds: a far expiry ("2999-…") overflows the system clock's nanoseconds.
+  return std::chrono::sys_seconds(std::chrono::seconds(static_cast<int64_t>(timegm(&tm)) - offset));
+}
+
+struct Where {
+  std::string url;
+  std::optional<std::chrono::sys_seconds> expires;
+};
+
 class SmtpStore final : public ObjectStore {
  public:
-  SmtpStore(std::string shown, std::shared_ptr<ObjectStore> simple, HttpOptions http)
-      : shown_(std::move(shown)), simple_(std::move(simple)), http_(std::move(http)) {}
+  SmtpStore(std::string http_url, std::string shown, std::shared_ptr<ObjectStore> simple,
+            HttpOptions http, smtp::SessionOptions session)
+      : http_url_(std::move(http_url)),
+        shown_(std::move(shown)),
+        simple_(std::move(simple)),
+        http_(std::move(http)),
+        session_(session) {}
 
   std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> memory;  // key -> bytes
-  std::map<std::string, std::string> downloads;                               // key -> URL
+  mutable std::map<std::string, Where> downloads;                             // key -> where
+  std::map<std::string, smtp::ObjectRef> refs;  // key -> how the node names it
+  std::optional<std::string> head;
+
+  static bool is_download(const std::string& url, const std::string& key) {
+    const bool http = url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
+    const std::string name = key.substr(key.find('/') + 1);
+    return http && url.find_first_of("?#") == std::string::npos && url.size() > name.size() &&
+           url.compare(url.size() - name.size() - 1, name.size() + 1, "/" + name) == 0;
+  }
 
   std::string location(std::string_view key) const override {
     return key.empty() ? shown_ : shown_ + "/" + std::string(key);
@@ -91,8 +147,15 @@ class SmtpStore final : public ObjectStore {
       return out;
     }
     if (in_memory_only(key)) return Status::not_found(location(key) + ": not sent by the node");
+    const std::string k(key);
+    if (expired(k)) (void)refresh(k);
     ODF_HASH_ASSIGN_OR_RETURN(auto where, store_of(key));
-    return where.first->open(where.second, options);
+    auto opened = where.first->open(where.second, options);
+    if (!opened.is_ok() && refused(opened.status()) && refresh(k).is_ok()) {
+      ODF_HASH_ASSIGN_OR_RETURN(where, store_of(key));
+      opened = where.first->open(where.second, options);
+    }
+    return opened;
   }
 
  private:
@@ -101,17 +164,56 @@ class SmtpStore final : public ObjectStore {
     return key == "refs/head" || key.rfind("blocks/", 0) == 0;
   }
 
+  bool expired(const std::string& key) const {
+    std::lock_guard lock(mu_);
+    auto it = downloads.find(key);
+    return it != downloads.end() && it->second.expires &&
+           std::chrono::floor<std::chrono::seconds>(Clock::now()) + std::chrono::seconds(30) >=
+               *it->second.expires;
+  }
+
+  static bool refused(const Status& s) {
+    return s.message().find("access denied") != std::string::npos;
+  }
+
+  // Asks the node for `key`'s download again, in a new flow beginning after the head; once
+  // per key.
+  Status refresh(const std::string& key) const {
+    std::lock_guard serial(refresh_mu_);
+    smtp::ObjectRef ref;
+    {
+      std::lock_guard lock(mu_);
+      auto r = refs.find(key);
+      if (r == refs.end() || !refreshed_.insert(key).second) {
+        return Status::not_found(location(key) + ": no download to ask again for");
+      }
+      ref = r->second;
+    }
+    ODF_HASH_ASSIGN_OR_RETURN(smtp::PullSession session,
+                              smtp::PullSession::connect(http_url_, shown_, session_));
+    ODF_HASH_RETURN_IF_ERROR(session.pull_blocks(head).status());
+    ODF_HASH_ASSIGN_OR_RETURN(std::vector<smtp::Download> got, session.downloads({ref}));
+    session.close();
+    if (got.size() != 1 || !is_download(got[0].url, key)) {
+      return Status::io_error(location(key) + ": no usable download in the node's answer");
+    }
+    std::lock_guard lock(mu_);
+    downloads[key] =
+        Where{got[0].url, got[0].expires_at ? parse_rfc3339(*got[0].expires_at) : std::nullopt};
+    return Status::ok();
+  }
+
   // The store and key an object is read from: its download's folder on the node, or the
   // dataset's own http:// URL.
   Result<std::pair<std::shared_ptr<ObjectStore>, std::string>> store_of(
       std::string_view key) const {
+    std::lock_guard lock(mu_);
     auto it = downloads.find(std::string(key));
     if (it == downloads.end()) return std::make_pair(simple_, std::string(key));
-    const std::string& url = it->second;
+    const std::string url = it->second.url;
     const size_t slash = url.rfind('/');
     const std::string base = url.substr(0, slash);
     const std::string name = url.substr(slash + 1);
-    std::lock_guard lock(mu_);
     auto& store = by_base_[base];
     if (!store) {
       ODF_HASH_ASSIGN_OR_RETURN(store, open_http_store(base, http_));
@@ -119,19 +221,16 @@ class SmtpStore final : public ObjectStore {
     return std::make_pair(store, name);
   }
 
+  std::string http_url_;
   std::string shown_;
   std::shared_ptr<ObjectStore> simple_;
   HttpOptions http_;
-  mutable std::mutex mu_;
+  smtp::SessionOptions session_;
+  mutable std::mutex mu_;          // downloads, by_base_, refreshed_
+  mutable std::mutex refresh_mu_;  // one refresh flow at a time
   mutable std::map<std::string, std::shared_ptr<ObjectStore>> by_base_;
+  mutable std::set<std::string> refreshed_;
 };
-
-bool is_download_url(const std::string& url, const std::string& key) {
-  const bool http = url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
-  const std::string name = key.substr(key.find('/') + 1);
-  return http && url.find_first_of("?#") == std::string::npos && url.size() > name.size() &&
-         url.compare(url.size() - name.size() - 1, name.size() + 1, "/" + name) == 0;
-}
 
 }  // namespace
 
@@ -151,7 +250,7 @@ Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
   ODF_HASH_ASSIGN_OR_RETURN(std::vector<uint8_t> gz, session.pull_blocks(std::nullopt));
   ODF_HASH_ASSIGN_OR_RETURN(std::vector<smtp::TarEntry> entries, smtp::unpack_blocks(gz, shown));
 
-  auto store = std::make_shared<SmtpStore>(shown, simple, http);
+  auto store = std::make_shared<SmtpStore>(http_url, shown, simple, http, so);
   std::vector<smtp::ObjectRef> objects;
   std::vector<std::string> keys;
   for (auto& e : entries) {
@@ -171,11 +270,15 @@ Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
     const std::string& head = entries.back().name;
     store->memory["refs/head"] =
         std::make_shared<const std::vector<uint8_t>>(head.begin(), head.end());
+    store->head = head;
   }
   if (!objects.empty()) {
     ODF_HASH_ASSIGN_OR_RETURN(std::vector<smtp::Download> got, session.downloads(objects));
     for (size_t i = 0; i < got.size(); ++i) {
-      if (is_download_url(got[i].url, keys[i])) store->downloads[keys[i]] = got[i].url;
+      store->refs[keys[i]] = objects[i];
+      if (!SmtpStore::is_download(got[i].url, keys[i])) continue;
+      store->downloads[keys[i]] =
+          Where{got[i].url, got[i].expires_at ? parse_rfc3339(*got[i].expires_at) : std::nullopt};
     }
   }
   session.close();
