@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "odf_hash/internal/io/bytes_reader.h"
 #include "odf_hash/io/store.h"
 #include "odf_hash/odf/dataset.h"
 #include "odf_hash/odf/verify.h"
@@ -53,34 +54,8 @@ ProblemKind problem_kind_of(EntryFault fault, ProblemKind missing, ProblemKind u
 std::string misnamed_hint(const std::string& misnamed_key);
 std::string misnamed_hint(const std::optional<DatasetFile>& misnamed);
 
-// Bytes already read, served as an object (random access over a store that has none).
-class BytesReader final : public ObjectReader {
- public:
-  BytesReader(std::string name, std::shared_ptr<const std::vector<uint8_t>> bytes)
-      : name_(std::move(name)), bytes_(std::move(bytes)) {}
-  const std::string& name() const noexcept override { return name_; }
-  uint64_t size() const noexcept override { return bytes_->size(); }
-  Result<size_t> read(uint8_t* out, size_t n) override {
-    const size_t got = copy_at(position_, out, n);
-    position_ += got;
-    return got;
-  }
-  Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
-    return copy_at(offset, out, n);
-  }
-
- private:
-  size_t copy_at(uint64_t offset, uint8_t* out, size_t n) const {
-    if (offset >= bytes_->size()) return 0;
-    const size_t got = std::min<uint64_t>(n, bytes_->size() - offset);
-    std::memcpy(out, bytes_->data() + offset, got);
-    return got;
-  }
-
-  std::string name_;
-  std::shared_ptr<const std::vector<uint8_t>> bytes_;
-  uint64_t position_ = 0;
-};
+// Bytes already read, served as an object (internal/io/bytes_reader.h).
+using BytesReader = io_internal::BytesReader;
 
 // refs/head read and decoded, or the problem that reports why not.
 struct HeadRead {

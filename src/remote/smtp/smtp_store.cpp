@@ -27,39 +27,13 @@
 #include "odf_hash/core/multihash.h"
 #include "odf_hash/core/sha3.h"
 #include "odf_hash/core/text.h"
+#include "odf_hash/internal/io/bytes_reader.h"
 #include "smtp/block_tar.h"
 #include "smtp/smtp_session.h"
 
 namespace odf_hash::remote {
 
 namespace {
-
-class MemoryReader final : public ObjectReader {
- public:
-  MemoryReader(std::string name, std::shared_ptr<const std::vector<uint8_t>> bytes)
-      : name_(std::move(name)), bytes_(std::move(bytes)) {}
-  const std::string& name() const noexcept override { return name_; }
-  uint64_t size() const noexcept override { return bytes_->size(); }
-  Result<size_t> read(uint8_t* out, size_t n) override {
-    const size_t got = copy_at(pos_, out, n);
-    pos_ += got;
-    return got;
-  }
-  Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
-    return copy_at(offset, out, n);
-  }
-
- private:
-  size_t copy_at(uint64_t offset, uint8_t* out, size_t n) const {
-    if (offset >= bytes_->size()) return 0;
-    const size_t got = static_cast<size_t>(std::min<uint64_t>(n, bytes_->size() - offset));
-    std::memcpy(out, bytes_->data() + offset, got);
-    return got;
-  }
-  std::string name_;
-  std::shared_ptr<const std::vector<uint8_t>> bytes_;
-  uint64_t pos_ = 0;
-};
 
 using Clock = std::chrono::system_clock;
 
@@ -142,7 +116,7 @@ class SmtpStore final : public ObjectStore {
       OpenedObject out;
       out.info.size = it->second->size();
       if (out.info.size <= options.max_size) {
-        out.reader = std::make_unique<MemoryReader>(location(key), it->second);
+        out.reader = std::make_unique<io_internal::BytesReader>(location(key), it->second);
       }
       return out;
     }
