@@ -64,4 +64,5 @@
 #include "odf_hash/query/trusted_keys.h"
 #include "odf_hash/query/verify_query.h"
 
+#include "odf_hash/api/fetch.h"
 #include "odf_hash/api/verify.h"
