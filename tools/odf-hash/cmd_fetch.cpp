@@ -4,7 +4,6 @@
 // source unreachable, a file that could not be read (DEST stays at its old head).
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -18,6 +17,7 @@
 #include "odf_hash/odf/fetch_json.h"
 #include "output.h"
 #include "problem_text.h"
+#include "progress.h"
 #include "store_flags.h"
 
 namespace odf_hash::cli {
@@ -78,31 +78,6 @@ void print_text(const FetchReport& r, bool quiet) {
   std::printf("%s\n", closing.c_str());
 }
 
-// "\rfetching SOURCE: 3/10 files, 12.0/40.0 MiB" on stderr, at most every 200 ms.
-class FetchLine {
- public:
-  explicit FetchLine(std::string source) : source_(std::move(source)) {}
-  ~FetchLine() {
-    if (shown_) std::fputs("\r\033[K", stderr);
-  }
-  void update(const odf::FetchProgress& p) {
-    const auto now = std::chrono::steady_clock::now();
-    if (shown_ && now - last_ < std::chrono::milliseconds(200)) return;
-    last_ = now;
-    shown_ = true;
-    std::fprintf(stderr, "\r\033[Kfetching %s: %llu/%llu files, %.1f/%.1f MiB", source_.c_str(),
-                 static_cast<unsigned long long>(p.files_done),
-                 static_cast<unsigned long long>(p.files_total), p.bytes_done / 1048576.0,
-                 p.bytes_total / 1048576.0);
-    std::fflush(stderr);
-  }
-
- private:
-  std::string source_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point last_;
-};
-
 int run_fetch(const FetchArgs& args, const CLI::App& app) {
   api::FetchRequest request;
   request.source = args.source;
@@ -114,10 +89,12 @@ int run_fetch(const FetchArgs& args, const CLI::App& app) {
   if (app.count("--dataset") > 0) request.dataset = args.dataset;
   if (app.count("--pins") > 0) request.pins = args.pins;
   if (app.count("--alias") > 0) request.alias = args.alias;
-  std::unique_ptr<FetchLine> line;
+  std::unique_ptr<FilesProgressLine> line;
   if (isatty(STDERR_FILENO) != 0 && !args.json) {
-    line = std::make_unique<FetchLine>(escape_text(redact_url(args.source)));
-    request.progress = [&line](const odf::FetchProgress& p) { line->update(p); };
+    line = std::make_unique<FilesProgressLine>("fetching", redact_url(args.source));
+    request.progress = [&line](const odf::FetchProgress& p) {
+      line->update(p.files_done, p.files_total, p.bytes_done, p.bytes_total);
+    };
   }
   auto result = api::fetch(request);
   line.reset();

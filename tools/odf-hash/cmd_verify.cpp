@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -224,33 +223,6 @@ void print_text(const DatasetReport& r, bool verbose, const std::string& alias,
   std::fputs(out.c_str(), stdout);
 }
 
-// "\r<path>: 3/7 files, 1.2/4.5 MiB" at most ten times a second, erased when done.
-class ProgressLine {
- public:
-  explicit ProgressLine(const std::string& path) : path_(escape_text(path)) {}
-  ~ProgressLine() {
-    if (shown_) std::fputs("\r\033[K", stderr);
-  }
-  void update(const odf::VerifyProgress& p) {
-    auto now = std::chrono::steady_clock::now();
-    if (shown_ && now - last_ < std::chrono::milliseconds(100) && p.files_done != p.files_total) {
-      return;
-    }
-    last_ = now;
-    shown_ = true;
-    std::fprintf(stderr, "\r\033[Kverifying %s: %llu/%llu files, %.1f/%.1f MiB", path_.c_str(),
-                 static_cast<unsigned long long>(p.files_done),
-                 static_cast<unsigned long long>(p.files_total), p.bytes_done / 1048576.0,
-                 p.bytes_total / 1048576.0);
-    std::fflush(stderr);
-  }
-
- private:
-  std::string path_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point last_;
-};
-
 // Renders each outcome as api::verify tells it: a dataset's text on stdout, an error on
 // stderr; with --json, kept for the document printed at the end.
 class Renderer final : public api::VerifyObserver {
@@ -260,8 +232,8 @@ class Renderer final : public api::VerifyObserver {
 
   bool wants_progress() const override { return tty_; }
   void progress(const std::string& shown, const odf::VerifyProgress& p) override {
-    if (!line_) line_.emplace(shown);
-    line_->update(p);
+    if (!line_) line_.emplace("verifying", shown);
+    line_->update(p.files_done, p.files_total, p.bytes_done, p.bytes_total);
   }
   void progress_done() override { line_.reset(); }
 
@@ -335,7 +307,7 @@ class Renderer final : public api::VerifyObserver {
   const VerifyArgs& args_;
   const bool show_pins_;
   const bool tty_;
-  std::optional<ProgressLine> line_;
+  std::optional<FilesProgressLine> line_;
   nlohmann::json datasets_ = nlohmann::json::array();
 };
 

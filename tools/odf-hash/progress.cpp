@@ -115,4 +115,26 @@ ReadProgress::~ReadProgress() {
   display_.finish(name_);
 }
 
+FilesProgressLine::FilesProgressLine(std::string verb, const std::string& name)
+    : verb_(std::move(verb)), name_(escape_text(name)) {}
+
+FilesProgressLine::~FilesProgressLine() {
+  if (shown_) std::fputs("\r\033[K", stderr);
+}
+
+void FilesProgressLine::update(uint64_t files_done, uint64_t files_total, uint64_t bytes_done,
+                               uint64_t bytes_total) {
+  const auto now = std::chrono::steady_clock::now();
+  if (shown_ && now - last_ < std::chrono::milliseconds(100) && files_done != files_total) {
+    return;
+  }
+  last_ = now;
+  shown_ = true;
+  std::fprintf(stderr, "\r\033[K%s %s: %llu/%llu files, %.1f/%.1f MiB", verb_.c_str(),
+               name_.c_str(), static_cast<unsigned long long>(files_done),
+               static_cast<unsigned long long>(files_total), bytes_done / 1048576.0,
+               bytes_total / 1048576.0);
+  std::fflush(stderr);
+}
+
 }  // namespace odf_hash::cli

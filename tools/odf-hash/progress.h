@@ -72,6 +72,23 @@ class ReadProgress {
   std::thread thread_;
 };
 
+// "\r<verb> <name>: 3/7 files, 1.2/4.5 MiB" on stderr for work over many files (verify,
+// fetch), at most ten times a second (the last file always drawn), erased when destroyed.
+// `name` is escaped here.
+class FilesProgressLine {
+ public:
+  FilesProgressLine(std::string verb, const std::string& name);
+  ~FilesProgressLine();
+  FilesProgressLine(const FilesProgressLine&) = delete;
+  FilesProgressLine& operator=(const FilesProgressLine&) = delete;
+  void update(uint64_t files_done, uint64_t files_total, uint64_t bytes_done, uint64_t bytes_total);
+
+ private:
+  std::string verb_, name_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_;
+};
+
 using odf_hash::format_bytes;  // "1.2 GiB", "512 B" (text.h)
 
 }  // namespace odf_hash::cli

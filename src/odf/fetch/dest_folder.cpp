@@ -60,6 +60,8 @@ Result<std::vector<std::string>> entry_names(int fd, const std::string& shown) {
   return names;
 }
 
+}  // namespace
+
 Status write_all(int fd, const uint8_t* p, size_t n, const std::string& shown) {
   while (n > 0) {
     ssize_t w = ::write(fd, p, n);
@@ -72,8 +74,6 @@ Status write_all(int fd, const uint8_t* p, size_t n, const std::string& shown) {
   }
   return Status::ok();
 }
-
-}  // namespace
 
 Result<DestFolder> DestFolder::open(const std::string& path) {
   DestFolder d;

@@ -23,6 +23,9 @@ namespace odf_hash::odf::fetch_detail {
 // The private folder's name in DEST.
 inline constexpr const char* kPrivateFolder = ".odf-hash-fetch";
 
+// Writes all `n` bytes at `p` to `fd` (retrying short writes); errors name `shown`.
+Status write_all(int fd, const uint8_t* p, size_t n, const std::string& shown);
+
 // A partial object in the private folder, open for appending.
 struct PartialFile {
   io_internal::Fd fd;

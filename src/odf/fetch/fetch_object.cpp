@@ -39,19 +39,6 @@ Problem problem_of(const FileTask& t, ProblemKind kind, std::string message) {
   return p;
 }
 
-Status write_all(int fd, const uint8_t* p, size_t n, const std::string& shown) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return Status::io_error(shown + ": cannot write: " + std::strerror(errno));
-    }
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  return Status::ok();
-}
-
 // The bytes of an earlier fetch's partial object, into the hash (kIoError when unreadable).
 Status hash_partial(const PartialFile& partial, Sha3_256& hash, std::vector<uint8_t>& buf,
                     const std::function<void(uint64_t)>& advance) {
