@@ -4,13 +4,12 @@
 // the bound of tar in all, every entry named. The input is taken as the gzip'd tar itself,
 // and gzip'd here as a tar (so that the tar reader sees more than what inflates by chance).
 // abort() marks an invariant violation, i.e. a bug in odf-hash.
-#include <zlib.h>
-
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
 
 #include "../../src/remote/smtp/block_tar.h"
+#include "../support/gzip_bytes.h"
 
 namespace {
 
@@ -29,24 +28,10 @@ void check(const std::vector<uint8_t>& gz) {
   if (total > kMaxBlocksBytes) std::abort();
 }
 
-std::vector<uint8_t> gzip(const uint8_t* data, size_t size) {
-  z_stream z{};
-  deflateInit2(&z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  std::vector<uint8_t> out(deflateBound(&z, size) + 64);
-  z.next_in = const_cast<Bytef*>(data);
-  z.avail_in = static_cast<uInt>(size);
-  z.next_out = out.data();
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(std::vector<uint8_t>(data, data + size));
-  check(gzip(data, size));
+  check(gzip_bytes(data, size, 1));
   return 0;
 }

@@ -4,7 +4,6 @@
 // checksum is wrong, a link entry, an entry larger than a block may be, a tar without its end.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
-#include <zlib.h>
 
 #include <cstring>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "../../../src/remote/smtp/block_tar.h"
+#include "gzip_bytes.h"
 
 namespace {
 
@@ -39,17 +39,7 @@ std::string sha3_name(const std::vector<uint8_t>& data) {
 }
 
 std::vector<uint8_t> gzip(const std::vector<uint8_t>& raw) {
-  z_stream z{};
-  deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  std::vector<uint8_t> out(deflateBound(&z, raw.size()) + 64);
-  z.next_in = const_cast<Bytef*>(raw.data());
-  z.avail_in = static_cast<uInt>(raw.size());
-  z.next_out = out.data();
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
+  return gzip_bytes(raw.data(), raw.size());
 }
 
 // One ustar header block for `name` of `size` bytes and `type`, with its checksum.
