@@ -12,7 +12,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 
 def pair(tmp_path):
-    n = 20_000
+    n = 4_000
     a = pa.table({"offset": pa.array(range(n), pa.int64()), "v": pa.array(range(n), pa.int64())})
     b = a.set_column(1, "v", pa.array([i if i != 777 else -1 for i in range(n)], pa.int64()))
     pq.write_table(a, tmp_path / "a.parquet", row_group_size=2000)
