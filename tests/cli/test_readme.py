@@ -1,10 +1,12 @@
-"""The README's shell examples are run and their output compared (issue 25), so that it cannot
-go stale: every `$ build/odf-hash ...` line of a ```sh block whose inputs exist in the
-repository (the bundled examples and test data) is run in order, from a scratch folder that
+"""The shell examples of the README and of every page of the documentation site (docs/**/*.md)
+are run and their output compared (issues 25 and 36), so that they cannot go stale: every
+`$ build/odf-hash ...` line of a ```sh block whose inputs exist in the repository (the bundled
+examples and test data) is run in order, page by page, from a scratch folder per page that
 sees the repository's examples/ and tests/, and the lines shown under it must be what it
-prints (a last line `...` elides the rest). Lines with placeholders (big.parquet, URLs,
-~/my-workspace) are not run. The hashes shown are also checked against independent sources:
-hashlib for physical hashes, the Rust reference's recorded hash for the logical one."""
+prints (a last line `...` elides the rest; a first line `...` elides the beginning). Lines
+with placeholders (big.parquet, URLs, ~/my-workspace) are not run. The hashes shown are also
+checked against independent sources: hashlib for physical hashes, the Rust reference's
+recorded hash for the logical one."""
 import glob
 import hashlib
 import os
@@ -19,6 +21,28 @@ from test_logical import RECORDS
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+PAGES = [README] + sorted((ROOT / "docs").rglob("*.md"))
+
+# The examples that must keep running on each page (a page would otherwise show nothing
+# checked without anyone noticing).
+NEEDED = {
+    "README.md": ("physical examples/files/*", "physical --check my.sha3",
+                  "logical tests/cli/data/records.parquet", "verify examples/datasets/root",
+                  "compare tests/cli/data/records.parquet tests/cli/data/records.arrow"),
+    "docs/commands/physical.md": ("physical examples/files/*",),
+    "docs/commands/check.md": ("physical --check my.sha3",),
+    "docs/commands/decode.md": ("decode zW1",),
+    "docs/commands/logical.md": ("logical tests/cli/data/records.parquet",),
+    "docs/commands/slice.md": ("slice tests/cli/data/records.parquet",),
+    "docs/commands/verify.md": ("verify examples/datasets/root",),
+    "docs/commands/compare.md": ("compare tests/cli/data/records.parquet",),
+    "docs/commands/fetch.md": ("fetch examples/datasets/root my-copy",
+                               "fetch -q examples/datasets/root my-copy"),
+    "docs/commands/help.md": ("help stores",),
+    "docs/commands/verify-query.md": ("verify-query tests/data/query/answers/join.json",
+                                      "--dataset=cities=tests/data/query/datasets/cities",
+                                      "--dataset=mix=tests/data/query/datasets/mix-rewritten"),
+}
 
 
 def sh_blocks(text):
@@ -67,8 +91,8 @@ def runnable(command, cwd):
     return True
 
 
-def all_examples():
-    return [e for block in sh_blocks(README.read_text()) for e in examples(block)]
+def all_text():
+    return "\n".join(p.read_text() for p in PAGES)
 
 
 @pytest.fixture
@@ -78,9 +102,10 @@ def scratch(tmp_path):
     return tmp_path
 
 
-def test_readme_examples_print_what_the_readme_shows(odf_hash_bin, scratch):
+@pytest.mark.parametrize("page", [str(p.relative_to(ROOT)) for p in PAGES])
+def test_examples_print_what_the_page_shows(odf_hash_bin, scratch, page):
     ran = []
-    for block in sh_blocks(README.read_text()):
+    for block in sh_blocks((ROOT / page).read_text()):
         for command, expected in examples(block):
             if not runnable(command, scratch):
                 continue
@@ -90,21 +115,29 @@ def test_readme_examples_print_what_the_readme_shows(odf_hash_bin, scratch):
             ran.append(command)
             assert r.returncode == 0, (command, r.stderr)
             actual = r.stdout.splitlines()
-            if expected and expected[-1] == "...":
-                assert actual[: len(expected) - 1] == expected[:-1], command
+            if expected and expected[0] == "...":
+                # "..." first: the lines shown end what it prints (a "..." may end them too).
+                tail = expected[1:]
+                if tail and tail[-1] == "...":
+                    tail = tail[:-1]
+                    assert any(actual[i:i + len(tail)] == tail for i in range(len(actual))), \
+                        (page, command)
+                else:
+                    assert actual[-len(tail):] == tail, (page, command)
+            elif expected and expected[-1] == "...":
+                assert actual[: len(expected) - 1] == expected[:-1], (page, command)
             elif expected:
-                assert actual == expected, command
-    # The examples that must keep running (the README would otherwise show nothing checked).
-    for needed in ("physical examples/files/*", "physical --check my.sha3", "decode zW1",
-                   "verify examples/datasets/root", "logical tests/cli/data/records.parquet",
-                   "slice tests/cli/data/records.parquet",
-                   "verify-query tests/data/query/answers/join.json",
-                   "--dataset=mix=tests/data/query/datasets/mix-rewritten"):
-        assert any(needed in c for c in ran), needed
+                assert actual == expected, (page, command)
+    for needed in NEEDED.get(page, ()):
+        assert any(needed in c for c in ran), (page, needed)
 
 
-def test_readme_hashes_match_independent_sources():
-    text = README.read_text()
+def test_every_page_with_needed_examples_exists():
+    assert set(NEEDED) <= {str(p.relative_to(ROOT)) for p in PAGES}
+
+
+def test_hashes_shown_match_independent_sources():
+    text = all_text()
     # Physical hashes shown next to a bundled file: hashlib of the file.
     shown = re.findall(r"^(f1620[0-9a-f]{64})  (examples/\S+)$", text, re.M)
     assert len(shown) >= 3
