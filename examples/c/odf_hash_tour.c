@@ -253,7 +253,13 @@ int main(int argc, char** argv) {
     if (odf_hash_report_problem(report, i, &p, &err) != ODF_HASH_OK) {
       return failed("odf_hash_report_problem", &err);
     }
-    printf("problem: %s %s\n", p.kind, p.file != NULL ? p.file : "-");
+    printf("problem: %s %s", p.kind, p.file != NULL ? p.file : "-");
+    /* Sizes, counts and offsets are numbers (ABI 2), with their unit. */
+    if (p.has_expected_number && p.has_actual_number) {
+      printf(" expected %llu actual %llu %s", (unsigned long long)p.expected_number,
+             (unsigned long long)p.actual_number, p.unit != NULL ? p.unit : "");
+    }
+    printf("\n");
   }
   const char* json = odf_hash_report_json(report);
   printf("json names the dataset: %s\n", strstr(json, "\"path\":\"") != NULL ? "yes" : "no");

@@ -54,7 +54,7 @@ extern "C" {
 
 /** Incremented whenever a function or struct of this header changes incompatibly; it is the
  * shared library's SONAME version (`libodf_hash.so.<ODF_HASH_ABI_VERSION>`). */
-#define ODF_HASH_ABI_VERSION 1
+#define ODF_HASH_ABI_VERSION 2
 
 /* ---- Versions and errors ------------------------------------------------------------- */
 
@@ -259,9 +259,18 @@ typedef struct odf_hash_problem {
   int has_sequence_number;  /**< 1 when sequence_number is known */
   uint64_t sequence_number; /**< the block's sequence number */
   const char* file;         /**< relative path in the dataset ("data/f1620..."), or NULL */
-  const char* expected;     /**< the expected value, or NULL */
-  const char* actual;       /**< the value found, or NULL */
+  const char* expected;     /**< the expected value as text (a hash; a number's decimal
+                                 digits), or NULL */
+  const char* actual;       /**< the value found as text, or NULL */
   const char* message;      /**< one human sentence */
+  /* ABI 2: the values that are numbers (a size, a count, an offset, a sequence number), as
+   * --json writes them, and their unit. */
+  int has_expected_number;  /**< 1 when expected is a number */
+  uint64_t expected_number; /**< the expected number, when has_expected_number */
+  int has_actual_number;    /**< 1 when actual is a number */
+  uint64_t actual_number;   /**< the number found, when has_actual_number */
+  const char* unit;         /**< "bytes", "rows", "link-values", or NULL (text values, or a
+                                 number that is its own unit: an offset, a sequence number) */
 } odf_hash_problem;
 
 /** Problem `index` (< problem_count), in report order: metadata, files (newest block first),

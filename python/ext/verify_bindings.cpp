@@ -80,8 +80,15 @@ nb::dict problem_dict(const odf_hash::odf::Problem& p) {
   d["block"] = p.block ? nb::cast(p.block->to_string()) : nb::none();
   d["sequence_number"] = p.sequence_number ? nb::cast(*p.sequence_number) : nb::none();
   d["file"] = text(p.file);
-  d["expected"] = text(p.expected);
-  d["actual"] = text(p.actual);
+  // A number as an int, a text as a str, nothing as None; the numbers' unit.
+  auto value = [&](const odf_hash::odf::ProblemValue& v) -> nb::object {
+    if (const auto n = v.as_number()) return nb::cast(*n);
+    return text(v.text());
+  };
+  d["expected"] = value(p.expected);
+  d["actual"] = value(p.actual);
+  const char* unit = odf_hash::odf::problem_unit_name(p.unit);
+  d["unit"] = unit != nullptr ? nb::cast(unit) : nb::none();
   if (p.link) {
     nb::dict link;
     link["data_file"] = OsString(p.link->data_file);

@@ -330,3 +330,23 @@ def test_help_reads_well():
               odf_hash.open_records):
         assert f.__doc__ and len(f.__doc__) > 80, f.__name__
     assert "multibase" in odf_hash.Multihash.__doc__
+
+
+def test_problem_values_are_numbers_with_a_unit(root, tmp_path):
+    """Sizes are ints with their unit, in Problem, its to_dict and the CLI's --json alike (one
+    vocabulary); hashes stay str."""
+    ds = tmp_path / "root"
+    shutil.copytree(root / "examples" / "datasets" / "root", ds)
+    data = sorted((ds / "data").iterdir())[0]
+    size = data.stat().st_size
+    with open(data, "ab") as f:
+        f.write(b"xyz")
+    r = odf_hash.verify(ds)
+    (p,) = list(r)
+    assert p.kind is odf_hash.ProblemKind.SIZE_MISMATCH
+    assert (p.expected, p.actual, p.unit) == (size, size + 3, "bytes")
+    assert type(p.expected) is int and type(p.actual) is int
+    assert p.to_dict()["expected"] == size and p.to_dict()["unit"] == "bytes"
+    rc, out = cli_json("verify", "--json", str(ds))
+    assert rc == 1 and out["schema"] == "odf-hash/verify/2"
+    assert out["datasets"][0]["problems"] == [p.to_dict()]

@@ -179,3 +179,29 @@ def test_a_check_result_of_another_task_is_refused(tmp_path):
     assert _datasets._compare_slices(
         paired, lambda runs: [_datasets._compare_run(r, 0, {}, allow) for r in runs]
     ) == odf_hash.compare_datasets(a, b, rows=0)
+
+
+def test_problems_table_keeps_numbers_as_numbers(tmp_path):
+    """A side's size mismatch in problems_to_arrow: the value as text (decimal digits, as the C
+    ABI gives it), as a number, and its unit; a hash only as text."""
+    a = copy_example("root", tmp_path / "a")
+    b = copy_example("root", tmp_path / "b")
+    data = sorted((b / "data").iterdir())
+    size = data[0].stat().st_size
+    with open(data[0], "ab") as f:
+        f.write(b"xyz")
+    raw = bytearray(data[1].read_bytes())
+    raw[len(raw) // 2] ^= 1
+    data[1].write_bytes(bytes(raw))
+    d = odf_hash.compare_datasets(a, b)
+    # verify's problems, in the side's order (offsets, where verify lists the newest first).
+    side = d.reproduced_check.problems
+    assert sorted(side, key=str) == sorted(odf_hash.verify(b).problems, key=str)
+    rows = {r["kind"]: r for r in d.problems_to_arrow().to_pylist()}
+    sized = rows["size-mismatch"]
+    assert (sized["expected"], sized["actual"]) == (str(size), str(size + 3))
+    assert (sized["expected_number"], sized["actual_number"], sized["unit"]) == (
+        size, size + 3, "bytes")
+    hashed = rows["physical-hash-mismatch"]
+    assert hashed["expected"] == data[1].name and hashed["expected_number"] is None
+    assert hashed["unit"] is None

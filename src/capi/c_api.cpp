@@ -63,6 +63,9 @@ struct odf_hash_query_check {
 struct odf_hash_report {
   odf_hash::odf::DatasetReport report;
   std::vector<std::string> blocks;  // problems[i].block as text ("" when absent)
+  // problems[i].expected and .actual as text: a hash, or a number's decimal digits ("" when
+  // absent).
+  std::vector<std::pair<std::string, std::string>> values;
   std::string json;
   std::string verdict;  // report.verdict()
 };
@@ -376,9 +379,10 @@ int odf_hash_verify_modes_ex(const char* path, uint32_t jobs, uint32_t flags,
     } keep;
     auto verified = odf_hash::api::verify(request, keep);
     if (!verified.is_ok()) return report(err, verified.status());
-    auto* rep = new odf_hash_report{std::move(keep.report), {}, {}, {}};
+    auto* rep = new odf_hash_report{std::move(keep.report), {}, {}, {}, {}};
     for (const auto& p : rep->report.problems) {
       rep->blocks.push_back(p.block ? p.block->to_string() : std::string());
+      rep->values.emplace_back(p.expected.to_string(), p.actual.to_string());
     }
     rep->json = odf_hash::odf::verify_report_json(rep->report);
     rep->verdict = rep->report.verdict();
@@ -418,8 +422,13 @@ int odf_hash_report_problem(const odf_hash_report* rep, size_t index, odf_hash_p
   out->has_sequence_number = p.sequence_number.has_value() ? 1 : 0;
   out->sequence_number = p.sequence_number.value_or(0);
   out->file = text(p.file);
-  out->expected = text(p.expected);
-  out->actual = text(p.actual);
+  out->expected = text(rep->values[index].first);
+  out->actual = text(rep->values[index].second);
+  out->has_expected_number = p.expected.is_number() ? 1 : 0;
+  out->expected_number = p.expected.as_number().value_or(0);
+  out->has_actual_number = p.actual.is_number() ? 1 : 0;
+  out->actual_number = p.actual.as_number().value_or(0);
+  out->unit = odf_hash::odf::problem_unit_name(p.unit);
   out->message = p.message.c_str();
   return ok(err);
 }

@@ -47,6 +47,12 @@ def main() -> int:
             raw = bytearray(broken_file.read_bytes())
             raw[len(raw) // 2] ^= 0x01
             broken_file.write_bytes(bytes(raw))
+            # A second data file three bytes longer: a size-mismatch, whose sizes the C ABI
+            # gives as numbers (expected_number, actual_number, unit "bytes").
+            cut_file = sorted((dataset / "data").iterdir())[1]
+            cut_size = cut_file.stat().st_size
+            with open(cut_file, "ab") as f:
+                f.write(b"abc")
             (dataset / "data" / "stray.txt").write_bytes(b"12345")  # unreferenced
         file = conf / DATA_FILE
         with contextlib.ExitStack() as stack:
@@ -111,8 +117,10 @@ def main() -> int:
         expect("not a dataset says so", "yes")
     if args.broken:
         expect("dataset", "INVALID")
-        want = [f"physical-hash-mismatch data/{broken_file.name}"]
-        if problems != want:
+        want = sorted([f"physical-hash-mismatch data/{broken_file.name}",
+                       f"size-mismatch data/{cut_file.name} expected {cut_size} "
+                       f"actual {cut_size + 3} bytes"])
+        if sorted(problems) != want:
             failures.append(f"problems: got {problems}, want {want}")
         if not args.http:  # a server cannot be listed: nothing unreferenced there
             expect("unreferenced", "1 (5 bytes)")

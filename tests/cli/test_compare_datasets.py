@@ -66,7 +66,7 @@ def test_identical_and_different_slices(run, tmp_path):
     assert r.rc == 1, r
     doc = json.loads(r.out)
     assert doc["verdict"] == "different" and doc["chain_divergence"] is None
-    assert [(s["offset_interval"]["start"], s["offset_interval"]["end"], s["verdict"])
+    assert [(s["start"], s["end"], s["verdict"])
             for s in doc["slices"]] == [(0, 99, "identical"), (100, 149, "different"),
                                         (150, 179, "identical")]
     (d,) = doc["slices"][1]["comparison"]["differences"]
@@ -80,7 +80,7 @@ def test_identical_and_different_slices(run, tmp_path):
 
 
 def files(side):
-    return [(f["offset_interval"]["start"], f["offset_interval"]["end"]) for f in side]
+    return [(f["start"], f["end"]) for f in side]
 
 
 def test_other_slice_boundaries_and_chain_divergence(run, tmp_path):
@@ -96,7 +96,7 @@ def test_other_slice_boundaries_and_chain_divergence(run, tmp_path):
                                        "reproduced": "SetInfo"}
     assert doc["verdict"] == "same-records"
     (s,) = doc["slices"]
-    assert (s["offset_interval"]["start"], s["offset_interval"]["end"], s["verdict"]) == (
+    assert (s["start"], s["end"], s["verdict"]) == (
         0, 149, "equivalent")
     assert files(s["original_files"]) == [(0, 99), (100, 149)]
     assert files(s["reproduced_files"]) == [(0, 119), (120, 149)]
@@ -114,7 +114,7 @@ def test_other_boundaries_one_value_changed(run, tmp_path):
     assert r.rc == 1, r
     doc = json.loads(r.out)
     assert doc["verdict"] == "different"
-    assert [(s["offset_interval"]["start"], s["offset_interval"]["end"], s["verdict"])
+    assert [(s["start"], s["end"], s["verdict"])
             for s in doc["slices"]] == [(0, 149, "different"), (150, 159, "identical")]
     run0 = doc["slices"][0]
     (d,) = run0["comparison"]["differences"]
@@ -151,14 +151,14 @@ def test_schema_change_inside_a_run(run, tmp_path):
 
 
 def entries(doc):
-    return [(s["offset_interval"]["start"], s["offset_interval"]["end"], s["verdict"])
+    return [(s["start"], s["end"], s["verdict"])
             for s in doc["slices"]]
 
 
 def compared(doc):
     """The entries with what their runs compared as (the comparison's own verdict), for a
     comparison that vouches for nothing (its entries say "unverified")."""
-    return [(s["offset_interval"]["start"], s["offset_interval"]["end"],
+    return [(s["start"], s["end"],
              s["comparison"]["verdict"] if "comparison" in s else s["verdict"])
             for s in doc["slices"]]
 
@@ -344,7 +344,7 @@ def test_a_long_run_opens_one_file_at_a_time(odf_hash_bin, tmp_path):
     r = compare()
     assert r.returncode == 1, r
     (s,) = json.loads(r.stdout)["slices"]
-    assert (s["offset_interval"]["end"], len(s["original_files"]), s["verdict"]) == (
+    assert (s["end"], len(s["original_files"]), s["verdict"]) == (
         299, 60, "different")
     (d,) = s["comparison"]["differences"]
     (row,) = d["rows"]

@@ -127,7 +127,7 @@ def test_same_missing_block_on_both_sides(run, tmp_path):
     for side, name in (("original", "a"), ("reproduced", "b")):
         v = expect_side(run, doc, side, tmp_path / name)
         assert v["chain_complete"] is False and v["unreached"] == {"start": 0, "end": 149}
-    assert [(s["offset_interval"]["start"], s["offset_interval"]["end"], s["verdict"])
+    assert [(s["start"], s["end"], s["verdict"])
             for s in doc["slices"]] == [(0, 149, "unreached"), (150, 179, "unverified")]
     below = doc["slices"][0]
     assert below["original_unreached"] and below["reproduced_unreached"]

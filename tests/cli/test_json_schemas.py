@@ -16,6 +16,9 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 KINDS = ["physical", "logical", "check", "slice", "decode", "verify", "verify-query",
          "compare-files", "compare-unordered", "compare-keyed", "compare-datasets", "fetch"]
+# Version 2: problems' expected/actual values as numbers with a unit (verify, fetch; a dataset
+# comparison's sides), a slice's offsets as start/end (compare-datasets).
+VERSIONS = {kind: 1 for kind in KINDS} | {"verify": 2, "fetch": 2, "compare-datasets": 2}
 
 
 def test_every_schema_is_valid_and_named_after_its_file():
@@ -24,7 +27,7 @@ def test_every_schema_is_valid_and_named_after_its_file():
     for name in names:
         schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text())
         jsonschema.Draft202012Validator.check_schema(schema)
-        assert schema["$id"] == f"odf-hash/{name}/1"
+        assert schema["$id"] == f"odf-hash/{name}/{VERSIONS[name]}"
         assert schema["properties"]["schema"]["const"] == schema["$id"]
         assert "schema" in schema["required"]
 
@@ -60,7 +63,8 @@ def test_every_command_names_its_schema(run, tmp_path, files):
     for kind, args in cases.items():
         r = run(*args)  # validated against the schema it names by the fixture
         assert r.rc in (0, 1), (kind, r)
-        assert json.loads(r.out)["schema"] == f"odf-hash/{kind}/1", (kind, r.out[:200])
+        assert json.loads(r.out)["schema"] == f"odf-hash/{kind}/{VERSIONS[kind]}", (
+            kind, r.out[:200])
 
 
 def test_a_document_that_breaks_its_schema_is_caught(run, files):
@@ -74,3 +78,24 @@ def test_a_document_that_breaks_its_schema_is_caught(run, files):
     ):
         with pytest.raises((AssertionError, FileNotFoundError)):
             check_document(json.dumps(broken))
+
+
+def test_problem_values_are_numbers_in_version_2(run, tmp_path):
+    """verify/2: a size is a number with its unit; version 1's "2044 bytes" text is caught."""
+    write_dataset(tmp_path / "da", [table(0, 10)])
+    data = next((tmp_path / "da" / "data").iterdir())
+    size = data.stat().st_size
+    with open(data, "ab") as f:
+        f.write(b"xyz")
+    r = run("verify", "--json", tmp_path / "da")  # validated by the fixture
+    assert r.rc == 1, r
+    doc = json.loads(r.out)
+    (p,) = doc["datasets"][0]["problems"]
+    assert (p["kind"], p["expected"], p["actual"], p["unit"]) == (
+        "size-mismatch", size, size + 3, "bytes")
+    for broken in ({**p, "expected": f"{size} bytes"}, {**p, "unit": "megabytes"},
+                   {**p, "actual": -1}, {k: v for k, v in p.items() if k != "unit"}):
+        bad = json.loads(r.out)
+        bad["datasets"][0]["problems"] = [broken]
+        with pytest.raises(AssertionError):
+            check_document(json.dumps(bad))

@@ -305,12 +305,12 @@ def test_summary_disagreeing_with_the_data(run, tmp_path):
     (p,) = d["problems"]
     assert p["kind"] == "linked-objects-summary-mismatch"
     assert p["file"] == data_file
-    assert (p["expected"], p["actual"]) == ("1 link values", "2 link values")
+    assert (p["expected"], p["actual"], p["unit"]) == (1, 2, "link-values")
     ds = tmp_path / "size"
     linked_dataset.write(ds, rows, [A], summary=(2, len(A)))
     _, d = verify_json(run, ds)
     (p,) = d["problems"]
-    assert (p["expected"], p["actual"]) == (f"{len(A)} bytes", f"{2 * len(A)} bytes")
+    assert (p["expected"], p["actual"], p["unit"]) == (len(A), 2 * len(A), "bytes")
     ds = tmp_path / "right"
     linked_dataset.write(ds, rows, [A], summary=(2, 2 * len(A)))
     r, d = verify_json(run, ds)

@@ -94,7 +94,7 @@ def test_json_report_and_never_modifies(run, tmp_path):
     d = report["datasets"][0]
     assert d["valid"] is False and d["kind"] == "root" and d["blocks"] == 5
     missing = {"kind": "file-missing", "block": info[2]["block"], "sequence_number": 2,
-               "file": info[2]["data"], "expected": None, "actual": None,
+               "file": info[2]["data"], "expected": None, "actual": None, "unit": None,
                "message": "the data file does not exist; fetch it again from the dataset's "
                           "source"}
     assert d["problems"] == [missing]
@@ -111,7 +111,7 @@ def test_json_report_and_never_modifies(run, tmp_path):
     assert d["problems"] == [
         missing,
         {"kind": "unexpected-file", "block": None, "sequence_number": None,
-         "file": "data/stray.parquet", "expected": None, "actual": None,
+         "file": "data/stray.parquet", "expected": None, "actual": None, "unit": None,
          "message": "no block of the chain references this file"},
     ]
     assert d["unreferenced"] == {"count": 1, "bytes": 4, "strict": True, "entries": [stray]}

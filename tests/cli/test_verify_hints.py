@@ -69,7 +69,7 @@ def test_truncated_and_missing_files_are_fetched_again(run, tmp_path):
     (ds / a).write_bytes((ds / a).read_bytes()[:100])
     (ds / b).unlink()
     problems = problems_of(run, ds)
-    assert problems[a]["kind"] == "size-mismatch" and problems[a]["actual"] == "100 bytes"
+    assert problems[a]["kind"] == "size-mismatch" and problems[a]["actual"] == 100
     assert problems[a]["message"].endswith(
         "; it is shorter than recorded: cut short (an interrupted download or copy?); fetch it "
         "again from the dataset's source")

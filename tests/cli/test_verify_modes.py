@@ -57,11 +57,11 @@ def test_deep_finds_what_the_bytes_cannot(run, folder):
     assert set(by_file) == set(keys)
     p = by_file[keys[0]]
     assert p["kind"] == "offset-column-mismatch"
-    assert (p["expected"], p["actual"]) == ("1", "2")  # row 1 holds 2
+    assert (p["expected"], p["actual"], p["unit"]) == (1, 2, None)  # row 1 holds 2
     assert "logical-hash-misrecorded" in p["message"]
     p = by_file[keys[1]]
     assert p["kind"] == "row-count-mismatch"
-    assert (p["expected"], p["actual"]) == ("3 rows", "2 rows")
+    assert (p["expected"], p["actual"], p["unit"]) == (3, 2, "rows")
     p = by_file[keys[2]]
     assert p["kind"] == "offset-column-mismatch" and '"offset"' in p["message"]
     assert [f["outcome"] for f in d["files"]] == ["failed"] * 3

@@ -80,7 +80,7 @@ def test_same_records_across_other_slice_boundaries(kamu, run, folder):
     doc = r.json()
     assert doc["verdict"] == "same-records"
     (s,) = doc["slices"]
-    assert (s["offset_interval"]["start"], s["offset_interval"]["end"], s["verdict"]) == (
+    assert (s["start"], s["end"], s["verdict"]) == (
         0, 4, "equivalent")
     assert len(s["original_files"]) == 2 and len(s["reproduced_files"]) == 1
     c = s["comparison"]
@@ -119,7 +119,7 @@ def test_a_longer_reproduction_is_compared_over_the_common_offsets(kamu, run, fo
     assert r.rc == 1, r  # offsets only the reproduction holds
     doc = r.json()
     assert doc["verdict"] == "different"
-    assert [(s["offset_interval"]["start"], s["offset_interval"]["end"], s["verdict"])
+    assert [(s["start"], s["end"], s["verdict"])
             for s in doc["slices"]] == [(0, 2, "equivalent"), (3, 4, "only-in-reproduced")]
     common, tail = doc["slices"]
     (f,) = common["reproduced_files"]

@@ -76,8 +76,8 @@ inline std::string sha3_file(const fs::path& p) {
 inline std::string describe(const Problem& p) {
   return std::string(problem_kind_name(p.kind)) + " | seq " +
          (p.sequence_number ? std::to_string(*p.sequence_number) : "-") + " | " +
-         (p.block ? p.block->to_string() : "-") + " | " + p.file + " | " + p.expected + " | " +
-         p.actual + " | " + p.message;
+         (p.block ? p.block->to_string() : "-") + " | " + p.file + " | " +
+         p.expected.to_string(p.unit) + " | " + p.actual.to_string(p.unit) + " | " + p.message;
 }
 
 inline std::vector<std::string> describe_all(const DatasetReport& r) {

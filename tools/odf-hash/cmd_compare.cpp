@@ -110,8 +110,10 @@ nlohmann::json slice_files_json(const std::vector<compare::SliceFile>& files) {
                 {"first_row", f.window->start - f.interval.start},
                 {"last_row", f.window->end - f.interval.start}};
     }
+    // "start"/"end" as in Python's SliceFile (one vocabulary), the offsets the file holds.
     j.push_back({{"file", f.file},
-                 {"offset_interval", {{"start", f.interval.start}, {"end", f.interval.end}}},
+                 {"start", f.interval.start},
+                 {"end", f.interval.end},
                  {"window", std::move(window)}});
   }
   return j;
@@ -149,7 +151,8 @@ void print_datasets_json(const compare::DatasetComparison& d) {
   const std::vector<std::string> time = time_columns(d);
   nlohmann::json slices = nlohmann::json::array();
   for (const auto& s : d.slices) {
-    nlohmann::json js{{"offset_interval", {{"start", s.interval.start}, {"end", s.interval.end}}},
+    nlohmann::json js{{"start", s.interval.start},
+                      {"end", s.interval.end},
                       {"original_files", slice_files_json(s.original_files)},
                       {"reproduced_files", slice_files_json(s.reproduced_files)},
                       {"verdict", compare::slice_verdict_name(s)}};

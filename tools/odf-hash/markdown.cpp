@@ -37,6 +37,16 @@ void row(std::string& out, std::initializer_list<std::string> cells) {
   out += "\n";
 }
 
+// A problem's expected or actual value for people: a number with its unit ("2044 bytes",
+// "3 link values"), a text as it is.
+std::string value_text(const json& p, const char* key) {
+  std::string v = str(p, key);
+  std::string unit = str(p, "unit");
+  if (v.empty() || unit.empty() || !p[key].is_number()) return v;
+  for (char& c : unit) c = c == '-' ? ' ' : c;
+  return v + " " + unit;
+}
+
 // ---- verify ------------------------------------------------------------------------------
 
 void verify_problems(std::string& out, const json& d) {
@@ -53,8 +63,8 @@ void verify_problems(std::string& out, const json& d) {
       out += " (block " + str(p, "sequence_number") + ")";
     }
     if (!str(p, "expected").empty() || !str(p, "actual").empty()) {
-      out += ": expected " + markdown_code(str(p, "expected")) + ", actual " +
-             markdown_code(str(p, "actual"));
+      out += ": expected " + markdown_code(value_text(p, "expected")) + ", actual " +
+             markdown_code(value_text(p, "actual"));
     }
     out += "\n";
   }
@@ -218,9 +228,8 @@ std::string datasets_markdown(const json& doc) {
   row(out, {"offsets", "verdict"});
   row(out, {"---", "---"});
   for (const json& r : doc["slices"]) {
-    const json& i = r["offset_interval"];
     row(out,
-        {"[" + str(i, "start") + ", " + str(i, "end") + "]", markdown_text(str(r, "verdict"))});
+        {"[" + str(r, "start") + ", " + str(r, "end") + "]", markdown_text(str(r, "verdict"))});
   }
   return out;
 }

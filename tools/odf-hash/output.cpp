@@ -65,13 +65,13 @@ std::string json_schema_id(JsonDoc kind) {
     case JsonDoc::kCheck: return "odf-hash/check/1";
     case JsonDoc::kSlice: return "odf-hash/slice/1";
     case JsonDoc::kDecode: return "odf-hash/decode/1";
-    case JsonDoc::kVerify: return "odf-hash/verify/1";
+    case JsonDoc::kVerify: return "odf-hash/verify/2";
     case JsonDoc::kVerifyQuery: return "odf-hash/verify-query/1";
-    case JsonDoc::kFetch: return "odf-hash/fetch/1";
+    case JsonDoc::kFetch: return "odf-hash/fetch/2";
     case JsonDoc::kCompareFiles: return "odf-hash/compare-files/1";
     case JsonDoc::kCompareUnordered: return "odf-hash/compare-unordered/1";
     case JsonDoc::kCompareKeyed: return "odf-hash/compare-keyed/1";
-    case JsonDoc::kCompareDatasets: return "odf-hash/compare-datasets/1";
+    case JsonDoc::kCompareDatasets: return "odf-hash/compare-datasets/2";
   }
   return "odf-hash/unknown/0";
 }

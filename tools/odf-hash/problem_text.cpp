@@ -19,8 +19,8 @@ std::string problem_text(const odf::Problem& p, size_t number, const std::string
   out += "\n";
   const std::string detail = indent + "    ";
   if (!p.file.empty()) out += detail + "file      " + escape_text(p.file) + "\n";
-  if (!p.expected.empty()) out += detail + "expected  " + p.expected + "\n";
-  if (!p.actual.empty()) out += detail + "actual    " + p.actual + "\n";
+  if (!p.expected.empty()) out += detail + "expected  " + p.expected.to_string(p.unit) + "\n";
+  if (!p.actual.empty()) out += detail + "actual    " + p.actual.to_string(p.unit) + "\n";
   if (p.link) {
     out += detail + "linked    from " + escape_text(p.link->data_file) + " column " +
            escape_text(p.link->column) + " row " + std::to_string(p.link->row) + "\n";

@@ -76,6 +76,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "odf_hash/core/multihash.h"
@@ -147,15 +148,46 @@ struct LinkRef {
   uint64_t row = 0;       // row of the data file, from 0
 };
 
+// The unit of a problem's numeric expected and actual values: a size, a count of rows or of link
+// values. kNone for a number that is its own unit (an offset, a sequence number) and for text.
+enum class ProblemUnit { kNone, kBytes, kRows, kLinkValues };
+// nullptr for kNone, else "bytes", "rows", "link-values" (the --json "unit").
+const char* problem_unit_name(ProblemUnit unit);
+
+// What a problem expected or found: nothing, a text (a hash, a dataset id, a column's name or
+// format) or a number (a size, a count, an offset, a sequence number), which --json writes as a
+// JSON number, Python as an int, and the C ABI in its *_number fields.
+class ProblemValue {
+ public:
+  ProblemValue() = default;
+  ProblemValue(std::string text);  // NOLINT: an empty text is no value
+  ProblemValue(const char* text) : ProblemValue(std::string(text)) {}  // NOLINT
+  static ProblemValue number(uint64_t n);
+
+  bool empty() const { return std::holds_alternative<std::monostate>(v_); }
+  bool is_number() const { return std::holds_alternative<uint64_t>(v_); }
+  // The text, or "" for a number or nothing.
+  const std::string& text() const;
+  std::optional<uint64_t> as_number() const;
+  // For people: the text, or the number and its unit ("39926 bytes", "3 rows", "5").
+  std::string to_string(ProblemUnit unit = ProblemUnit::kNone) const;
+
+  bool operator==(const ProblemValue& o) const { return v_ == o.v_; }
+
+ private:
+  std::variant<std::monostate, std::string, uint64_t> v_;
+};
+
 struct Problem {
   ProblemKind kind;
   std::optional<Multihash> block;           // the block concerned, when there is one
   std::optional<uint64_t> sequence_number;  // its sequence number, when known
   std::string file;                         // relative path ("data/f1620..."), may be empty
-  std::string expected;                     // expected value, may be empty
-  std::string actual;                       // actual value, may be empty
+  ProblemValue expected;                    // expected value, may be empty
+  ProblemValue actual;                      // actual value, may be empty
   std::string message;                      // one human sentence
   std::optional<LinkRef> link;              // linked-object and link problems
+  ProblemUnit unit = ProblemUnit::kNone;    // of expected and actual, when they are numbers
 };
 
 // kLinkedObject: an object of data/ linked from a data file's ObjectLink column (RFC-017).

@@ -279,18 +279,31 @@ class DatasetComparison:
     def problems_to_arrow(self) -> Any:
         """:attr:`problems` as a ``pyarrow.Table`` (``side``, then the fields of
         ``odf-hash verify --json``'s problems: ``kind``, ``block``, ``sequence_number``,
-        ``file``, ``expected``, ``actual``, ``message``)."""
+        ``file``, ``expected``, ``actual``, ``unit``, ``message``). A column holds one type:
+        ``expected`` and ``actual`` are the values as text (a number's decimal digits, as the C
+        ABI gives them), ``expected_number`` and ``actual_number`` the numbers (null for a
+        text)."""
         import pyarrow as pa
 
         found = self.problems
+
+        def text(v: Any) -> Optional[str]:
+            return None if v is None else str(v)
+
+        def number(v: Any) -> Optional[int]:
+            return v if isinstance(v, int) else None
+
         return pa.table({
             "side": pa.array([side for side, _ in found], pa.string()),
             "kind": pa.array([p.kind.value for _, p in found], pa.string()),
             "block": pa.array([p.block for _, p in found], pa.string()),
             "sequence_number": pa.array([p.sequence_number for _, p in found], pa.uint64()),
             "file": pa.array([p.file for _, p in found], pa.string()),
-            "expected": pa.array([p.expected for _, p in found], pa.string()),
-            "actual": pa.array([p.actual for _, p in found], pa.string()),
+            "expected": pa.array([text(p.expected) for _, p in found], pa.string()),
+            "actual": pa.array([text(p.actual) for _, p in found], pa.string()),
+            "expected_number": pa.array([number(p.expected) for _, p in found], pa.uint64()),
+            "actual_number": pa.array([number(p.actual) for _, p in found], pa.uint64()),
+            "unit": pa.array([p.unit for _, p in found], pa.string()),
             "message": pa.array([p.message for _, p in found], pa.string()),
         })
 

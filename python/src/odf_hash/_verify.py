@@ -39,11 +39,17 @@ class Problem:
     block: Optional[str]  #: the block concerned (multihash text), if any
     sequence_number: Optional[int]  #: its sequence number, when known
     file: Optional[str]  #: relative path in the dataset (``"data/f1620..."``), if any
-    expected: Optional[str]
-    actual: Optional[str]
+    #: what was expected: a ``str`` (a hash, a dataset id, a column) or an ``int`` (a size, a
+    #: count, an offset, a sequence number: :attr:`unit` says which unit), or None
+    expected: Union[int, str, None]
+    actual: Union[int, str, None]  #: what was found, as :attr:`expected`
     message: str  #: one human sentence
     #: for linked-object and link problems: where the object is linked from
     link: Optional[Link] = None
+    #: the unit of :attr:`expected` and :attr:`actual` when they are numbers: ``"bytes"``,
+    #: ``"rows"``, ``"link-values"``; None for texts and for numbers that are their own unit
+    #: (an offset, a sequence number)
+    unit: Optional[str] = None
 
     def __str__(self) -> str:
         where = self.file or self.block or ""
@@ -53,7 +59,7 @@ class Problem:
         """The problem as ``odf-hash verify --json`` prints it."""
         d = {"kind": self.kind.value, "message": self.message, "block": self.block,
              "sequence_number": self.sequence_number, "file": self.file,
-             "expected": self.expected, "actual": self.actual}
+             "expected": self.expected, "actual": self.actual, "unit": self.unit}
         if self.link is not None:
             d["link"] = dataclasses.asdict(self.link)
         return d
@@ -61,9 +67,13 @@ class Problem:
     @classmethod
     def _from_dict(cls, d: Dict[str, Any]) -> "Problem":
         link = d.get("link")
+        def value(v: Any) -> Union[int, str, None]:
+            return None if v is None or v == "" else v  # 0 is a number, "" no value
+
         return cls(ProblemKind(d["kind"]), d["block"], d["sequence_number"], d["file"] or None,
-                   d["expected"] or None, d["actual"] or None, d["message"],
-                   Link(link["data_file"], link["column"], link["row"]) if link else None)
+                   value(d["expected"]), value(d["actual"]), d["message"],
+                   Link(link["data_file"], link["column"], link["row"]) if link else None,
+                   d.get("unit"))
 
 
 @dataclasses.dataclass(frozen=True)

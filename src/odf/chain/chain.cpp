@@ -180,8 +180,8 @@ ChainWalk walk_blocks(const DatasetDir& dir, const std::optional<Multihash>& sto
           ProblemKind::kSequenceMismatch, file->rel_path,
           "sequence number is not one less than that of its successor, " + referrer_text(child));
       p.sequence_number = b.sequence_number;
-      p.expected = std::to_string(*expected_seq);
-      p.actual = std::to_string(b.sequence_number);
+      p.expected = ProblemValue::number(*expected_seq);
+      p.actual = ProblemValue::number(b.sequence_number);
       walk.problems.push_back(std::move(p));
     }
     expected_seq = b.sequence_number;  // from here on, problems name the block's own number
@@ -242,7 +242,7 @@ std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks, bool c
       last_end_known = true;
     }
     std::vector<Problem>& found = per_block.emplace_back();
-    auto problem = [&](std::string expected, std::string actual, std::string message) {
+    auto problem = [&](ProblemValue expected, ProblemValue actual, std::string message) {
       Problem p;
       p.kind = ProblemKind::kOffsetMismatch;
       p.block = it->hash;
@@ -253,23 +253,25 @@ std::vector<Problem> check_offsets(const std::vector<ChainBlock>& blocks, bool c
       p.message = std::move(message);
       found.push_back(std::move(p));
     };
-    auto text = [](const std::optional<uint64_t>& v) {
-      return v ? std::to_string(*v) : std::string("none");
+    // No offset yet (before the first data slice): no value.
+    auto value = [](const std::optional<uint64_t>& v) {
+      return v ? ProblemValue::number(*v) : ProblemValue();
     };
     if (b.prev_offset != last_end) {
-      problem(text(last_end), text(b.prev_offset),
+      problem(value(last_end), value(b.prev_offset),
               "prevOffset is not the last offset of the previous data slice");
     }
     if (!b.new_data) continue;
     const OffsetInterval& iv = b.new_data->offset_interval;
     uint64_t expected_start = last_end ? *last_end + 1 : 0;
     if (iv.start != expected_start) {
-      problem(std::to_string(expected_start), std::to_string(iv.start),
+      problem(ProblemValue::number(expected_start), ProblemValue::number(iv.start),
               "newData.offsetInterval.start does not follow the previous data slice");
     }
     if (iv.end < iv.start) {
-      problem(">= " + std::to_string(iv.start), std::to_string(iv.end),
-              "newData.offsetInterval.end is before its start");
+      // Any end from the start on would do: no single expected value.
+      problem(ProblemValue(), ProblemValue::number(iv.end),
+              "newData.offsetInterval.end is before its start (" + std::to_string(iv.start) + ")");
     }
     last_end = iv.end;
   }

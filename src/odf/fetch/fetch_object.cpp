@@ -150,11 +150,17 @@ ObjectOutcome fetch_object(const ObjectStore& source, DestFolder& dest, const Fi
     detail::EntryOpen entry = detail::open_entry(source, t.file, what, max_size);
     if (entry.fault != detail::EntryFault::kNone) {
       if (entry.fault == detail::EntryFault::kTooLarge) {
-        Problem p = problem_of(t, ProblemKind::kSizeMismatch,
-                               what + " is larger than its recorded size (not transferred)");
-        p.expected = std::to_string(t.size) + " bytes";
-        p.actual = (entry.info.size_at_least ? "more than " : "") +
-                   std::to_string(entry.info.size) + " bytes";
+        Problem p =
+            problem_of(t, ProblemKind::kSizeMismatch,
+                       what + " is larger than its recorded size" +
+                           (entry.info.size_at_least
+                                ? " (more than " + std::to_string(entry.info.size) + " bytes)"
+                                : std::string()) +
+                           " (not transferred)");
+        p.expected = ProblemValue::number(t.size);
+        // Only a lower bound when the server announced no size: no actual value then.
+        if (!entry.info.size_at_least) p.actual = ProblemValue::number(entry.info.size);
+        p.unit = ProblemUnit::kBytes;
         out.file.how = FetchedHow::kRejected;
         out.problem = std::move(p);
         return out;
@@ -167,8 +173,9 @@ ObjectOutcome fetch_object(const ObjectStore& source, DestFolder& dest, const Fi
     if (!is_linked(t) && entry.reader->size() != t.size) {
       Problem p = problem_of(t, ProblemKind::kSizeMismatch,
                              what + " has another size than recorded (not transferred)");
-      p.expected = std::to_string(t.size) + " bytes";
-      p.actual = std::to_string(entry.reader->size()) + " bytes";
+      p.expected = ProblemValue::number(t.size);
+      p.actual = ProblemValue::number(entry.reader->size());
+      p.unit = ProblemUnit::kBytes;
       out.file.how = FetchedHow::kRejected;
       out.problem = std::move(p);
       return out;

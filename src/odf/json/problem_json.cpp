@@ -18,6 +18,29 @@ Status field_error(const std::string& where, const char* key, const std::string&
   return Status::parse_error(where + "." + key + ": " + what);
 }
 
+// A number as a JSON number, a text as a string, nothing as null.
+nlohmann::json value_to_json(const ProblemValue& v) {
+  if (const auto n = v.as_number()) return *n;
+  return text_or_null(v.text());
+}
+
+Result<ProblemValue> value_from_json(const nlohmann::json& j, const std::string& where,
+                                     const char* key) {
+  auto it = j.find(key);
+  if (it == j.end()) return field_error(where, key, "missing");
+  if (it->is_null()) return ProblemValue();
+  if (it->is_number_unsigned()) return ProblemValue::number(it->get<uint64_t>());
+  if (it->is_string()) return ProblemValue(it->get<std::string>());
+  return field_error(where, key, "expected a string, a non-negative integer or null");
+}
+
+std::optional<ProblemUnit> problem_unit_from_name(const std::string& name) {
+  for (auto unit : {ProblemUnit::kBytes, ProblemUnit::kRows, ProblemUnit::kLinkValues}) {
+    if (name == problem_unit_name(unit)) return unit;
+  }
+  return std::nullopt;
+}
+
 std::optional<ProblemKind> problem_kind_from_name(const std::string& name) {
   for (int k = 0; k <= static_cast<int>(ProblemKind::kNotADataset); ++k) {
     auto kind = static_cast<ProblemKind>(k);
@@ -33,8 +56,10 @@ nlohmann::json problem_to_json(const Problem& p) {
   jp["block"] = p.block ? nlohmann::json(p.block->to_string()) : nlohmann::json();
   jp["sequence_number"] = p.sequence_number ? nlohmann::json(*p.sequence_number) : nlohmann::json();
   jp["file"] = text_or_null(p.file);
-  jp["expected"] = text_or_null(p.expected);
-  jp["actual"] = text_or_null(p.actual);
+  jp["expected"] = value_to_json(p.expected);
+  jp["actual"] = value_to_json(p.actual);
+  const char* unit = problem_unit_name(p.unit);
+  jp["unit"] = unit != nullptr ? nlohmann::json(unit) : nlohmann::json();
   // Only on the problems about links: the other problems keep their shape.
   if (p.link) {
     jp["link"] = {
@@ -128,11 +153,15 @@ Result<Problem> problem_from_json(const nlohmann::json& j, const std::string& wh
   ODF_HASH_ASSIGN_OR_RETURN(p.block, json_optional_hash(j, where, "block"));
   ODF_HASH_ASSIGN_OR_RETURN(p.sequence_number, json_optional_u64(j, where, "sequence_number"));
   ODF_HASH_ASSIGN_OR_RETURN(auto file, json_optional_string(j, where, "file"));
-  ODF_HASH_ASSIGN_OR_RETURN(auto expected, json_optional_string(j, where, "expected"));
-  ODF_HASH_ASSIGN_OR_RETURN(auto actual, json_optional_string(j, where, "actual"));
+  ODF_HASH_ASSIGN_OR_RETURN(p.expected, value_from_json(j, where, "expected"));
+  ODF_HASH_ASSIGN_OR_RETURN(p.actual, value_from_json(j, where, "actual"));
   p.file = file.value_or("");
-  p.expected = expected.value_or("");
-  p.actual = actual.value_or("");
+  ODF_HASH_ASSIGN_OR_RETURN(auto unit, json_optional_string(j, where, "unit"));
+  if (unit) {
+    auto u = problem_unit_from_name(*unit);
+    if (!u) return field_error(where, "unit", "unknown unit \"" + escape_untrusted(*unit) + "\"");
+    p.unit = *u;
+  }
   ODF_HASH_ASSIGN_OR_RETURN(p.link, link_from_json(j, where));
   return p;
 }

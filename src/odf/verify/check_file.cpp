@@ -47,7 +47,8 @@ FileCheckResult check_linked_object(const ObjectStore& store, const FileTask& t,
     linked_by = " (linked from row " + std::to_string(t.link->row) + " of column \"" +
                 t.link->column + "\" of " + t.link->data_file + ")";
   }
-  auto fail = [&](ProblemKind kind, std::string expected, std::string actual, std::string message) {
+  auto fail = [&](ProblemKind kind, ProblemValue expected, ProblemValue actual,
+                  std::string message) {
     r.problem = Problem{kind,
                         t.block,
                         t.sequence_number,
@@ -129,8 +130,8 @@ class FileChecker {
   }
 
  private:
-  FileCheckResult fail(ProblemKind kind, std::string expected, std::string actual,
-                       std::string message) {
+  FileCheckResult fail(ProblemKind kind, ProblemValue expected, ProblemValue actual,
+                       std::string message, ProblemUnit unit = ProblemUnit::kNone) {
     r_.check.outcome = FileOutcome::kFailed;
     r_.problem = Problem{kind,
                          t_.block,
@@ -139,7 +140,8 @@ class FileChecker {
                          std::move(expected),
                          std::move(actual),
                          std::move(message),
-                         std::nullopt};
+                         std::nullopt,
+                         unit};
     return r_;
   }
 
@@ -167,11 +169,15 @@ class FileChecker {
     size_ = entry.info.size;
     if (size_ != t_.size && !fallback_) {
       // A body without Content-Length that went on past the recorded size: its size is only
-      // known to be larger.
-      return fail(ProblemKind::kSizeMismatch, std::to_string(t_.size) + " bytes",
-                  entry.info.size_at_least ? "more than " + std::to_string(t_.size) + " bytes"
-                                           : std::to_string(size_) + " bytes",
-                  "the " + what_ + "'s size differs from the recorded size" + no_fallback_note());
+      // known to be larger (no actual value; the message says so).
+      return fail(ProblemKind::kSizeMismatch, ProblemValue::number(t_.size),
+                  entry.info.size_at_least ? ProblemValue() : ProblemValue::number(size_),
+                  "the " + what_ + "'s size differs from the recorded size" +
+                      (entry.info.size_at_least
+                           ? " (the server sent more than " + std::to_string(t_.size) + " bytes)"
+                           : std::string()) +
+                      no_fallback_note(),
+                  ProblemUnit::kBytes);
     }
     object_ = std::move(entry.reader);
     return std::nullopt;

@@ -13,7 +13,9 @@ namespace {
 
 struct Finding {
   ProblemKind kind;
-  std::string expected, actual, message;
+  ProblemValue expected, actual;
+  std::string message;
+  ProblemUnit unit = ProblemUnit::kNone;
 };
 
 // Releases what it holds on every path.
@@ -53,8 +55,8 @@ void check_offsets(const ArrowArray& batch, int64_t column, char format, uint64_
     const int64_t at = base + i;
     const uint64_t row = first_row + static_cast<uint64_t>(i);
     if (c.null_count != 0 && c.buffers[0] != nullptr && !bit_set(c.buffers[0], at)) {
-      bad = Finding{ProblemKind::kOffsetColumnMismatch, std::to_string(start + row), "null",
-                    "row " + std::to_string(row) + " of the offset column is null"};
+      bad = Finding{ProblemKind::kOffsetColumnMismatch, ProblemValue::number(start + row),
+                    ProblemValue(), "row " + std::to_string(row) + " of the offset column is null"};
       return;
     }
     int64_t value = 0;
@@ -65,8 +67,10 @@ void check_offsets(const ArrowArray& batch, int64_t column, char format, uint64_
       default: value = static_cast<const uint32_t*>(c.buffers[1])[at]; break;
     }
     if (value < 0 || static_cast<uint64_t>(value) != start + row) {
-      bad = Finding{ProblemKind::kOffsetColumnMismatch, std::to_string(start + row),
-                    std::to_string(value),
+      // A negative value is shown as its text: numbers are offsets, never below 0.
+      bad = Finding{ProblemKind::kOffsetColumnMismatch, ProblemValue::number(start + row),
+                    value < 0 ? ProblemValue(std::to_string(value))
+                              : ProblemValue::number(static_cast<uint64_t>(value)),
                     "row " + std::to_string(row) +
                         " of the offset column does not hold the offset the block's interval "
                         "gives it (offsets must run from the interval's start, in order)"};
@@ -86,7 +90,8 @@ std::optional<Problem> check_records(std::shared_ptr<ObjectReader> object, const
                    std::move(f.expected),
                    std::move(f.actual),
                    std::move(f.message),
-                   std::nullopt};
+                   std::nullopt,
+                   f.unit};
   };
   auto unreadable = [&](const std::string& why) {
     return problem(Finding{ProblemKind::kFileUnreadable, "", "",
@@ -145,11 +150,12 @@ std::optional<Problem> check_records(std::shared_ptr<ObjectReader> object, const
       t.offsets.end >= t.offsets.start ? t.offsets.end - t.offsets.start + 1 : 0;
   if (rows != expected_rows) {
     findings.push_back(Finding{
-        ProblemKind::kRowCountMismatch, std::to_string(expected_rows) + " rows",
-        std::to_string(rows) + " rows",
+        ProblemKind::kRowCountMismatch, ProblemValue::number(expected_rows),
+        ProblemValue::number(rows),
         "the data file holds " + std::to_string(rows) + " rows, but its block's offset interval [" +
             std::to_string(t.offsets.start) + ", " + std::to_string(t.offsets.end) + "] says " +
-            std::to_string(expected_rows)});
+            std::to_string(expected_rows),
+        ProblemUnit::kRows});
   }
   if (bad_offsets) findings.push_back(std::move(*bad_offsets));
   if (t.logical && !(digest->multihash() == *t.logical)) {
@@ -163,8 +169,9 @@ std::optional<Problem> check_records(std::shared_ptr<ObjectReader> object, const
   Finding first = std::move(findings.front());
   for (size_t i = 1; i < findings.size(); ++i) {
     first.message += "; also " + std::string(problem_kind_name(findings[i].kind)) + ": " +
-                     findings[i].message + " (expected " + findings[i].expected + ", actual " +
-                     findings[i].actual + ")";
+                     findings[i].message + " (expected " +
+                     findings[i].expected.to_string(findings[i].unit) + ", actual " +
+                     findings[i].actual.to_string(findings[i].unit) + ")";
   }
   return problem(std::move(first));
 }

@@ -1,6 +1,5 @@
 #include "file_hints.h"
 
-#include <charconv>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,15 +13,6 @@ constexpr const char* kFetchAgain = "fetch it again from the dataset's source";
 std::string recorded_for(const FileTask& t) {
   return std::string("the ") + file_role_name(t.role) + " file recorded for block " +
          std::to_string(t.sequence_number) + " (" + t.file + ")";
-}
-
-// "123 bytes" (size-mismatch's actual value); nullopt for "more than 123 bytes".
-std::optional<uint64_t> bytes_value(const std::string& text) {
-  uint64_t v = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || std::string_view(ptr, end - ptr) != " bytes") return std::nullopt;
-  return v;
 }
 
 }  // namespace
@@ -47,19 +37,19 @@ void add_file_hints(const std::vector<FileTask>& tasks, std::vector<Problem>& pr
     if (task == by_file.end()) continue;  // not a file check's problem
     switch (p.kind) {
       case ProblemKind::kPhysicalHashMismatch:
-        if (const FileTask* t = other(by_physical, p.actual, p.file)) {
+        if (const FileTask* t = other(by_physical, p.actual.text(), p.file)) {
           p.message += "; these are the bytes of " + recorded_for(*t) +
                        ": the files were swapped, or one was copied under the other's name";
         }
         break;
       case ProblemKind::kLogicalHashMismatch:
-        if (const FileTask* t = other(by_logical, p.actual, p.file)) {
+        if (const FileTask* t = other(by_logical, p.actual.text(), p.file)) {
           p.message += "; these are the records of " + recorded_for(*t) +
                        ": the files were swapped, or one was copied under the other's name";
         }
         break;
       case ProblemKind::kSizeMismatch: {
-        std::optional<uint64_t> size = bytes_value(p.actual);
+        std::optional<uint64_t> size = p.actual.as_number();
         if (!size) break;
         if (*size < task->second->size) {
           p.message +=

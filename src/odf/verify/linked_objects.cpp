@@ -205,8 +205,9 @@ void cap_linked_object_problems(std::vector<Problem>& problems) {
     Problem p = kept[g.last_kept];
     p.link.reset();
     p.file = key.first;
-    p.expected.clear();
-    p.actual.clear();
+    p.expected = ProblemValue();
+    p.actual = ProblemValue();
+    p.unit = ProblemUnit::kNone;
     p.message = "and " + std::to_string(g.seen - kMaxLinkProblemsPerFile) +
                 " more linked objects of this data file with the same problem (" +
                 problem_kind_name(key.second) + "), not listed";

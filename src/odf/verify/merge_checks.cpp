@@ -21,14 +21,14 @@ namespace {
 // (checked only when every object the file links was found).
 void check_linked_summaries(const VerifyPlan& plan, DatasetReport& report) {
   for (const auto& s : plan.linked_summaries) {
-    auto problem = [&](std::string expected, std::string actual, std::string message) {
-      report.problems.push_back(Problem{ProblemKind::kLinkedObjectsSummaryMismatch, s.block,
-                                        s.sequence_number, s.data_file, std::move(expected),
-                                        std::move(actual), std::move(message), std::nullopt});
+    auto problem = [&](uint64_t expected, uint64_t actual, ProblemUnit unit, std::string message) {
+      report.problems.push_back(
+          Problem{ProblemKind::kLinkedObjectsSummaryMismatch, s.block, s.sequence_number,
+                  s.data_file, ProblemValue::number(expected), ProblemValue::number(actual),
+                  std::move(message), std::nullopt, unit});
     };
     if (s.values != s.recorded.num_objects_naive) {
-      problem(std::to_string(s.recorded.num_objects_naive) + " link values",
-              std::to_string(s.values) + " link values",
+      problem(s.recorded.num_objects_naive, s.values, ProblemUnit::kLinkValues,
               "AddData's linkedObjects.numObjectsNaive differs from the number of non-null "
               "ObjectLink values in the data file");
       continue;
@@ -44,7 +44,7 @@ void check_linked_summaries(const VerifyPlan& plan, DatasetReport& report) {
       size += *f->size * count;
     }
     if (known && size != s.recorded.size_naive) {
-      problem(std::to_string(s.recorded.size_naive) + " bytes", std::to_string(size) + " bytes",
+      problem(s.recorded.size_naive, size, ProblemUnit::kBytes,
               "AddData's linkedObjects.sizeNaive differs from the sizes of the objects the data "
               "file links (one per value)");
     }

@@ -63,6 +63,49 @@ std::vector<FileCheckResult> run_tasks(const ObjectStore& store, const std::vect
 
 }  // namespace
 
+const char* problem_unit_name(ProblemUnit unit) {
+  switch (unit) {
+    case ProblemUnit::kNone: return nullptr;
+    case ProblemUnit::kBytes: return "bytes";
+    case ProblemUnit::kRows: return "rows";
+    case ProblemUnit::kLinkValues: return "link-values";
+  }
+  return nullptr;
+}
+
+ProblemValue::ProblemValue(std::string text) {
+  if (!text.empty()) v_ = std::move(text);
+}
+
+ProblemValue ProblemValue::number(uint64_t n) {
+  ProblemValue v;
+  v.v_ = n;
+  return v;
+}
+
+const std::string& ProblemValue::text() const {
+  static const std::string kNoText;
+  const auto* s = std::get_if<std::string>(&v_);
+  return s != nullptr ? *s : kNoText;
+}
+
+std::optional<uint64_t> ProblemValue::as_number() const {
+  const auto* n = std::get_if<uint64_t>(&v_);
+  return n != nullptr ? std::optional<uint64_t>(*n) : std::nullopt;
+}
+
+std::string ProblemValue::to_string(ProblemUnit unit) const {
+  if (const auto n = as_number()) {
+    switch (unit) {
+      case ProblemUnit::kNone: return std::to_string(*n);
+      case ProblemUnit::kBytes: return std::to_string(*n) + " bytes";
+      case ProblemUnit::kRows: return std::to_string(*n) + " rows";
+      case ProblemUnit::kLinkValues: return std::to_string(*n) + " link values";
+    }
+  }
+  return text();
+}
+
 const char* problem_kind_name(ProblemKind kind) {
   switch (kind) {
     case ProblemKind::kHeadMissing: return "head-missing";

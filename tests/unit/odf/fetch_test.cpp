@@ -164,8 +164,11 @@ TEST_F(Fetch, ATruncatedFileIsNotTransferred) {
   FetchReport r = fetch();
   ASSERT_EQ(r.problems.size(), 1u);
   EXPECT_EQ(r.problems[0].kind, ProblemKind::kSizeMismatch);
-  EXPECT_EQ(r.problems[0].expected, std::to_string(blocks_[seq].data_size) + " bytes");
-  EXPECT_EQ(r.problems[0].actual, "100 bytes");
+  // Sizes are numbers (JSON numbers), in bytes.
+  EXPECT_EQ(r.problems[0].expected.as_number(), std::optional<uint64_t>(blocks_[seq].data_size));
+  EXPECT_EQ(r.problems[0].actual.as_number(), std::optional<uint64_t>(100));
+  EXPECT_EQ(r.problems[0].unit, ProblemUnit::kBytes);
+  EXPECT_EQ(r.problems[0].actual.to_string(r.problems[0].unit), "100 bytes");
   for (const auto& f : r.files) {
     if (f.how == FetchedHow::kRejected) {
       EXPECT_EQ(f.bytes_transferred, 0u);

@@ -263,10 +263,14 @@ TEST_F(MergeErrors, LinkedObjectSummaries) {
   EXPECT_EQ(report->linked_objects_matched(), 1u);
   ASSERT_EQ(report->problems.size(), 2u);
   EXPECT_EQ(report->problems[0].kind, ProblemKind::kLinkedObjectsSummaryMismatch);
-  EXPECT_EQ(report->problems[0].expected, "3 link values");
-  EXPECT_EQ(report->problems[0].actual, "2 link values");
-  EXPECT_EQ(report->problems[1].expected, "15 bytes");
-  EXPECT_EQ(report->problems[1].actual, "14 bytes");
+  // Counts and sizes are numbers with a unit, through the results' JSON too.
+  EXPECT_EQ(report->problems[0].expected.as_number(), std::optional<uint64_t>(3));
+  EXPECT_EQ(report->problems[0].actual.as_number(), std::optional<uint64_t>(2));
+  EXPECT_EQ(report->problems[0].unit, ProblemUnit::kLinkValues);
+  EXPECT_EQ(report->problems[0].expected.to_string(report->problems[0].unit), "3 link values");
+  EXPECT_EQ(report->problems[1].expected.as_number(), std::optional<uint64_t>(15));
+  EXPECT_EQ(report->problems[1].actual.as_number(), std::optional<uint64_t>(14));
+  EXPECT_EQ(report->problems[1].unit, ProblemUnit::kBytes);
   EXPECT_EQ(report->problems[1].file, plan.tasks[0].file);
 
   // The object changed: a hash mismatch naming its link, and no size to compare.
@@ -283,7 +287,7 @@ TEST_F(MergeErrors, LinkedObjectSummaries) {
   ASSERT_TRUE(report.is_ok());
   ASSERT_EQ(report->problems.size(), 2u);  // the hash mismatch, the count mismatch
   EXPECT_EQ(report->problems[0].kind, ProblemKind::kLinkedObjectHashMismatch);
-  EXPECT_EQ(report->problems[1].expected, "3 link values");
+  EXPECT_EQ(report->problems[1].expected.as_number(), std::optional<uint64_t>(3));
 }
 
 TEST_F(MergeErrors, MissingResult) {
@@ -425,6 +429,29 @@ TEST_F(MergeErrors, MalformedResultsAndPlans) {
   EXPECT_EQ(result_error("problem", nlohmann::json{{"kind", "bad-kind"}}),
             "result.problem.kind: unknown problem kind \"bad-kind\"");
   EXPECT_EQ(result_error("task", nullptr), "result.task: expected an unsigned integer");
+  // A problem's values: a number, a text or null; a unit among the known ones.
+  nlohmann::json failed = good;
+  failed["outcome"] = "failed";
+  failed["problem"] = {
+      {"kind", "size-mismatch"}, {"message", "m"}, {"block", nullptr}, {"sequence_number", nullptr},
+      {"file", nullptr},         {"expected", 15}, {"actual", "x"},    {"unit", "bytes"}};
+  auto parsed = parse_check_result_json(failed.dump());
+  ASSERT_TRUE(parsed.is_ok()) << parsed.status().to_string();
+  EXPECT_EQ(parsed->problem->expected.as_number(), std::optional<uint64_t>(15));
+  EXPECT_EQ(parsed->problem->actual.text(), "x");
+  EXPECT_EQ(parsed->problem->unit, ProblemUnit::kBytes);
+  auto problem_error = [&](const char* key, nlohmann::json value) {
+    nlohmann::json j = failed;
+    j["problem"][key] = std::move(value);
+    auto r = parse_check_result_json(j.dump());
+    EXPECT_FALSE(r.is_ok()) << j.dump();
+    return r.is_ok() ? std::string() : r.status().message();
+  };
+  EXPECT_EQ(problem_error("expected", -1),
+            "result.problem.expected: expected a string, a non-negative integer or null");
+  EXPECT_EQ(problem_error("actual", 1.5),
+            "result.problem.actual: expected a string, a non-negative integer or null");
+  EXPECT_EQ(problem_error("unit", "miles"), "result.problem.unit: unknown unit \"miles\"");
 
   nlohmann::json plan = nlohmann::json::parse(verify_plan_json(plan_));
   ASSERT_TRUE(parse_verify_plan_json(plan.dump()).is_ok());
