@@ -2,8 +2,9 @@
 # Turns the wheel scikit-build-core built (tagged linux_x86_64, linked to this machine's
 # libcrypto.so.3) into one that installs with pip on any Linux with glibc >= the tag's
 # (manylinux_2_35 when built on Debian 12) and no compiler or -dev package:
-#   - auditwheel copies libcrypto into odf_hash.libs/ under a unique name and points the
-#     extension and the CLI at it (RPATH), so another OpenSSL in the process cannot clash;
+#   - auditwheel copies libcrypto (and libssl, the TLS of odf+https://) into odf_hash.libs/
+#     under a unique name and points the extension and the CLI at it (RPATH), so another
+#     OpenSSL in the process cannot clash;
 #   - pyarrow's libarrow / libparquet / libarrow_s3 are left out on purpose: the Arrow module
 #     finds them in the installed pyarrow wheel ($ORIGIN/../pyarrow), the same copy pyarrow
 #     itself uses (two copies of libarrow in one process would not share memory pools or

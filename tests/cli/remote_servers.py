@@ -108,6 +108,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         with server.lock:
             count = server.counts.get(path, 0) + 1
             server.counts[path] = count
+            server.authorizations.append(self.headers.get("Authorization"))
+        if server.token is not None and \
+                self.headers.get("Authorization") != f"Bearer {server.token}":
+            return self._send_status(401)
         if fault == "slow":
             time.sleep(SLOW_SECONDS)
         if faulty and fault == "redirect-loop":
@@ -216,6 +220,8 @@ class DatasetHttpServer(http.server.ThreadingHTTPServer):
         self.range_requests = 0  # Range requests to chunked objects (ignored)
         self.lies = {}  # path under the root -> the file served in its place
         self.stopping = threading.Event()
+        self.token = None  # when set: requests without "Authorization: Bearer <token>" get 401
+        self.authorizations = []  # the Authorization header of every request (None: none)
 
     @property
     def url(self):

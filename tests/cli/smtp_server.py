@@ -12,6 +12,9 @@ reason), "binary" (the plan comes as a binary frame), "no-gzip" (the payload is 
 "expired" (the first flow's data downloads expired in 2000 and point where the HTTP server
 answers 403; a flow that begins after the head gets good ones), "refused" (the same URLs,
 no expiry).
+
+`tls` (an ssl.SSLContext) serves odf+https:// (wss); `token` makes the handshake answer 401
+without "Authorization: Bearer <token>" (every handshake's header is kept in .authorizations).
 """
 import asyncio
 import contextlib
@@ -48,9 +51,12 @@ def _bomb():
 
 
 class SmtpNode:
-    def __init__(self, root: pathlib.Path, http_url: str):
+    def __init__(self, root: pathlib.Path, http_url: str, tls=None, token=None):
         self.root = pathlib.Path(root)
         self.http_url = http_url  # where downloads point
+        self.tls = tls
+        self.token = token
+        self.authorizations = []
         self.faults = set()
         self.requests = []  # every message received, parsed
         self.url = None
@@ -72,6 +78,9 @@ class SmtpNode:
             return Response(404, "Not Found", Headers(), b"")
         if request.headers.get("x-odf-smtp-version") != "1":
             return Response(400, "Bad Request", Headers(), b"missing x-odf-smtp-version")
+        self.authorizations.append(request.headers.get("Authorization"))
+        if self.token is not None and request.headers.get("Authorization") != f"Bearer {self.token}":
+            return Response(401, "Unauthorized", Headers(), b"")
         return None
 
     async def _handle(self, ws):
@@ -119,18 +128,18 @@ class SmtpNode:
 
     async def _main(self, started, stop):
         async with serve(self._handle, "127.0.0.1", 0, process_request=self._check,
-                         max_size=None) as server:
+                         max_size=None, ssl=self.tls) as server:
             port = server.sockets[0].getsockname()[1]
-            self.url = f"odf+http://127.0.0.1:{port}"
+            self.url = f"odf+{'https' if self.tls else 'http'}://127.0.0.1:{port}"
             started.set()
             await stop.wait()
 
 
 @contextlib.contextmanager
-def smtp_node(root, http_url):
-    """An SmtpNode serving the datasets of `root` (its .url: "odf+http://127.0.0.1:PORT"),
-    always stopped."""
-    node = SmtpNode(root, http_url)
+def smtp_node(root, http_url, tls=None, token=None):
+    """An SmtpNode serving the datasets of `root` (its .url: "odf+http://127.0.0.1:PORT", or
+    odf+https:// with `tls`), always stopped."""
+    node = SmtpNode(root, http_url, tls, token)
     started = threading.Event()
     loop = asyncio.new_event_loop()
     stop = asyncio.Event()

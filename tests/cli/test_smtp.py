@@ -5,8 +5,10 @@ Close 1011 with a JSON reason, a binary frame, a payload that is not gzip, a dow
 bytes were tampered with. Every verdict is the local folder's (itself checked against hashlib
 in test_verify.py); a real kamu node is tested in test_kamu_node.py."""
 import json
+import os
 import pathlib
 import shutil
+import subprocess
 import time
 
 import pytest
@@ -66,8 +68,8 @@ def test_smtp_unknown_dataset_and_unreachable_node(run, node):
     assert r.rc == 2 and "the node has no such dataset (404" in r.err, r
     r = run("verify", *FAST, "odf+http://127.0.0.1:1/x")
     assert r.rc == 2 and "cannot reach the node" in r.err, r
-    r = run("verify", *FAST, f"odf+https://127.0.0.1:1/x")
-    assert r.rc == 2 and "odf+https:// is not supported" in r.err, r
+    r = run("verify", *FAST, "odf+https://127.0.0.1:1/x")
+    assert r.rc == 2 and "cannot reach the node" in r.err, r
 
 
 def test_smtp_entry_under_another_blocks_name_is_rejected(run, node, tmp_path):
@@ -134,3 +136,57 @@ def test_smtp_expired_or_refused_download_is_asked_for_again(run, node, tmp_path
     assert len(pulls_again) == len(stale)
     for p in (DATASETS / "root" / "data").iterdir():
         assert (tmp_path / "copy" / "data" / p.name).read_bytes() == p.read_bytes()
+
+
+def test_smtp_over_tls_checks_the_certificate(run, odf_hash_bin, tmp_path):
+    """odf+https://: the WebSocket runs over TLS; the node's certificate is checked against
+    $CURL_CA_BUNDLE (a self-signed one here, for 127.0.0.1), and refused without it."""
+    from test_hardening3 import _self_signed
+    cert, ctx = _self_signed(tmp_path)
+    root = tmp_path / "served"
+    shutil.copytree(DATASETS / "root", root / "root")
+    with http_server(root) as http, smtp_node(root, http.url, tls=ctx) as n:
+        assert n.url.startswith("odf+https://127.0.0.1:")
+        env = {**os.environ, "CURL_CA_BUNDLE": str(cert)}
+        p = subprocess.run([odf_hash_bin, "verify", "--json", *FAST, f"{n.url}/root"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert p.returncode == 0, p
+        d = json.loads(p.stdout)["datasets"][0]
+        _, local = verify_json(run, DATASETS / "root")
+        assert d["valid"] and d["head"] == local["head"] and d["blocks"] == local["blocks"]
+        dest = tmp_path / "copy"
+        p = subprocess.run([odf_hash_bin, "fetch", *FAST, f"{n.url}/root", str(dest)],
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert p.returncode == 0, p
+        assert (dest / "refs" / "head").read_text().strip() == local["head"]
+        # The system's certificates do not know this one: the handshake fails, clearly.
+        env.pop("CURL_CA_BUNDLE")
+        p = subprocess.run([odf_hash_bin, "verify", *FAST, f"{n.url}/root"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert p.returncode == 2, p
+        assert "TLS handshake" in p.stderr and "certificate verify failed" in p.stderr, p.stderr
+
+
+def test_smtp_bearer_token_goes_to_the_node_only(run, odf_hash_bin, tmp_path):
+    """$ODF_HASH_BEARER_TOKEN: sent in the handshake (a private dataset); a node that wants one
+    and gets none, or another, is a clear error, not a verdict; downloads at another address
+    than the node's (presigned storage URLs) never see it."""
+    root = tmp_path / "served"
+    shutil.copytree(DATASETS / "root", root / "root")
+    with http_server(root) as http, smtp_node(root, http.url, token="s3cret") as n:
+        env = {k: v for k, v in os.environ.items() if k != "ODF_HASH_BEARER_TOKEN"}
+        p = subprocess.run([odf_hash_bin, "verify", *FAST, f"{n.url}/root"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert p.returncode == 2, p
+        assert "refused access (HTTP 401)" in p.stderr and "ODF_HASH_BEARER_TOKEN" in p.stderr
+        env["ODF_HASH_BEARER_TOKEN"] = "wrong"
+        p = subprocess.run([odf_hash_bin, "verify", *FAST, f"{n.url}/root"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert p.returncode == 2 and "was not accepted" in p.stderr, p
+        env["ODF_HASH_BEARER_TOKEN"] = "s3cret"
+        p = subprocess.run([odf_hash_bin, "verify", *FAST, f"{n.url}/root"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert p.returncode == 0, p
+        assert n.authorizations[-1] == "Bearer s3cret"
+        # The downloads point at another address (the HTTP server's port): no token there.
+        assert http.authorizations and set(http.authorizations) == {None}

@@ -14,11 +14,12 @@
 //                                         against the CID that links to it, from the root CID
 //                                         down the UnixFS path to each object; folders are
 //                                         listed (verified content too).
-//   odf+http://host/[account/]dataset     a kamu node's dataset by its Smart Transfer Protocol
+//   odf+http(s)://host/[account/]dataset  a kamu node's dataset by its Smart Transfer Protocol
 //                                         (remote/smtp/): the whole chain's raw blocks in one
-//                                         WebSocket answer, then the objects the blocks add from
-//                                         the download URLs the node gives (odf+https://: not
-//                                         supported yet)
+//                                         WebSocket answer (over TLS for odf+https://), then the
+//                                         objects the blocks add from the download URLs the
+//                                         node gives; $ODF_HASH_BEARER_TOKEN goes to the node's
+//                                         own address only
 //   ipns://NAME/path                      refused (kInvalidArgument): nothing anchors what a
 //                                         gateway resolves a name to, unless
 //                                         StoreOptions::trust_gateway, which reads

@@ -183,6 +183,10 @@ CURL* CurlClient::acquire(const std::string& url, ResponseHeaders* headers, char
   curl().easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, is_https(url) ? "https" : "http,https");
   curl().easy_setopt(easy, CURLOPT_USERAGENT, "odf-hash/0.1");
   if (!ca_bundle_.empty()) curl().easy_setopt(easy, CURLOPT_CAINFO, ca_bundle_.c_str());
+  if (!options_.bearer_token.empty()) {
+    curl().easy_setopt(easy, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BEARER));
+    curl().easy_setopt(easy, CURLOPT_XOAUTH2_BEARER, options_.bearer_token.c_str());
+  }
   curl().easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
   curl().easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(std::ceil(options_.connect_timeout_s * 1000)));

@@ -26,6 +26,9 @@ struct HttpOptions {
   // Once set, transfers stop within ~100 ms (CURLE_ABORTED_BY_CALLBACK) and no new attempt
   // starts (cancel.h); null: never. A CancelScope on the requesting thread does the same.
   const std::atomic<bool>* cancel = nullptr;
+  // Sent as "Authorization: Bearer <token>" when not empty (a kamu node's private dataset);
+  // libcurl never sends it on to another host a redirect leads to.
+  std::string bearer_token;
 };
 
 // "Content-Range: bytes START-END/TOTAL" (TOTAL may be "*": unknown).

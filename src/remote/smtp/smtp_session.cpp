@@ -4,11 +4,18 @@
 #include <memory>
 #include <utility>
 
+#include <cstdlib>
+#include <variant>
+
+#include <openssl/ssl.h>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 #include <nlohmann/json.hpp>
 
 #include "odf_hash/core/text.h"
@@ -21,7 +28,10 @@ namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
 namespace websocket = boost::beast::websocket;
 namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
 using tcp = net::ip::tcp;
+using PlainWs = websocket::stream<beast::tcp_stream>;
+using TlsWs = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
 
 constexpr size_t kObjectBatch = 1000;
 
@@ -31,20 +41,23 @@ std::chrono::milliseconds ms(double seconds) {
 
 struct UrlParts {
   std::string host, port, target;
+  bool tls = false;  // https: the WebSocket runs over TLS (wss)
 };
 
 Result<UrlParts> split_url(const std::string& url, const std::string& shown) {
   const size_t scheme = url.find("://");
-  if (scheme == std::string::npos || url.compare(0, scheme, "http") != 0) {
+  const std::string name = scheme == std::string::npos ? "" : url.substr(0, scheme);
+  if (name != "http" && name != "https") {
     return Status::invalid_argument(shown +
                                     ": the Smart Transfer Protocol is spoken over "
-                                    "odf+http:// here (odf+https:// is not supported)");
+                                    "odf+http:// or odf+https://");
   }
   const size_t host_start = scheme + 3;
   const size_t slash = url.find('/', host_start);
   std::string authority = url.substr(host_start, slash - host_start);
   if (const size_t at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
   UrlParts p;
+  p.tls = name == "https";
   p.target = slash == std::string::npos ? "/" : url.substr(slash);
   const size_t colon = authority.rfind(':');
   if (colon != std::string::npos && authority.find(']') == std::string::npos) {
@@ -52,9 +65,10 @@ Result<UrlParts> split_url(const std::string& url, const std::string& shown) {
     p.port = authority.substr(colon + 1);
   } else {
     p.host = authority;
-    p.port = "80";
+    p.port = p.tls ? "443" : "80";
   }
   if (p.host.empty() || p.port.empty()) return Status::invalid_argument(shown + ": no host");
+  if (p.host.front() == '[' && p.host.back() == ']') p.host = p.host.substr(1, p.host.size() - 2);
   while (p.target.size() > 1 && p.target.back() == '/') p.target.pop_back();
   return p;
 }
@@ -135,9 +149,23 @@ std::string error_text(const std::string& json) {
 
 struct PullSession::Impl {
   net::io_context ioc;
-  websocket::stream<beast::tcp_stream> ws{ioc};
+  // odf+https://: the node's certificate is checked against the system's certificates, or
+  // those $CURL_CA_BUNDLE names (as for https:// URLs, curl_client.cpp), and its name against
+  // the host's. Declared before the stream, which refers to it.
+  ssl::context tls{ssl::context::tls_client};
+  std::variant<std::monostate, PlainWs, TlsWs> ws;
   std::string shown;
   SessionOptions options;
+
+  // f(the WebSocket stream), whichever it is.
+  template <class F>
+  decltype(auto) with_ws(F&& f) {
+    if (auto* secure = std::get_if<TlsWs>(&ws)) return f(*secure);
+    return f(std::get<PlainWs>(ws));
+  }
+  beast::tcp_stream& tcp_layer() {
+    return with_ws([](auto& w) -> beast::tcp_stream& { return beast::get_lowest_layer(w); });
+  }
 
   // Runs the io_context until `done` (set by the operation's handler), checking the
   // cancellation flag every 100 ms.
@@ -149,7 +177,7 @@ struct PullSession::Impl {
       ioc.run_one_for(std::chrono::milliseconds(100));
       if (done) break;
       if (cancel_requested(options.cancel)) {
-        beast::get_lowest_layer(ws).cancel();
+        tcp_layer().cancel();
         ioc.restart();
         ioc.run();
         return cancelled_status(shown);
@@ -162,10 +190,12 @@ struct PullSession::Impl {
   Status write(const std::string& text) {
     bool done = false;
     beast::error_code ec;
-    ws.text(true);
-    ws.async_write(net::buffer(text), [&](beast::error_code e, std::size_t) {
-      ec = e;
-      done = true;
+    with_ws([&](auto& w) {
+      w.text(true);
+      w.async_write(net::buffer(text), [&](beast::error_code e, std::size_t) {
+        ec = e;
+        done = true;
+      });
     });
     ODF_HASH_RETURN_IF_ERROR(run(done));
     if (ec) return Status::io_error(shown + ": the WebSocket failed: " + ec.message());
@@ -177,13 +207,15 @@ struct PullSession::Impl {
     beast::flat_buffer buffer;
     bool done = false;
     beast::error_code ec;
-    ws.async_read(buffer, [&](beast::error_code e, std::size_t) {
-      ec = e;
-      done = true;
+    with_ws([&](auto& w) {
+      w.async_read(buffer, [&](beast::error_code e, std::size_t) {
+        ec = e;
+        done = true;
+      });
     });
     ODF_HASH_RETURN_IF_ERROR(run(done));
     if (ec == websocket::error::closed) {
-      const websocket::close_reason& reason = ws.reason();
+      const websocket::close_reason reason = with_ws([](auto& w) { return w.reason(); });
       std::string why(reason.reason.data(), reason.reason.size());
       return Status::io_error(shown + ": the node closed the connection (code " +
                               std::to_string(reason.code) + ")" +
@@ -202,7 +234,8 @@ struct PullSession::Impl {
                               " (a node drops the connection without a word after a request "
                               "it cannot read)");
     }
-    if (!ws.got_text()) return Status::io_error(shown + ": the node sent a binary frame");
+    if (!with_ws([](auto& w) { return w.got_text(); }))
+      return Status::io_error(shown + ": the node sent a binary frame");
     return beast::buffers_to_string(buffer.data());
   }
 };
@@ -219,7 +252,24 @@ Result<PullSession> PullSession::connect(const std::string& http_url, const std:
   impl->shown = shown;
   impl->options = options;
   Impl& s = *impl;
-  auto& tcp_layer = beast::get_lowest_layer(s.ws);
+  if (url.tls) {
+    beast::error_code tls_ec;
+    s.tls.set_verify_mode(ssl::verify_peer, tls_ec);
+    const char* ca = std::getenv("CURL_CA_BUNDLE");
+    if (ca != nullptr && ca[0] != '\0') {
+      s.tls.load_verify_file(ca, tls_ec);
+      if (tls_ec) {
+        return Status::io_error(shown + ": cannot read the certificates of $CURL_CA_BUNDLE (" +
+                                escape_text(ca) + "): " + tls_ec.message());
+      }
+    } else {
+      s.tls.set_default_verify_paths(tls_ec);
+    }
+    s.ws.emplace<TlsWs>(s.ioc, s.tls);
+  } else {
+    s.ws.emplace<PlainWs>(s.ioc);
+  }
+  beast::tcp_stream& tcp_layer = s.tcp_layer();
 
   tcp::resolver resolver(s.ioc);
   bool done = false;
@@ -243,18 +293,46 @@ Result<PullSession> PullSession::connect(const std::string& http_url, const std:
   ODF_HASH_RETURN_IF_ERROR(s.run(done));
   if (ec) return Status::io_error(shown + ": cannot reach the node: " + ec.message());
 
-  s.ws.set_option(websocket::stream_base::decorator([](websocket::request_type& req) {
-    req.set("x-odf-smtp-version", "1");
-    req.set(bhttp::field::user_agent, "odf-hash");
-  }));
+  if (auto* secure = std::get_if<TlsWs>(&s.ws)) {
+    // The host's name in the TLS hello (SNI) and checked against the certificate.
+    auto& stream = secure->next_layer();
+    if (SSL_set_tlsext_host_name(stream.native_handle(), url.host.c_str()) != 1) {
+      return Status::io_error(shown + ": cannot name the host in the TLS handshake");
+    }
+    stream.set_verify_callback(ssl::host_name_verification(url.host));
+    done = false;
+    tcp_layer.expires_after(ms(options.connect_timeout_s + options.read_timeout_s));
+    stream.async_handshake(ssl::stream_base::client, [&](beast::error_code e) {
+      ec = e;
+      done = true;
+    });
+    ODF_HASH_RETURN_IF_ERROR(s.run(done));
+    if (ec) {
+      return Status::io_error(shown + ": the TLS handshake with the node failed: " + ec.message() +
+                              " (a certificate of a private CA: name its file in "
+                              "$CURL_CA_BUNDLE)");
+    }
+  }
+
+  const std::string authorization =
+      options.bearer_token.empty() ? "" : "Bearer " + options.bearer_token;
+  s.with_ws([&](auto& w) {
+    w.set_option(websocket::stream_base::decorator([authorization](websocket::request_type& req) {
+      req.set("x-odf-smtp-version", "1");
+      req.set(bhttp::field::user_agent, "odf-hash");
+      if (!authorization.empty()) req.set(bhttp::field::authorization, authorization);
+    }));
+  });
   websocket::response_type response;
   done = false;
   tcp_layer.expires_after(ms(options.connect_timeout_s + options.read_timeout_s));
-  s.ws.async_handshake(response, url.host + ":" + url.port, url.target + "/pull",
-                       [&](beast::error_code e) {
-                         ec = e;
-                         done = true;
-                       });
+  s.with_ws([&](auto& w) {
+    w.async_handshake(response, url.host + ":" + url.port, url.target + "/pull",
+                      [&](beast::error_code e) {
+                        ec = e;
+                        done = true;
+                      });
+  });
   ODF_HASH_RETURN_IF_ERROR(s.run(done));
   if (ec == websocket::error::upgrade_declined) {
     const unsigned status = response.result_int();
@@ -262,6 +340,12 @@ Result<PullSession> PullSession::connect(const std::string& http_url, const std:
       return Status::not_found(shown +
                                ": the node has no such dataset (404; a private dataset "
                                "answers so too)");
+    }
+    if (status == 401 || status == 403) {
+      return Status::io_error(
+          shown + ": the node refused access (HTTP " + std::to_string(status) + ")" +
+          (authorization.empty() ? ": a private dataset needs a token ($ODF_HASH_BEARER_TOKEN)"
+                                 : ": the token in $ODF_HASH_BEARER_TOKEN was not accepted"));
     }
     return Status::io_error(shown + ": the node refused the Smart Transfer Protocol (HTTP " +
                             std::to_string(status) + ": " +
@@ -273,8 +357,10 @@ Result<PullSession> PullSession::connect(const std::string& http_url, const std:
   timeouts.handshake_timeout = ms(options.connect_timeout_s);
   timeouts.idle_timeout = ms(options.read_timeout_s);
   timeouts.keep_alive_pings = false;
-  s.ws.set_option(timeouts);
-  s.ws.read_message_max(kMaxMessageBytes);
+  s.with_ws([&](auto& w) {
+    w.set_option(timeouts);
+    w.read_message_max(kMaxMessageBytes);
+  });
   return PullSession(std::move(impl));
 }
 
@@ -373,11 +459,14 @@ Result<std::vector<Download>> PullSession::downloads(const std::vector<ObjectRef
 
 void PullSession::close() {
   Impl& s = *impl_;
-  if (!s.ws.is_open()) return;
+  if (std::holds_alternative<std::monostate>(s.ws)) return;
+  if (!s.with_ws([](auto& w) { return w.is_open(); })) return;
   bool done = false;
-  s.ws.async_close(
-      websocket::close_reason(websocket::close_code::normal, "Client pull flow succeeded"),
-      [&](beast::error_code) { done = true; });
+  s.with_ws([&](auto& w) {
+    w.async_close(
+        websocket::close_reason(websocket::close_code::normal, "Client pull flow succeeded"),
+        [&](beast::error_code) { done = true; });
+  });
   s.ioc.restart();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (!done && std::chrono::steady_clock::now() < deadline && !s.ioc.stopped()) {

@@ -40,6 +40,9 @@ struct SessionOptions {
   double connect_timeout_s = 10;
   double read_timeout_s = 30;
   const CancelFlag* cancel = nullptr;
+  // Sent as "Authorization: Bearer <token>" in the WebSocket's handshake when not empty (a
+  // node's private dataset).
+  std::string bearer_token;
 };
 
 // An object the blocks reference, as the protocol names it.

@@ -16,6 +16,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <map>
@@ -63,6 +64,16 @@ std::optional<std::chrono::sys_seconds> parse_rfc3339(const std::string& text) {
   }
   // In seconds: a far expiry ("2999-…") overflows the system clock's nanoseconds.
   return std::chrono::sys_seconds(std::chrono::seconds(static_cast<int64_t>(timegm(&tm)) - offset));
+}
+
+// "https://host:port" of a URL (scheme and authority, lowercase scheme and host as given).
+std::string origin(const std::string& url) {
+  const size_t scheme = url.find("://");
+  if (scheme == std::string::npos) return url;
+  const size_t slash = url.find('/', scheme + 3);
+  std::string out = url.substr(0, slash);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 struct Where {
@@ -190,7 +201,10 @@ class SmtpStore final : public ObjectStore {
     const std::string name = url.substr(slash + 1);
     auto& store = by_base_[base];
     if (!store) {
-      ODF_HASH_ASSIGN_OR_RETURN(store, open_http_store(base, http_));
+      // The token goes only where the node itself answers.
+      HttpOptions http = http_;
+      if (origin(base) != origin(http_url_)) http.bearer_token.clear();
+      ODF_HASH_ASSIGN_OR_RETURN(store, open_http_store(base, http));
     }
     return std::make_pair(store, name);
   }
@@ -209,16 +223,24 @@ class SmtpStore final : public ObjectStore {
 }  // namespace
 
 Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
-                                                     const HttpOptions& http,
+                                                     const HttpOptions& options,
                                                      const BlockObjects& block_objects) {
   std::string http_url = url.substr(std::string("odf+").size());
   while (!http_url.empty() && http_url.back() == '/') http_url.pop_back();
   const std::string shown = redact_url(url);
+  // $ODF_HASH_BEARER_TOKEN: for a node's private dataset, sent to the node only (its pull
+  // flow, and the downloads at its own address), never to the other hosts of download URLs.
+  HttpOptions http = options;
+  http.bearer_token.clear();
+  if (const char* token = std::getenv("ODF_HASH_BEARER_TOKEN"); token != nullptr) {
+    http.bearer_token = token;
+  }
   ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> simple, open_http_store(http_url, http));
   smtp::SessionOptions so;
   so.connect_timeout_s = http.connect_timeout_s;
   so.read_timeout_s = http.read_timeout_s;
   so.cancel = http.cancel;
+  so.bearer_token = http.bearer_token;
   ODF_HASH_ASSIGN_OR_RETURN(smtp::PullSession session,
                             smtp::PullSession::connect(http_url, shown, so));
   ODF_HASH_ASSIGN_OR_RETURN(std::vector<uint8_t> gz, session.pull_blocks(std::nullopt));
