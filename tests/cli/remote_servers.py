@@ -109,6 +109,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             count = server.counts.get(path, 0) + 1
             server.counts[path] = count
             server.authorizations.append(self.headers.get("Authorization"))
+            server.queries.append(urllib.parse.urlsplit(self.path).query)
+        signature = "X-Amz-Signature=s" + rel[-8:]
+        if server.presigned and ("data" in folders or "checkpoints" in folders) and \
+                signature not in urllib.parse.urlsplit(self.path).query.split("&"):
+            return self._send_status(403)
         if server.token is not None and \
                 self.headers.get("Authorization") != f"Bearer {server.token}":
             return self._send_status(401)
@@ -222,6 +227,10 @@ class DatasetHttpServer(http.server.ThreadingHTTPServer):
         self.stopping = threading.Event()
         self.token = None  # when set: requests without "Authorization: Bearer <token>" get 401
         self.authorizations = []  # the Authorization header of every request (None: none)
+        # When set: data/ and checkpoints/ objects are served only to a request whose query
+        # holds "X-Amz-Signature=s" + the last 8 characters of the name (a presigned URL's).
+        self.presigned = False
+        self.queries = []  # the query of every request ("" for none)
 
     @property
     def url(self):

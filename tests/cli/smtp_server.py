@@ -11,7 +11,8 @@ never comes), "close-1011" (the metadata request is answered by a Close 1011 wit
 reason), "binary" (the plan comes as a binary frame), "no-gzip" (the payload is not gzip),
 "expired" (the first flow's data downloads expired in 2000 and point where the HTTP server
 answers 403; a flow that begins after the head gets good ones), "refused" (the same URLs,
-no expiry).
+no expiry), "presigned" (download URLs carry a query, X-Amz-Signature=..., that the HTTP
+server's `presigned` mode requires).
 
 `tls` (an ssl.SSLContext) serves odf+https:// (wss); `token` makes the handshake answer 401
 without "Authorization: Bearer <token>" (every handshake's header is kept in .authorizations).
@@ -119,10 +120,12 @@ class SmtpNode:
                 prefix = "/403" if stale else ""
                 expires = ("2000-01-01T00:00:00Z" if stale and "expired" in self.faults
                            else "2999-01-01T00:00:00.5+01:00")
+                query = (f"?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=s"
+                         f"{f['physical_hash'][-8:]}" if "presigned" in self.faults else "")
                 answers.append({"object_file": f, "pull_strategy": "HttpDownload",
                                 "download_from": {"url": f"{self.http_url}{prefix}/"
                                                          f"{dataset.name}/{folder}/"
-                                                         f"{f['physical_hash']}",
+                                                         f"{f['physical_hash']}{query}",
                                                   "headers": [], "expires_at": expires}})
             await ws.send(json.dumps({"object_transfer_strategies": answers}))
 

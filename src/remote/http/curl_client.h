@@ -29,6 +29,9 @@ struct HttpOptions {
   // Sent as "Authorization: Bearer <token>" when not empty (a kamu node's private dataset);
   // libcurl never sends it on to another host a redirect leads to.
   std::string bearer_token;
+  // Appended as "?<query>" to every object's URL when not empty (a presigned download's
+  // signature: the Smart Transfer Protocol's storage URLs); never shown in a message.
+  std::string query;
 };
 
 // "Content-Range: bytes START-END/TOTAL" (TOTAL may be "*": unknown).

@@ -38,6 +38,7 @@ class HttpStore final : public ObjectStore {
   HttpStore(std::string root, const HttpOptions& options)
       : root_(std::move(root)),
         shown_(redact_url(root_)),
+        query_(options.query.empty() ? "" : "?" + options.query),
         client_(std::make_shared<CurlClient>(options)) {}
 
   // Without the user information of the URL (text.h: redact_url).
@@ -94,10 +95,11 @@ class HttpStore final : public ObjectStore {
   }
 
  private:
-  std::string url_of(std::string_view key) const { return root_ + "/" + encode_key(key); }
+  std::string url_of(std::string_view key) const { return root_ + "/" + encode_key(key) + query_; }
 
   std::string root_;   // requested, with the user information if any
   std::string shown_;  // root_ without it
+  std::string query_;  // "?<HttpOptions::query>" or "": requested, never shown
   std::shared_ptr<CurlClient> client_;
 };
 

@@ -96,11 +96,14 @@ class SmtpStore final : public ObjectStore {
   std::map<std::string, smtp::ObjectRef> refs;  // key -> how the node names it
   std::optional<std::string> head;
 
+  // An http(s) URL whose path ends in the object's name; a query (a presigned storage URL's
+  // signature) is kept, a fragment is not a download.
   static bool is_download(const std::string& url, const std::string& key) {
     const bool http = url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
     const std::string name = key.substr(key.find('/') + 1);
-    return http && url.find_first_of("?#") == std::string::npos && url.size() > name.size() &&
-           url.compare(url.size() - name.size() - 1, name.size() + 1, "/" + name) == 0;
+    const std::string path = url.substr(0, url.find('?'));
+    return http && url.find('#') == std::string::npos && path.size() > name.size() &&
+           path.compare(path.size() - name.size() - 1, name.size() + 1, "/" + name) == 0;
   }
 
   std::string location(std::string_view key) const override {
@@ -195,15 +198,20 @@ class SmtpStore final : public ObjectStore {
     std::lock_guard lock(mu_);
     auto it = downloads.find(std::string(key));
     if (it == downloads.end()) return std::make_pair(simple_, std::string(key));
-    const std::string url = it->second.url;
-    const size_t slash = url.rfind('/');
-    const std::string base = url.substr(0, slash);
-    const std::string name = url.substr(slash + 1);
-    auto& store = by_base_[base];
+    const std::string& url = it->second.url;
+    const size_t question = url.find('?');
+    const std::string path = url.substr(0, question);
+    const std::string query = question == std::string::npos ? "" : url.substr(question + 1);
+    const size_t slash = path.rfind('/');
+    const std::string base = path.substr(0, slash);
+    const std::string name = path.substr(slash + 1);
+    // One store per folder, and per query: a presigned URL's signature is its object's own.
+    auto& store = by_base_[query.empty() ? base : base + "?" + query];
     if (!store) {
       // The token goes only where the node itself answers.
       HttpOptions http = http_;
       if (origin(base) != origin(http_url_)) http.bearer_token.clear();
+      http.query = query;
       ODF_HASH_ASSIGN_OR_RETURN(store, open_http_store(base, http));
     }
     return std::make_pair(store, name);
