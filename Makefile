@@ -71,16 +71,18 @@ test-python: python
 	ODF_HASH_WHEEL="$(wildcard $(CURDIR)/build-python/dist/odf_hash-*.whl)" \
 	  .venv/bin/python -m pytest python/tests -q -p no:cacheprovider
 
-# The documentation site (docs/): Doxygen reads the public C header into XML, Sphinx builds the
-# pages (Markdown through myst-parser, the Python reference from the odf_hash installed in .venv,
-# the C reference through Breathe) with -W: a broken cross-reference, link anchor or docstring
+# The documentation site (docs/): Doxygen reads the public C header, and the public C++ headers
+# (docs/Doxyfile.cpp), into XML, Sphinx builds the pages (Markdown through myst-parser, the
+# Python reference from the odf_hash installed in .venv, the C and C++ references through
+# Breathe) with -W: a broken cross-reference, link anchor or docstring
 # fails it. No network: no intersphinx, no linkcheck (tests/cli/test_docs.py checks links
 # offline). The Python reference needs the wheel installed: on a fresh machine `make python`
 # runs first.
 docs: bootstrap
 	@.venv/bin/python -c "import odf_hash" 2>/dev/null || $(MAKE) python
-	@rm -rf build-docs/doxygen && mkdir -p build-docs/doxygen
+	@rm -rf build-docs/doxygen build-docs/doxygen-cpp && mkdir -p build-docs/doxygen build-docs/doxygen-cpp
 	doxygen docs/Doxyfile
+	doxygen docs/Doxyfile.cpp
 	.venv/bin/sphinx-build -W --keep-going -q -b html docs build-docs/html
 
 # docs first: cheap, and fails early.
