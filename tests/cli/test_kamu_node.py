@@ -39,6 +39,15 @@ FAST = ["--read-timeout", "5", "--connect-timeout", "2", "--max-attempts", "2"]
 pytestmark = pytest.mark.skipif(not KAMU.exists(), reason=f"kamu is not at {KAMU}")
 
 
+
+def root_snapshot(name, src):
+    """A kamu DatasetSnapshot of a root dataset `name` polling the CSV files of `src`."""
+    return ("kind: DatasetSnapshot\nversion: 1\ncontent:\n"
+            f"  name: {name}\n  kind: Root\n"
+            "  metadata:\n    - kind: SetPollingSource\n      fetch:\n        kind: FilesGlob\n"
+            f"        path: {src}/*.csv\n      read:\n        kind: Csv\n        header: true\n"
+            "      merge:\n        kind: Append\n")
+
 def kamu(ws, *args, timeout=120):
     r = subprocess.run(["timeout", str(timeout), str(KAMU), *args], cwd=ws,
                        capture_output=True, timeout=timeout + 10)
@@ -87,11 +96,7 @@ def node(tmp_path_factory):
     (src / "part1.csv").write_text("id,name,value\n1,a,10\n2,b,20\n3,c,30\n")
     kamu(ws, "init")
     snapshot = ws.parent / (ws.name + "-rootds.yaml")
-    snapshot.write_text(
-        "kind: DatasetSnapshot\nversion: 1\ncontent:\n  name: rootds\n  kind: Root\n"
-        "  metadata:\n    - kind: SetPollingSource\n      fetch:\n        kind: FilesGlob\n"
-        f"        path: {src}/*.csv\n      read:\n        kind: Csv\n        header: true\n"
-        "      merge:\n        kind: Append\n")
+    snapshot.write_text(root_snapshot("rootds", src))
     kamu(ws, "add", str(snapshot))
     kamu(ws, "pull", "rootds")
     datasets = ws / ".kamu" / "datasets"
@@ -351,11 +356,7 @@ def test_multi_tenant_kamu_node_over_both_protocols(run, tmp_path):
     (src / "part1.csv").write_text("id,name,value\n1,a,10\n2,b,20\n")
     kamu(ws, "init", "--multi-tenant")
     snapshot = tmp_path / "mt.yaml"
-    snapshot.write_text(
-        "kind: DatasetSnapshot\nversion: 1\ncontent:\n  name: mtds\n  kind: Root\n"
-        "  metadata:\n    - kind: SetPollingSource\n      fetch:\n        kind: FilesGlob\n"
-        f"        path: {src}/*.csv\n      read:\n        kind: Csv\n        header: true\n"
-        "      merge:\n        kind: Append\n")
+    snapshot.write_text(root_snapshot("mtds", src))
     kamu(ws, "add", str(snapshot))
     kamu(ws, "pull", "mtds")
     (folder,) = list((ws / ".kamu" / "datasets").iterdir())
