@@ -39,7 +39,6 @@ FAST = ["--read-timeout", "5", "--connect-timeout", "2", "--max-attempts", "2"]
 pytestmark = pytest.mark.skipif(not KAMU.exists(), reason=f"kamu is not at {KAMU}")
 
 
-
 def root_snapshot(name, src):
     """A kamu DatasetSnapshot of a root dataset `name` polling the CSV files of `src`."""
     return ("kind: DatasetSnapshot\nversion: 1\ncontent:\n"
