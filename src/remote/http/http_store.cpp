@@ -35,11 +35,11 @@ using detail::HttpObjectReader;
 
 class HttpStore final : public ObjectStore {
  public:
-  HttpStore(std::string root, const HttpOptions& options)
+  HttpStore(std::string root, const HttpOptions& options, std::shared_ptr<CurlClient> client)
       : root_(std::move(root)),
         shown_(redact_url(root_)),
         query_(options.query.empty() ? "" : "?" + options.query),
-        client_(std::make_shared<CurlClient>(options)) {}
+        client_(client ? std::move(client) : std::make_shared<CurlClient>(options)) {}
 
   // Without the user information of the URL (text.h: redact_url).
   std::string location(std::string_view key) const override {
@@ -106,7 +106,8 @@ class HttpStore final : public ObjectStore {
 }  // namespace
 
 Result<std::shared_ptr<ObjectStore>> open_http_store(const std::string& root,
-                                                     const HttpOptions& options) {
+                                                     const HttpOptions& options,
+                                                     std::shared_ptr<CurlClient> client) {
   std::string url = root;
   if (url.find_first_of("?#") != std::string::npos) {
     return Status::invalid_argument(redact_url(root) + ": a dataset URL has no query or fragment");
@@ -123,7 +124,8 @@ Result<std::shared_ptr<ObjectStore>> open_http_store(const std::string& root,
   // A spool limit that does not parse is refused before anything is requested.
   ODF_HASH_RETURN_IF_ERROR(spool_limit().status());
   ODF_HASH_RETURN_IF_ERROR(load_curl().status());  // every libcurl call below needs it
-  return std::shared_ptr<ObjectStore>(std::make_shared<HttpStore>(std::move(url), options));
+  return std::shared_ptr<ObjectStore>(
+      std::make_shared<HttpStore>(std::move(url), options, std::move(client)));
 }
 
 }  // namespace odf_hash::remote

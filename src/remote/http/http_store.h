@@ -13,7 +13,10 @@ namespace odf_hash::remote {
 
 // `root` is an http:// or https:// URL without query or fragment; a trailing '/' is
 // ignored. Nothing is requested until a key is opened or stat'ed.
+// `client`, when given, is shared with other stores (its connections are reused): it must have
+// been made with these `options` (all but `query`, which is the store's own).
 Result<std::shared_ptr<ObjectStore>> open_http_store(const std::string& root,
-                                                     const HttpOptions& options);
+                                                     const HttpOptions& options,
+                                                     std::shared_ptr<CurlClient> client = nullptr);
 
 }  // namespace odf_hash::remote

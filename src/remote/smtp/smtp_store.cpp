@@ -206,13 +206,18 @@ class SmtpStore final : public ObjectStore {
     const std::string base = path.substr(0, slash);
     const std::string name = path.substr(slash + 1);
     // One store per folder, and per query: a presigned URL's signature is its object's own.
+    // The stores share one HTTP client (its connections) per kind: with the node's token, for
+    // the node's own address, or without it.
     auto& store = by_base_[query.empty() ? base : base + "?" + query];
     if (!store) {
-      // The token goes only where the node itself answers.
       HttpOptions http = http_;
-      if (origin(base) != origin(http_url_)) http.bearer_token.clear();
+      const bool own = origin(base) == origin(http_url_);
+      if (!own) http.bearer_token.clear();  // the token goes only where the node answers
+      auto& client = clients_[own ? 1 : 0];
+      // (libcurl is loaded: simple_ was opened first, by open_http_store.)
+      if (!client) client = std::make_shared<CurlClient>(http);
       http.query = query;
-      ODF_HASH_ASSIGN_OR_RETURN(store, open_http_store(base, http));
+      ODF_HASH_ASSIGN_OR_RETURN(store, open_http_store(base, http, client));
     }
     return std::make_pair(store, name);
   }
@@ -222,9 +227,10 @@ class SmtpStore final : public ObjectStore {
   std::shared_ptr<ObjectStore> simple_;
   HttpOptions http_;
   smtp::SessionOptions session_;
-  mutable std::mutex mu_;          // downloads, by_base_, refreshed_
+  mutable std::mutex mu_;          // downloads, by_base_, clients_, refreshed_
   mutable std::mutex refresh_mu_;  // one refresh flow at a time
   mutable std::map<std::string, std::shared_ptr<ObjectStore>> by_base_;
+  mutable std::shared_ptr<CurlClient> clients_[2];  // without, with the token (by_base_'s)
   mutable std::set<std::string> refreshed_;
 };
 
