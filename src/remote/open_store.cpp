@@ -159,7 +159,14 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
     if (is_ipfs(url_or_path)) {
       ODF_HASH_ASSIGN_OR_RETURN(store, open_ipfs(url_or_path, options));
     } else {
-      ODF_HASH_ASSIGN_OR_RETURN(store, remote::open_http_store(url_or_path, http_options(options)));
+      // $ODF_HASH_BEARER_TOKEN: a kamu node's private dataset over the Simple Transfer
+      // Protocol; sent to the URL's host only (libcurl drops it on a redirect elsewhere), never
+      // to an IPFS gateway.
+      remote::HttpOptions http = http_options(options);
+      if (const char* token = std::getenv("ODF_HASH_BEARER_TOKEN"); token != nullptr) {
+        http.bearer_token = token;
+      }
+      ODF_HASH_ASSIGN_OR_RETURN(store, remote::open_http_store(url_or_path, http));
     }
     return cancellable_store(std::move(store), options.cancel);
   }

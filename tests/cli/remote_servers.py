@@ -117,6 +117,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if server.token is not None and \
                 self.headers.get("Authorization") != f"Bearer {server.token}":
             return self._send_status(401)
+        if server.required_header and ("data" in folders or "checkpoints" in folders):
+            with server.lock:
+                server.sent_headers.append(dict(self.headers.items()))
+            key = self.headers.get("x-amz-server-side-encryption-customer-key")
+            if key != "k" + rel[-8:]:
+                return self._send_status(403)
         if fault == "slow":
             time.sleep(SLOW_SECONDS)
         if faulty and fault == "redirect-loop":
@@ -231,6 +237,11 @@ class DatasetHttpServer(http.server.ThreadingHTTPServer):
         # holds "X-Amz-Signature=s" + the last 8 characters of the name (a presigned URL's).
         self.presigned = False
         self.queries = []  # the query of every request ("" for none)
+        # When set: data/ and checkpoints/ objects are served only to a request with the header
+        # x-amz-server-side-encryption-customer-key: "k" + the last 8 characters of the name;
+        # the headers of those requests are kept in .sent_headers.
+        self.required_header = False
+        self.sent_headers = []
 
     @property
     def url(self):

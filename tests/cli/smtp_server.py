@@ -12,10 +12,17 @@ reason), "binary" (the plan comes as a binary frame), "no-gzip" (the payload is 
 "expired" (the first flow's data downloads expired in 2000 and point where the HTTP server
 answers 403; a flow that begins after the head gets good ones), "refused" (the same URLs,
 no expiry), "presigned" (download URLs carry a query, X-Amz-Signature=..., that the HTTP
-server's `presigned` mode requires).
+server's `presigned` mode requires), "headers" (every download names the headers a storage
+would need: x-amz-server-side-encryption-customer-key, which the HTTP server's
+`required_header` mode checks, and a Range of the first 10 bytes, which a client must not send
+as given), "bad-header" (every download names a header whose value holds CR LF and another
+header).
 
 `tls` (an ssl.SSLContext) serves odf+https:// (wss); `token` makes the handshake answer 401
 without "Authorization: Bearer <token>" (every handshake's header is kept in .authorizations).
+`http_url=None` makes the node serve the downloads itself, at its own address (plain GETs of
+<dataset>/data/<hash> and checkpoints, with the token too: kept in .downloads as (path,
+Authorization)), as kamu's node does without object storage.
 """
 import asyncio
 import contextlib
@@ -58,6 +65,7 @@ class SmtpNode:
         self.tls = tls
         self.token = token
         self.authorizations = []
+        self.downloads = []  # (path, Authorization) of each GET served at the node's address
         self.faults = set()
         self.requests = []  # every message received, parsed
         self.url = None
@@ -72,9 +80,22 @@ class SmtpNode:
             head_bytes = entries[0][1]
         return entries + [(head, head_bytes)]
 
+    def _serve_file(self, request, parts):
+        authorization = request.headers.get("Authorization")
+        self.downloads.append((request.path, authorization))
+        if self.token is not None and authorization != f"Bearer {self.token}":
+            return Response(401, "Unauthorized", Headers(), b"")
+        target = self.root.joinpath(*parts)
+        if ".." in parts or not target.is_file():
+            return Response(404, "Not Found", Headers(), b"")
+        data = target.read_bytes()
+        return Response(200, "OK", Headers([("Content-Length", str(len(data)))]), data)
+
     def _check(self, connection, request):
         path = request.path
         parts = path.strip("/").split("/")
+        if self.http_url is None and len(parts) == 3 and parts[1] in ("data", "checkpoints"):
+            return self._serve_file(request, parts)
         if len(parts) != 2 or parts[1] != "pull" or not (self.root / parts[0]).is_dir():
             return Response(404, "Not Found", Headers(), b"")
         if request.headers.get("x-odf-smtp-version") != "1":
@@ -122,11 +143,19 @@ class SmtpNode:
                            else "2999-01-01T00:00:00.5+01:00")
                 query = (f"?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=s"
                          f"{f['physical_hash'][-8:]}" if "presigned" in self.faults else "")
+                headers = []
+                if "headers" in self.faults:
+                    headers = [{"name": "x-amz-server-side-encryption-customer-key",
+                                "value": "k" + f["physical_hash"][-8:]},
+                               {"name": "Range", "value": "bytes=0-9"}]
+                if "bad-header" in self.faults:
+                    headers = [{"name": "x-amz-meta", "value": "a\r\nX-Injected: 1"}]
+                base = self.http_url or self.url.replace("odf+", "")
                 answers.append({"object_file": f, "pull_strategy": "HttpDownload",
-                                "download_from": {"url": f"{self.http_url}{prefix}/"
+                                "download_from": {"url": f"{base}{prefix}/"
                                                          f"{dataset.name}/{folder}/"
                                                          f"{f['physical_hash']}{query}",
-                                                  "headers": [], "expires_at": expires}})
+                                                  "headers": headers, "expires_at": expires}})
             await ws.send(json.dumps({"object_transfer_strategies": answers}))
 
     async def _main(self, started, stop):
@@ -141,7 +170,8 @@ class SmtpNode:
 @contextlib.contextmanager
 def smtp_node(root, http_url, tls=None, token=None):
     """An SmtpNode serving the datasets of `root` (its .url: "odf+http://127.0.0.1:PORT", or
-    odf+https:// with `tls`), always stopped."""
+    odf+https:// with `tls`), always stopped; downloads point at `http_url`, or at the node
+    itself when it is None."""
     node = SmtpNode(root, http_url, tls, token)
     started = threading.Event()
     loop = asyncio.new_event_loop()

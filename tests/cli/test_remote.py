@@ -350,6 +350,25 @@ def test_url_credentials_never_shown(run, tree, http):
     assert_no_secret(r)
 
 
+def test_http_bearer_token_goes_to_the_servers_host(run, odf_hash_bin, tmp_path):
+    """$ODF_HASH_BEARER_TOKEN over the Simple Transfer Protocol (a kamu node's private dataset
+    at an http(s):// URL): without it a clear "access denied", with it VALID."""
+    root = tmp_path / "served"
+    shutil.copytree(DATASETS / "root", root / "root")
+    with http_server(root) as http:
+        http.token = "s3cret"
+        env = {k: v for k, v in os.environ.items() if k != "ODF_HASH_BEARER_TOKEN"}
+        p = subprocess.run([odf_hash_bin, "verify", *FAST, f"{http.url}/root"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert p.returncode == 2 and "access denied (HTTP 401)" in p.stderr, p
+        assert set(http.authorizations) == {None}
+        env["ODF_HASH_BEARER_TOKEN"] = "s3cret"
+        p = subprocess.run([odf_hash_bin, "verify", "--json", *FAST, f"{http.url}/root"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert p.returncode == 0 and json.loads(p.stdout)["datasets"][0]["valid"], p
+        assert http.authorizations[-1] == "Bearer s3cret"
+
+
 # Each fault ends as the issue states; none ends VALID (unless the fault heals within the
 # attempts) nor as a hash mismatch.
 FAULTS = {

@@ -211,3 +211,56 @@ def test_smtp_bearer_token_goes_to_the_node_only(run, odf_hash_bin, tmp_path):
         assert n.authorizations[-1] == "Bearer s3cret"
         # The downloads point at another address (the HTTP server's port): no token there.
         assert http.authorizations and set(http.authorizations) == {None}
+
+
+def test_smtp_download_headers_are_sent_as_the_node_names_them(run, node, tmp_path):
+    """The headers a node names with a download (its storage may need them: a customer key)
+    go with that download's requests, except those the client owns (a Range of the first ten
+    bytes would cut every object short)."""
+    node.faults.add("headers")
+    node.http.required_header = True  # data and checkpoints only with the key: 403 otherwise
+    r, d = verify_json(run, *FAST, f"{node.url}/root")
+    assert r.rc == 0 and d["valid"], r
+    assert len(node.http.sent_headers) >= len(d["files"])
+    assert all(h.get("Range") != "bytes=0-9" for h in node.http.sent_headers)
+    r = run("fetch", *FAST, f"{node.url}/root", tmp_path / "copy")
+    assert r.rc == 0, r
+    for folder in ("data", "checkpoints"):
+        for p in (DATASETS / "root" / folder).iterdir():
+            assert (tmp_path / "copy" / folder / p.name).read_bytes() == p.read_bytes()
+
+
+def test_smtp_download_header_that_would_inject_another_is_refused(run, node, tmp_path):
+    """A header value holding CR LF (a hostile node injecting headers): nothing is requested
+    with it, the objects are unreadable with a message that says why, and fetch stores none."""
+    node.faults.add("bad-header")
+    r, d = verify_json(run, *FAST, f"{node.url}/root")
+    assert r.rc == 1 and not d["valid"], r
+    assert d["problems"] and {p["kind"] for p in d["problems"]} == {"file-unreadable"}, d
+    why = "a header that cannot be sent (x-amz-meta: a control character in the value)"
+    assert all(why in p["message"] for p in d["problems"]), d
+    assert not [p for p in node.http.counts if "/data/" in p or "/checkpoints/" in p]
+    dest = tmp_path / "copy"
+    r = run("fetch", *FAST, f"{node.url}/root", dest)
+    assert r.rc != 0, r
+    assert not (dest / "data").exists() or not any((dest / "data").iterdir())
+    assert not (dest / "refs" / "head").exists()
+
+
+def test_smtp_downloads_at_the_nodes_own_address_carry_the_token(run, odf_hash_bin, tmp_path):
+    """A node without object storage serves the downloads itself: at its own address they
+    carry $ODF_HASH_BEARER_TOKEN (a private dataset's objects are private too)."""
+    root = tmp_path / "served"
+    shutil.copytree(DATASETS / "root", root / "root")
+    with smtp_node(root, None, token="s3cret") as n:
+        env = {**os.environ, "ODF_HASH_BEARER_TOKEN": "s3cret"}
+        p = subprocess.run([odf_hash_bin, "fetch", *FAST, f"{n.url}/root", str(tmp_path / "c")],
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert p.returncode == 0, p
+        served = {path.rsplit("/", 1)[1] for path, _ in n.downloads}
+        files = {q.name for f in ("data", "checkpoints") for q in (root / "root" / f).iterdir()}
+        assert served == files, n.downloads
+        assert {auth for _, auth in n.downloads} == {"Bearer s3cret"}
+        for name in files:
+            folder = "data" if (root / "root" / "data" / name).exists() else "checkpoints"
+            assert sha3_name((tmp_path / "c" / folder / name).read_bytes()) == name

@@ -6,7 +6,10 @@
 //                                         credentials files, web identity, instance metadata)
 //   http://host/path, https://host/path   any HTTP server, read-only, with the object layout of
 //                                         the ODF Simple Transfer Protocol: {url}/refs/head,
-//                                         {url}/blocks/{hash}, {url}/data/{hash}, ...
+//                                         {url}/blocks/{hash}, {url}/data/{hash}, ...;
+//                                         $ODF_HASH_BEARER_TOKEN goes to the URL's host (a kamu
+//                                         node's private dataset), not on to another host a
+//                                         redirect leads to
 //   ipfs://CID/path                       IPFS, through an HTTP gateway
 //                                         (StoreOptions::ipfs_gateway), anchored by the CID:
 //                                         every block is asked for as a verifiable response
@@ -18,8 +21,9 @@
 //                                         (remote/smtp/): the whole chain's raw blocks in one
 //                                         WebSocket answer (over TLS for odf+https://), then the
 //                                         objects the blocks add from the download URLs the
-//                                         node gives; $ODF_HASH_BEARER_TOKEN goes to the node's
-//                                         own address only
+//                                         node gives (with the headers it names for them);
+//                                         $ODF_HASH_BEARER_TOKEN goes to the node's own address
+//                                         only
 //   ipns://NAME/path                      refused (kInvalidArgument): nothing anchors what a
 //                                         gateway resolves a name to, unless
 //                                         StoreOptions::trust_gateway, which reads

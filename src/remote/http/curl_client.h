@@ -32,6 +32,11 @@ struct HttpOptions {
   // Appended as "?<query>" to every object's URL when not empty (a presigned download's
   // signature: the Smart Transfer Protocol's storage URLs); never shown in a message.
   std::string query;
+  // Request headers ("Name: value") sent with every request when not empty: those a Smart
+  // Transfer Protocol node names with a download (its storage may need them). Whoever fills
+  // it checks them (smtp_store.cpp: header_fault); libcurl never sends a custom
+  // Authorization or Cookie on to another host a redirect leads to.
+  std::vector<std::string> headers;
 };
 
 // "Content-Range: bytes START-END/TOTAL" (TOTAL may be "*": unknown).
@@ -112,6 +117,9 @@ class CurlList {
   void add(const std::string& line) {
     curl_slist* l = curl().slist_append(list_, line.c_str());
     if (l != nullptr) list_ = l;
+  }
+  void add(const std::vector<std::string>& lines) {
+    for (const auto& line : lines) add(line);
   }
   void reset() {
     if (list_ != nullptr) curl().slist_free_all(list_);

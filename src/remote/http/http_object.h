@@ -58,8 +58,13 @@ class HttpObjectReader final : public ObjectReader {
   enum class Outcome { kOk, kRetry, kFatal };
 
   // `url` is requested; `name` (without its user information) is what messages show.
-  HttpObjectReader(std::shared_ptr<CurlClient> client, std::string url, std::string name)
-      : client_(std::move(client)), url_(std::move(url)), name_(std::move(name)) {}
+  // `headers` ("Name: value") go with every request (HttpOptions::headers).
+  HttpObjectReader(std::shared_ptr<CurlClient> client, std::string url, std::string name,
+                   std::vector<std::string> headers = {})
+      : client_(std::move(client)),
+        url_(std::move(url)),
+        name_(std::move(name)),
+        headers_sent_(std::move(headers)) {}
   ~HttpObjectReader() override {
     stop();
     if (multi_ != nullptr) curl().multi_cleanup(multi_);
@@ -175,6 +180,7 @@ class HttpObjectReader final : public ObjectReader {
   std::shared_ptr<CurlClient> client_;
   std::string url_;
   std::string name_;
+  std::vector<std::string> headers_sent_;  // with every request ("Name: value")
   uint64_t size_ = 0;
   uint64_t pos_ = 0;  // bytes handed to the caller by read()
   std::string validator_;

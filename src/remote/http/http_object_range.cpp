@@ -23,6 +23,7 @@ Result<size_t> HttpObjectReader::read_at(uint64_t offset, uint8_t* out, size_t n
     CURL* easy = client_->acquire(url_, &sink.headers, errbuf, /*stall_guard=*/true);
     if (easy == nullptr) return Status::io_error(name_ + ": cannot start a request");
     CurlList request;
+    request.add(headers_sent_);
     request.add(range_header(offset + got, offset + n - 1));
     if (!validator_.empty()) request.add("If-Range: " + validator_);
     curl().easy_setopt(easy, CURLOPT_HTTPHEADER, request.get());
@@ -81,6 +82,7 @@ std::optional<uint64_t> HttpObjectReader::size_from_range() {
   CURL* easy = client_->acquire(url_, &sink.headers, errbuf, /*stall_guard=*/true);
   if (easy == nullptr) return std::nullopt;
   CurlList request;
+  request.add(headers_sent_);
   request.add(range_header(0, 0));
   if (!validator_.empty()) request.add("If-Range: " + validator_);
   curl().easy_setopt(easy, CURLOPT_HTTPHEADER, request.get());

@@ -92,6 +92,9 @@ Status HttpObjectReader::spool_whole() {
     char errbuf[CURL_ERROR_SIZE];
     CURL* easy = client_->acquire(url_, &sink.headers, errbuf, /*stall_guard=*/true);
     if (easy == nullptr) return Status::io_error(name_ + ": cannot start a request");
+    CurlList request;
+    request.add(headers_sent_);
+    curl().easy_setopt(easy, CURLOPT_HTTPHEADER, request.get());
     curl().easy_setopt(easy, CURLOPT_WRITEFUNCTION, &WholeSink::on_body);
     curl().easy_setopt(easy, CURLOPT_WRITEDATA, &sink);
     const CURLcode code = curl().easy_perform(easy);

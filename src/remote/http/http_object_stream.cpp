@@ -225,6 +225,7 @@ HttpObjectReader::Outcome HttpObjectReader::connect(uint64_t offset, Status* err
     *error = Status::io_error(name_ + ": cannot start a request");
     return Outcome::kFatal;
   }
+  request_.add(headers_sent_);
   if (offset > 0) {
     request_.add(range_header(offset, std::nullopt));
     if (!validator_.empty()) request_.add("If-Range: " + validator_);

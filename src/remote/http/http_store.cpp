@@ -39,6 +39,7 @@ class HttpStore final : public ObjectStore {
       : root_(std::move(root)),
         shown_(redact_url(root_)),
         query_(options.query.empty() ? "" : "?" + options.query),
+        headers_(options.headers),
         client_(client ? std::move(client) : std::make_shared<CurlClient>(options)) {}
 
   // Without the user information of the URL (text.h: redact_url).
@@ -64,6 +65,9 @@ class HttpStore final : public ObjectStore {
       char errbuf[CURL_ERROR_SIZE];
       CURL* easy = client_->acquire(url, &headers, errbuf, /*stall_guard=*/true);
       if (easy == nullptr) return Status::io_error(shown + ": cannot start a request");
+      CurlList request;
+      request.add(headers_);
+      curl().easy_setopt(easy, CURLOPT_HTTPHEADER, request.get());
       curl().easy_setopt(easy, CURLOPT_NOBODY, 1L);
       const CURLcode code = curl().easy_perform(easy);
       client_->release(easy);
@@ -86,7 +90,7 @@ class HttpStore final : public ObjectStore {
 
   Result<OpenedObject> open(std::string_view key, const OpenOptions& options) const override {
     if (!is_valid_object_key(key)) return Status::invalid_argument(location(key) + ": not a key");
-    auto reader = std::make_unique<HttpObjectReader>(client_, url_of(key), location(key));
+    auto reader = std::make_unique<HttpObjectReader>(client_, url_of(key), location(key), headers_);
     OpenedObject out;
     bool readable = false;
     ODF_HASH_RETURN_IF_ERROR(reader->begin(options.max_size, &out.info, &readable));
@@ -97,9 +101,10 @@ class HttpStore final : public ObjectStore {
  private:
   std::string url_of(std::string_view key) const { return root_ + "/" + encode_key(key) + query_; }
 
-  std::string root_;   // requested, with the user information if any
-  std::string shown_;  // root_ without it
-  std::string query_;  // "?<HttpOptions::query>" or "": requested, never shown
+  std::string root_;                  // requested, with the user information if any
+  std::string shown_;                 // root_ without it
+  std::string query_;                 // "?<HttpOptions::query>" or "": requested, never shown
+  std::vector<std::string> headers_;  // HttpOptions::headers: sent, never shown
   std::shared_ptr<CurlClient> client_;
 };
 

@@ -5,7 +5,9 @@
 // is asked for a download of each data file and checkpoint that the blocks whose bytes hash
 // to their names reference (never the transfer plan's word, never a hash the blocks do not
 // name: the node answers any hash). Objects are then read by HTTP from those downloads
-// (their URLs carry the node's own address); an object the node gave no download for (a
+// (their URLs carry the node's own address), with the headers the node names for each (its
+// storage may need them; not those the client owns, such as Range; a header that would
+// inject others refuses the download); an object the node gave no download for (a
 // linked object, which the protocol does not name) from the Simple Transfer Protocol's path
 // under the dataset's http:// URL. A download whose expiry has passed (presigned storage URLs
 // carry one), or that the server refuses (401 / 403), is asked for again, once, in a new
@@ -79,7 +81,51 @@ std::string origin(const std::string& url) {
 struct Where {
   std::string url;
   std::optional<std::chrono::sys_seconds> expires;
+  std::vector<std::string> headers;  // "Name: value", sent with the download's requests
+  std::string refused;               // why the download cannot be requested (a header), or ""
 };
+
+// Why a download's header (the node's words, untrusted) cannot be sent: a name that is not an
+// HTTP token, a control character in the value (CR LF would inject other headers), or a size
+// past any real header's; "" when it can.
+std::string header_fault(const std::string& name, const std::string& value) {
+  static const char* kTokenPunct = "!#$%&'*+-.^_`|~";
+  if (name.empty() || name.size() > 256)
+    return "a name of " + std::to_string(name.size()) + " bytes";
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && std::strchr(kTokenPunct, c) == nullptr) {
+      return "a name that is not an HTTP token";
+    }
+  }
+  if (value.size() > 8192) return "a value of " + std::to_string(value.size()) + " bytes";
+  for (char c : value) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t') || u == 0x7f) return "a control character in the value";
+  }
+  return "";
+}
+
+// The headers the HTTP client owns (the connection, the body's framing, the range a read or
+// a resume asks for): never sent as a node names them.
+bool client_owned(const std::string& name) {
+  static const std::set<std::string> kOwn = {"host",
+                                             "range",
+                                             "if-range",
+                                             "content-length",
+                                             "transfer-encoding",
+                                             "connection",
+                                             "te",
+                                             "upgrade",
+                                             "expect",
+                                             "accept-encoding",
+                                             "keep-alive",
+                                             "trailer",
+                                             "proxy-connection",
+                                             "proxy-authorization"};
+  std::string lower;
+  for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return kOwn.count(lower) != 0;
+}
 
 class SmtpStore final : public ObjectStore {
  public:
@@ -104,6 +150,29 @@ class SmtpStore final : public ObjectStore {
     const std::string path = url.substr(0, url.find('?'));
     return http && url.find('#') == std::string::npos && path.size() > name.size() &&
            path.compare(path.size() - name.size() - 1, name.size() + 1, "/" + name) == 0;
+  }
+
+  // Where the node's download of `key` reads from: nullopt when it is no download of that
+  // object (then the Simple Transfer Protocol's path is read). One with more than 64 headers
+  // or one that cannot be sent (header_fault) is refused: the object is unreadable, and
+  // nothing is requested.
+  static std::optional<Where> where_of(const smtp::Download& d, const std::string& key) {
+    if (!is_download(d.url, key)) return std::nullopt;
+    Where w{d.url, d.expires_at ? parse_rfc3339(*d.expires_at) : std::nullopt, {}, ""};
+    if (d.headers.size() > 64) {
+      w.refused = "the node's download names " + std::to_string(d.headers.size()) +
+                  " headers (at most 64 are sent)";
+    }
+    for (const auto& [name, value] : d.headers) {
+      if (!w.refused.empty()) break;
+      if (const std::string fault = header_fault(name, value); !fault.empty()) {
+        w.refused = "the node's download names a header that cannot be sent (" +
+                    escape_text(name.substr(0, 64)) + ": " + fault + ")";
+      } else if (!client_owned(name)) {
+        w.headers.push_back(name + ": " + value);
+      }
+    }
+    return w;
   }
 
   std::string location(std::string_view key) const override {
@@ -182,12 +251,11 @@ class SmtpStore final : public ObjectStore {
     ODF_HASH_RETURN_IF_ERROR(session.pull_blocks(head).status());
     ODF_HASH_ASSIGN_OR_RETURN(std::vector<smtp::Download> got, session.downloads({ref}));
     session.close();
-    if (got.size() != 1 || !is_download(got[0].url, key)) {
+    std::optional<Where> where = got.size() == 1 ? where_of(got[0], key) : std::nullopt;
+    if (!where)
       return Status::io_error(location(key) + ": no usable download in the node's answer");
-    }
     std::lock_guard lock(mu_);
-    downloads[key] =
-        Where{got[0].url, got[0].expires_at ? parse_rfc3339(*got[0].expires_at) : std::nullopt};
+    downloads[key] = std::move(*where);
     return Status::ok();
   }
 
@@ -198,17 +266,22 @@ class SmtpStore final : public ObjectStore {
     std::lock_guard lock(mu_);
     auto it = downloads.find(std::string(key));
     if (it == downloads.end()) return std::make_pair(simple_, std::string(key));
+    if (!it->second.refused.empty())
+      return Status::io_error(location(key) + ": " + it->second.refused);
     const std::string& url = it->second.url;
+    const std::vector<std::string>& headers = it->second.headers;
     const size_t question = url.find('?');
     const std::string path = url.substr(0, question);
     const std::string query = question == std::string::npos ? "" : url.substr(question + 1);
     const size_t slash = path.rfind('/');
     const std::string base = path.substr(0, slash);
     const std::string name = path.substr(slash + 1);
-    // One store per folder, and per query: a presigned URL's signature is its object's own.
-    // The stores share one HTTP client (its connections) per kind: with the node's token, for
-    // the node's own address, or without it.
-    auto& store = by_base_[query.empty() ? base : base + "?" + query];
+    // One store per folder, and per query and headers: a presigned URL's signature is its
+    // object's own. The stores share one HTTP client (its connections) per kind: with the
+    // node's token, for the node's own address, or without it.
+    std::string store_key = query.empty() ? base : base + "?" + query;
+    for (const auto& h : headers) store_key += "\n" + h;
+    auto& store = by_base_[store_key];
     if (!store) {
       HttpOptions http = http_;
       const bool own = origin(base) == origin(http_url_);
@@ -217,6 +290,7 @@ class SmtpStore final : public ObjectStore {
       // (libcurl is loaded: simple_ was opened first, by open_http_store.)
       if (!client) client = std::make_shared<CurlClient>(http);
       http.query = query;
+      http.headers = headers;
       ODF_HASH_ASSIGN_OR_RETURN(store, open_http_store(base, http, client));
     }
     return std::make_pair(store, name);
@@ -286,9 +360,9 @@ Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
     ODF_HASH_ASSIGN_OR_RETURN(std::vector<smtp::Download> got, session.downloads(objects));
     for (size_t i = 0; i < got.size(); ++i) {
       store->refs[keys[i]] = objects[i];
-      if (!SmtpStore::is_download(got[i].url, keys[i])) continue;
-      store->downloads[keys[i]] =
-          Where{got[i].url, got[i].expires_at ? parse_rfc3339(*got[i].expires_at) : std::nullopt};
+      if (auto where = SmtpStore::where_of(got[i], keys[i])) {
+        store->downloads[keys[i]] = std::move(*where);
+      }
     }
   }
   session.close();
