@@ -149,9 +149,8 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
     return cancellable_store(std::move(store).value(), options.cancel);
   }
   if (is_smtp(url_or_path)) {
-    ODF_HASH_ASSIGN_OR_RETURN(
-        std::shared_ptr<ObjectStore> store,
-        remote::open_smtp_store(url_or_path, http_options(options), options.block_objects));
+    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
+                              remote::open_smtp_store(url_or_path, http_options(options), options));
     return cancellable_store(std::move(store), options.cancel);
   }
   if (is_http(url_or_path) || is_ipfs(url_or_path)) {

@@ -66,6 +66,7 @@ class SmtpNode:
         self.token = token
         self.authorizations = []
         self.downloads = []  # (path, Authorization) of each GET served at the node's address
+        self.sent_blocks = []  # the names of the blocks each flow sent
         self.faults = set()
         self.requests = []  # every message received, parsed
         self.url = None
@@ -91,6 +92,19 @@ class SmtpNode:
         data = target.read_bytes()
         return Response(200, "OK", Headers([("Content-Length", str(len(data)))]), data)
 
+    def _chain(self, dataset: pathlib.Path):
+        """The chain's block names from the head down, found as kamu's node walks it: each
+        block holds its predecessor's multihash (the bytes behind its 'f' name)."""
+        blocks = {p.name: p.read_bytes() for p in (dataset / "blocks").iterdir()}
+        name = (dataset / "refs" / "head").read_text().strip()
+        chain = []
+        while name is not None:
+            chain.append(name)
+            data = blocks[name]
+            name = next((n for n in blocks if n not in chain and bytes.fromhex(n[1:]) in data),
+                        None)
+        return chain
+
     def _check(self, connection, request):
         path = request.path
         parts = path.strip("/").split("/")
@@ -111,6 +125,12 @@ class SmtpNode:
         self.requests.append(pull)
         if "silent" in self.faults:
             await asyncio.sleep(3600)
+        begin_after = pull.get("begin_after")
+        chain = self._chain(dataset)
+        if begin_after is not None and begin_after not in chain:
+            await ws.send(json.dumps({"Err": {"InvalidInterval": {
+                "head": chain[0], "tail": begin_after}}}))
+            return
         plan = json.dumps({"Ok": {"transfer_plan": {"num_blocks": 1, "num_objects": 0,
                                                     "num_records": 0, "bytes_in_raw_blocks": 0,
                                                     "bytes_in_raw_objects": 0}}})
@@ -123,9 +143,14 @@ class SmtpNode:
             await ws.close(1011, json.dumps({"Err": {"Internal": {
                 "phase": {"Pull": "MetadataRequest"}, "error_message": "Internal error"}}}))
             return
-        head = (dataset / "refs" / "head").read_text().strip()
-        again = pull.get("begin_after") == head  # a flow asking downloads again
-        entries = [] if again else self._blocks(dataset)
+        head = chain[0]
+        again = begin_after == head  # a flow asking downloads again
+        entries = self._blocks(dataset)
+        if begin_after is not None:  # the blocks after it, oldest first
+            after = chain[:chain.index(begin_after)]
+            entries = [e for e in entries if e[0] in after]
+            entries.sort(key=lambda e: -after.index(e[0]))
+        self.sent_blocks.append([name for name, _ in entries])
         payload = (_bomb() if "bomb" in self.faults else
                    b"not gzip at all" if "no-gzip" in self.faults else _tar_gz(entries))
         await ws.send(json.dumps({"blocks": {"num_blocks": len(entries),

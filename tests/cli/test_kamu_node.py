@@ -392,6 +392,10 @@ def test_kamu_node_fetch_after_new_ingest_transfers_only_the_new_blocks(run, nod
     folder = node.folders["rootds"]
     dest = tmp_path / "rootds"
     assert run("fetch", *FAST, f"{node.url}/rootds", dest).rc == 0
+    # The same over the Smart Transfer Protocol: the second flow begins after DEST's head.
+    smart = tmp_path / "rootds-smart"
+    smart_url = node.url.replace("http://", "odf+http://") + "/rootds"
+    assert run("fetch", *FAST, smart_url, smart).rc == 0
     before = {p.name for p in (folder / "blocks").iterdir()}
     files_before = {p.name for p in (folder / "data").iterdir()}
     src = node.ws.parent / (node.ws.name + "-src")
@@ -409,3 +413,12 @@ def test_kamu_node_fetch_after_new_ingest_transfers_only_the_new_blocks(run, nod
     assert all(f["how"] == "transferred" for f in doc["files"])
     same_dataset(folder, dest)
     kamu_verifies(tmp_path, dest, "rootds", node.folders["rootds"].name)
+    r = run("fetch", "--json", *FAST, smart_url, smart)
+    assert r.rc == 0, r
+    doc = json.loads(r.out)
+    assert doc["blocks_fetched"] == len(new_blocks)
+    assert {f["file"] for f in doc["files"] if f["role"] == "data"} == new_files
+    same_dataset(folder, smart)
+    # Up to date: kamu's node answers a flow beginning after its head with no block.
+    r = run("fetch", "--json", *FAST, smart_url, smart)
+    assert r.rc == 0 and json.loads(r.out)["up_to_date"], r

@@ -264,3 +264,49 @@ def test_smtp_downloads_at_the_nodes_own_address_carry_the_token(run, odf_hash_b
         for name in files:
             folder = "data" if (root / "root" / "data" / name).exists() else "checkpoints"
             assert sha3_name((tmp_path / "c" / folder / name).read_bytes()) == name
+
+
+def test_smtp_fetch_asks_only_for_the_blocks_after_the_destinations_head(run, node, tmp_path):
+    """A second fetch over odf+http:// begins after DEST's head: the node sends only the new
+    blocks (kamu's pull request's begin_after), and DEST ends equal to the source."""
+    served = node.folder / "root"
+    full_head = (served / "refs" / "head").read_text().strip()
+    report = json.loads(run("verify", "--json", "-v", served).out)["datasets"][0]
+    block2 = next(f["block"] for f in report["files"] if f["sequence_number"] == 2)
+    (served / "refs" / "head").write_text(block2)
+    dest = tmp_path / "copy"
+    r = run("fetch", "--json", *FAST, f"{node.url}/root", dest)
+    assert r.rc == 0 and json.loads(r.out)["blocks_fetched"] == 3, r
+    (served / "refs" / "head").write_text(full_head)
+    node.requests.clear()
+    node.sent_blocks.clear()
+    r = run("fetch", "--json", *FAST, f"{node.url}/root", dest)
+    assert r.rc == 0, r
+    doc = json.loads(r.out)
+    assert doc["old_head"] == block2 and doc["blocks_fetched"] == 2, doc
+    assert node.requests[0]["begin_after"] == block2
+    assert len(node.sent_blocks) == 1 and len(node.sent_blocks[0]) == 2, node.sent_blocks
+    assert node.sent_blocks[0][-1] == full_head
+    newer = {f["file"] for f in report["files"] if f["sequence_number"] > 2}
+    assert {f["file"] for f in doc["files"]} == newer
+    for folder in ("blocks", "data", "checkpoints"):
+        assert sorted(p.name for p in (dest / folder).iterdir()) == \
+            sorted(p.name for p in (served / folder).iterdir())
+    # Up to date: the node sends no block, and nothing changes.
+    r = run("fetch", "--json", *FAST, f"{node.url}/root", dest)
+    assert r.rc == 0 and json.loads(r.out)["up_to_date"], r
+    assert node.sent_blocks[-1] == []
+
+
+def test_smtp_fetch_of_a_rewritten_history_is_refused(run, node, tmp_path):
+    """DEST's head is not on the node's chain: the node answers InvalidInterval, the whole
+    chain is asked for in a new flow, and fetch names the rewritten history as from a folder."""
+    dest = tmp_path / "copy"
+    assert run("fetch", *FAST, f"{node.url}/root", dest).rc == 0
+    old = (dest / "refs" / "head").read_text()
+    node.requests.clear()
+    r = run("fetch", *FAST, f"{node.url}/derivative", dest)
+    assert r.rc == 1 and "history-rewritten" in r.out, r
+    assert (dest / "refs" / "head").read_text() == old
+    pulls = [q for q in node.requests if "begin_after" in q]
+    assert [q["begin_after"] for q in pulls] == [old, None], node.requests

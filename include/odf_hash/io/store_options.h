@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,13 @@ struct StoreOptions {
   // object the blocks it sends add, which only the odf layer can read from a block: it sets
   // this (open_dataset_store). Empty: objects are read at their Simple Transfer Protocol paths.
   BlockObjects block_objects;
+  // odf+http(s)://: a block the caller already holds (its multihash text) and its bytes
+  // (fetch: the destination's head). The node is asked only for the blocks after it, and the
+  // store serves it from these bytes (checked against its name like any block); a node whose
+  // history does not hold it is asked for the whole chain (then the walk meets no such block
+  // and says the history was rewritten). Empty: the whole chain.
+  std::string begin_after;
+  std::shared_ptr<const std::vector<uint8_t>> begin_after_block;
   // Set (from any thread) to stop the work early: see cancel.h. Null: never cancelled.
   const CancelFlag* cancel = nullptr;
 };

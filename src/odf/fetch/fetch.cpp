@@ -12,6 +12,7 @@
 #include "odf_hash/core/text.h"
 #include "odf_hash/internal/odf/chain_walk.h"
 #include "odf_hash/io/cancel.h"
+#include "odf_hash/remote/open_store.h"
 #include "verify/trust.h"
 
 namespace odf_hash::odf {
@@ -39,6 +40,19 @@ Result<std::optional<Multihash>> dest_head(const std::string& dest) {
                     ": the destination's refs/head cannot be read, so what it holds is "
                     "unknown: " +
                     head.status().message());
+}
+
+// The bytes of DEST's block `hash` (its head), or null when they cannot be read (then the
+// source is asked for its whole chain).
+std::shared_ptr<const std::vector<uint8_t>> dest_block(const std::string& dest,
+                                                       const Multihash& hash) {
+  auto dir = DatasetDir::open(dest, {}, /*list_folders=*/false);
+  if (!dir.is_ok()) return nullptr;
+  auto opened = dir->store().open("blocks/" + hash.to_string());
+  if (!opened.is_ok() || !opened->reader) return nullptr;
+  auto bytes = read_all(*opened->reader);
+  if (!bytes.is_ok()) return nullptr;
+  return std::make_shared<const std::vector<uint8_t>>(std::move(*bytes));
 }
 
 // Whether `ancestor` is on DEST's own chain (DEST is ahead of a source at that head).
@@ -205,8 +219,14 @@ Result<FetchReport> fetch_dataset(const std::string& source, const std::string& 
   ODF_HASH_ASSIGN_OR_RETURN(report.old_head, dest_head(dest));
   report.head = report.old_head;
 
+  // A source speaking the Smart Transfer Protocol sends only the blocks after DEST's head.
+  StoreOptions source_options = options.store;
+  if (report.old_head && is_smtp_url(source)) {
+    source_options.begin_after = report.old_head->to_string();
+    source_options.begin_after_block = dest_block(dest, *report.old_head);
+  }
   ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> source_store,
-                            open_dataset_store(source, options.store));
+                            open_dataset_store(source, source_options));
   ODF_HASH_ASSIGN_OR_RETURN(DatasetDir src, DatasetDir::open(source_store, /*list_folders=*/false));
   detail::ChainWalk walk = detail::walk_chain(src, report.old_head, /*keep_bytes=*/true);
   if (cancel_requested(options.store.cancel)) return cancelled_status(report.source);

@@ -312,7 +312,8 @@ class SmtpStore final : public ObjectStore {
 
 Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
                                                      const HttpOptions& options,
-                                                     const BlockObjects& block_objects) {
+                                                     const StoreOptions& store_options) {
+  const BlockObjects& block_objects = store_options.block_objects;
   std::string http_url = url.substr(std::string("odf+").size());
   while (!http_url.empty() && http_url.back() == '/') http_url.pop_back();
   const std::string shown = redact_url(url);
@@ -329,9 +330,26 @@ Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
   so.read_timeout_s = http.read_timeout_s;
   so.cancel = http.cancel;
   so.bearer_token = http.bearer_token;
+  // A block the caller holds (fetch: the destination's head), when its bytes hash to its name:
+  // only the blocks after it are asked for.
+  std::optional<std::string> begin_after;
+  const auto& known = store_options.begin_after_block;
+  if (!store_options.begin_after.empty() && known &&
+      Multihash::sha3_256(Sha3_256::digest(*known)).to_string() == store_options.begin_after) {
+    begin_after = store_options.begin_after;
+  }
   ODF_HASH_ASSIGN_OR_RETURN(smtp::PullSession session,
                             smtp::PullSession::connect(http_url, shown, so));
-  ODF_HASH_ASSIGN_OR_RETURN(std::vector<uint8_t> gz, session.pull_blocks(std::nullopt));
+  Result<std::vector<uint8_t>> pulled = session.pull_blocks(begin_after);
+  if (begin_after && !pulled.is_ok() && pulled.status().code() == StatusCode::kInvalidArgument) {
+    // The node's history does not hold that block: the whole chain, in a new flow (whoever
+    // walks it then finds the history rewritten).
+    session.close();
+    begin_after.reset();
+    ODF_HASH_ASSIGN_OR_RETURN(session, smtp::PullSession::connect(http_url, shown, so));
+    pulled = session.pull_blocks(std::nullopt);
+  }
+  ODF_HASH_ASSIGN_OR_RETURN(std::vector<uint8_t> gz, std::move(pulled));
   ODF_HASH_ASSIGN_OR_RETURN(std::vector<smtp::TarEntry> entries, smtp::unpack_blocks(gz, shown));
 
   auto store = std::make_shared<SmtpStore>(http_url, shown, simple, http, so);
@@ -350,8 +368,10 @@ Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
     }
     if (is_valid_object_key("blocks/" + e.name)) store->memory["blocks/" + e.name] = bytes;
   }
-  if (!entries.empty()) {
-    const std::string& head = entries.back().name;
+  if (begin_after) store->memory["blocks/" + *begin_after] = known;
+  if (!entries.empty() || begin_after) {
+    // Nothing after the block the caller holds: the node's head is that block.
+    const std::string& head = entries.empty() ? *begin_after : entries.back().name;
     store->memory["refs/head"] =
         std::make_shared<const std::vector<uint8_t>>(head.begin(), head.end());
     store->head = head;

@@ -15,8 +15,9 @@ namespace odf_hash::remote {
 // Runs the pull flow at once: kNotFound for a dataset the node does not have (or hides),
 // kIoError when the node cannot be reached or breaks the protocol, kParseError for a
 // malformed blocks answer, kInvalidArgument beyond the bounds (smtp/block_tar.h).
+// With `begin_after` (StoreOptions::begin_after) the flow asks only for the blocks after it.
 Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
                                                      const HttpOptions& http,
-                                                     const BlockObjects& block_objects);
+                                                     const StoreOptions& options);
 
 }  // namespace odf_hash::remote
