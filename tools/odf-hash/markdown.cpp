@@ -4,11 +4,16 @@
 #include <cstdint>
 #include <string_view>
 
+#include "odf_hash/odf/verify.h"
+
 namespace odf_hash::cli {
 
 namespace {
 
 using nlohmann::json;
+using odf::problem_unit_name;
+using odf::ProblemUnit;
+using odf::ProblemValue;
 
 std::string str(const json& j, const char* key) {
   if (!j.is_object() || !j.contains(key) || j[key].is_null()) return "";
@@ -37,14 +42,17 @@ void row(std::string& out, std::initializer_list<std::string> cells) {
   out += "\n";
 }
 
-// A problem's expected or actual value for people: a number with its unit ("2044 bytes",
-// "3 link values"), a text as it is.
+// A problem's expected or actual value for people, as the text report writes it
+// (ProblemValue::to_string): a number with its unit ("2044 bytes", "3 link values"), a text as
+// it is.
 std::string value_text(const json& p, const char* key) {
-  std::string v = str(p, key);
-  std::string unit = str(p, "unit");
-  if (v.empty() || unit.empty() || !p[key].is_number()) return v;
-  for (char& c : unit) c = c == '-' ? ' ' : c;
-  return v + " " + unit;
+  auto it = p.find(key);
+  if (it == p.end() || !it->is_number_unsigned()) return str(p, key);
+  ProblemUnit unit = ProblemUnit::kNone;
+  for (auto u : {ProblemUnit::kBytes, ProblemUnit::kRows, ProblemUnit::kLinkValues}) {
+    if (str(p, "unit") == problem_unit_name(u)) unit = u;
+  }
+  return ProblemValue::number(it->get<uint64_t>()).to_string(unit);
 }
 
 // ---- verify ------------------------------------------------------------------------------
