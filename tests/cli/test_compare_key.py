@@ -228,3 +228,30 @@ def test_many_differences_are_counted_and_the_first_shown(run, tmp_path):
     check_against_oracle(keyed(run, a, b, "--key", "id", "--rows", "7", rc=1), want, shown=7)
     doc = keyed(run, a, b, "--key", "id", "--rows", "0", rc=1)
     assert doc["changed_keys"] == want["changed"] and doc["changes"] == []
+
+
+def test_changed_rows_far_apart_are_each_read_again_at_their_own_place(run, tmp_path):
+    """Changed rows more than 2^20 rows apart are read again from streams of their own, each
+    opened at the row group holding its row (keyed.cpp: kReopenGap): both are shown with their
+    own values, as Python reads them back."""
+    n = (1 << 21) + 200
+    far = [5, (1 << 20) + 77, n - 3]
+    assert all(y - x > 1 << 20 for x, y in zip(far, far[1:]))  # three runs, three streams
+    ids = pa.array(range(n), pa.int64())
+    v = list(range(n))
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    pq.write_table(pa.table({"id": ids, "v": pa.array(v, pa.int64())}), a, row_group_size=1 << 16)
+    for r in far:
+        v[r] = -v[r] - 1
+    pq.write_table(pa.table({"id": ids, "v": pa.array(v, pa.int64())}), b, row_group_size=1 << 16)
+    r = run("compare", "--json", "--key", "id", a, b)
+    assert r.rc == 1, r
+    doc = json.loads(r.out)
+    assert doc["changed_keys"] == len(far) and doc["matched_keys"] == n
+    ta, tb = pq.read_table(a), pq.read_table(b)
+    got = [(c["key"], c["original_row"], c["reproduced_row"],
+            [(x["column"], x["original"], x["reproduced"]) for x in c["values"]])
+           for c in doc["changes"]]
+    want = [(f"id={i}", i, i, [("v", str(ta["v"][i].as_py()), str(tb["v"][i].as_py()))])
+            for i in far]
+    assert got == want

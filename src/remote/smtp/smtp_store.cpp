@@ -90,8 +90,9 @@ struct Where {
 // past any real header's; "" when it can.
 std::string header_fault(const std::string& name, const std::string& value) {
   static const char* kTokenPunct = "!#$%&'*+-.^_`|~";
-  if (name.empty() || name.size() > 256)
+  if (name.empty() || name.size() > 256) {
     return "a name of " + std::to_string(name.size()) + " bytes";
+  }
   for (char c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && std::strchr(kTokenPunct, c) == nullptr) {
       return "a name that is not an HTTP token";
@@ -252,8 +253,9 @@ class SmtpStore final : public ObjectStore {
     ODF_HASH_ASSIGN_OR_RETURN(std::vector<smtp::Download> got, session.downloads({ref}));
     session.close();
     std::optional<Where> where = got.size() == 1 ? where_of(got[0], key) : std::nullopt;
-    if (!where)
+    if (!where) {
       return Status::io_error(location(key) + ": no usable download in the node's answer");
+    }
     std::lock_guard lock(mu_);
     downloads[key] = std::move(*where);
     return Status::ok();
@@ -266,8 +268,9 @@ class SmtpStore final : public ObjectStore {
     std::lock_guard lock(mu_);
     auto it = downloads.find(std::string(key));
     if (it == downloads.end()) return std::make_pair(simple_, std::string(key));
-    if (!it->second.refused.empty())
+    if (!it->second.refused.empty()) {
       return Status::io_error(location(key) + ": " + it->second.refused);
+    }
     const std::string& url = it->second.url;
     const std::vector<std::string>& headers = it->second.headers;
     const size_t question = url.find('?');
