@@ -99,9 +99,13 @@ wait_for "$base/refs/head"
   >"$out/curl.config"
 for ((i = 0; i < FETCH_RUNS; i++)); do
   rm -rf "$out/ours" "$out/peer"
+  # Each command starts with no dirty page of the one before it waiting for the disk
+  # (untimed): otherwise whichever runs second pays for the first one's writeback.
+  sync
   timed ours "$BIN" fetch --jobs "$JOBS" "$base/" "$out/ours"
   same_files "$dataset" "$out/ours"
   mkdir "$out/peer"
+  sync
   timed peer bash -c 'cd "$1" && curl -sSf --parallel --parallel-max "$2" --create-dirs -K "$3"' \
     _ "$out/peer" "$JOBS" "$out/curl.config"
   same_files "$dataset" "$out/peer"

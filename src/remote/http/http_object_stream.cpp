@@ -186,7 +186,10 @@ size_t HttpObjectReader::take_body(const char* data, size_t n) {
     buf_.erase(buf_.begin(), buf_.begin() + static_cast<ptrdiff_t>(buf_off_));
     buf_off_ = 0;
   }
-  buf_.insert(buf_.end(), data + skip, data + n);
+  // As bytes: a char range into a vector of uint8_t is copied one element at a time (16% of
+  // fetch's CPU), a uint8_t range by memmove.
+  const auto* bytes = reinterpret_cast<const uint8_t*>(data);
+  buf_.insert(buf_.end(), bytes + skip, bytes + n);
   received_ += take;
   return n;
 }

@@ -79,7 +79,8 @@ size_t BufferSink::on_body(char* data, size_t size, size_t nitems, void* user) {
     s->too_large = true;
     return 0;
   }
-  s->body.insert(s->body.end(), data, data + n);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(data);  // memmove, not a char loop
+  s->body.insert(s->body.end(), bytes, bytes + n);
   return n;
 }
 
