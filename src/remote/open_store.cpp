@@ -71,6 +71,18 @@ remote::HttpOptions http_options(const StoreOptions& options) {
   return http;
 }
 
+// http_options with $ODF_HASH_BEARER_TOKEN, for a dataset's own server (a kamu node's private
+// dataset, over either transfer protocol); never for an IPFS gateway. Where it goes from there
+// is the store's rule: the URL's host (libcurl drops it on a redirect elsewhere), or the node's
+// own address only for odf+http(s)://.
+remote::HttpOptions node_http_options(const StoreOptions& options) {
+  remote::HttpOptions http = http_options(options);
+  if (const char* token = std::getenv("ODF_HASH_BEARER_TOKEN"); token != nullptr) {
+    http.bearer_token = token;
+  }
+  return http;
+}
+
 // An ipfs:// dataset anchored by its CID (ipfs/ipfs_store.h); with trust_gateway, or for an
 // ipns:// name (whose record odf-hash does not check), the gateway's path answers as kamu
 // reads them (its dataset factory joins "{scheme}/{cid}{path}" onto protocol.ipfs.httpGateway),
@@ -149,8 +161,9 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
     return cancellable_store(std::move(store).value(), options.cancel);
   }
   if (is_smtp(url_or_path)) {
-    ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> store,
-                              remote::open_smtp_store(url_or_path, http_options(options), options));
+    ODF_HASH_ASSIGN_OR_RETURN(
+        std::shared_ptr<ObjectStore> store,
+        remote::open_smtp_store(url_or_path, node_http_options(options), options));
     return cancellable_store(std::move(store), options.cancel);
   }
   if (is_http(url_or_path) || is_ipfs(url_or_path)) {
@@ -158,14 +171,8 @@ Result<std::shared_ptr<ObjectStore>> open_store(const std::string& url_or_path,
     if (is_ipfs(url_or_path)) {
       ODF_HASH_ASSIGN_OR_RETURN(store, open_ipfs(url_or_path, options));
     } else {
-      // $ODF_HASH_BEARER_TOKEN: a kamu node's private dataset over the Simple Transfer
-      // Protocol; sent to the URL's host only (libcurl drops it on a redirect elsewhere), never
-      // to an IPFS gateway.
-      remote::HttpOptions http = http_options(options);
-      if (const char* token = std::getenv("ODF_HASH_BEARER_TOKEN"); token != nullptr) {
-        http.bearer_token = token;
-      }
-      ODF_HASH_ASSIGN_OR_RETURN(store, remote::open_http_store(url_or_path, http));
+      ODF_HASH_ASSIGN_OR_RETURN(store,
+                                remote::open_http_store(url_or_path, node_http_options(options)));
     }
     return cancellable_store(std::move(store), options.cancel);
   }

@@ -18,7 +18,6 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <map>
@@ -320,13 +319,10 @@ Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
   std::string http_url = url.substr(std::string("odf+").size());
   while (!http_url.empty() && http_url.back() == '/') http_url.pop_back();
   const std::string shown = redact_url(url);
-  // $ODF_HASH_BEARER_TOKEN: for a node's private dataset, sent to the node only (its pull
-  // flow, and the downloads at its own address), never to the other hosts of download URLs.
-  HttpOptions http = options;
-  http.bearer_token.clear();
-  if (const char* token = std::getenv("ODF_HASH_BEARER_TOKEN"); token != nullptr) {
-    http.bearer_token = token;
-  }
+  // The token ($ODF_HASH_BEARER_TOKEN, open_store.cpp) of a node's private dataset goes to the
+  // node only (its pull flow, and the downloads at its own address), never to the other hosts
+  // of download URLs (store_of).
+  const HttpOptions& http = options;
   ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> simple, open_http_store(http_url, http));
   smtp::SessionOptions so;
   so.connect_timeout_s = http.connect_timeout_s;
