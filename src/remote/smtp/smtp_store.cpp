@@ -77,6 +77,11 @@ std::string origin(const std::string& url) {
   return out;
 }
 
+// Whether a block's bytes hash to `name` (its content address, multihash text).
+bool named(const std::vector<uint8_t>& bytes, const std::string& name) {
+  return Multihash::sha3_256(Sha3_256::digest(bytes)).to_string() == name;
+}
+
 struct Where {
   std::string url;
   std::optional<std::chrono::sys_seconds> expires;
@@ -313,16 +318,15 @@ class SmtpStore final : public ObjectStore {
 }  // namespace
 
 Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
-                                                     const HttpOptions& options,
+                                                     const HttpOptions& http,
                                                      const StoreOptions& store_options) {
   const BlockObjects& block_objects = store_options.block_objects;
   std::string http_url = url.substr(std::string("odf+").size());
   while (!http_url.empty() && http_url.back() == '/') http_url.pop_back();
   const std::string shown = redact_url(url);
-  // The token ($ODF_HASH_BEARER_TOKEN, open_store.cpp) of a node's private dataset goes to the
-  // node only (its pull flow, and the downloads at its own address), never to the other hosts
-  // of download URLs (store_of).
-  const HttpOptions& http = options;
+  // The token in `http` ($ODF_HASH_BEARER_TOKEN, open_store.cpp) of a node's private dataset
+  // goes to the node only (its pull flow, and the downloads at its own address), never to the
+  // other hosts of download URLs (store_of).
   ODF_HASH_ASSIGN_OR_RETURN(std::shared_ptr<ObjectStore> simple, open_http_store(http_url, http));
   smtp::SessionOptions so;
   so.connect_timeout_s = http.connect_timeout_s;
@@ -333,8 +337,7 @@ Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
   // only the blocks after it are asked for.
   std::optional<std::string> begin_after;
   const auto& known = store_options.begin_after_block;
-  if (!store_options.begin_after.empty() && known &&
-      Multihash::sha3_256(Sha3_256::digest(*known)).to_string() == store_options.begin_after) {
+  if (!store_options.begin_after.empty() && known && named(*known, store_options.begin_after)) {
     begin_after = store_options.begin_after;
   }
   ODF_HASH_ASSIGN_OR_RETURN(smtp::PullSession session,
@@ -356,7 +359,7 @@ Result<std::shared_ptr<ObjectStore>> open_smtp_store(const std::string& url,
   std::vector<std::string> keys;
   for (auto& e : entries) {
     const auto bytes = std::make_shared<const std::vector<uint8_t>>(std::move(e.bytes));
-    const bool named_right = Multihash::sha3_256(Sha3_256::digest(*bytes)).to_string() == e.name;
+    const bool named_right = named(*bytes, e.name);
     if (named_right && block_objects) {
       for (const auto& ref : block_objects(*bytes)) {
         const std::string key = std::string(ref.checkpoint ? "checkpoints/" : "data/") + ref.hash;
