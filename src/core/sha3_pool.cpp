@@ -1,0 +1,187 @@
+// Sha3_256Pool and PooledSha3_256 (sha3_pool.h): runs of blocks from many threads' messages
+// absorbed together in the lanes of the multi-lane Keccak kernels.
+#include "odf_hash/internal/core/sha3_pool.h"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+#include "keccak.h"
+#include "keccak_dispatch.h"
+
+namespace odf_hash {
+
+namespace {
+
+using keccak::kRate;
+using keccak::kStateWords;
+
+// Runs shorter than this are absorbed by the caller at once: waiting for a hasher costs more
+// than absorbing them alone (a thread switch is worth tens of blocks).
+constexpr size_t kShortRun = 64;
+// While a lane is free, a hasher absorbs at most this many blocks before it looks for a
+// waiting run to put there.
+constexpr size_t kSlice = 128;
+// What a free lane absorbs meanwhile (its state is scratch).
+alignas(64) const uint8_t kIdle[kSlice * kRate] = {};
+
+size_t lanes_of(KeccakLevel level) noexcept {
+  const keccak::Kernels k = keccak::kernels_for(level);
+  return k.eight != nullptr ? 8 : k.four != nullptr ? 4 : 1;
+}
+
+unsigned default_hashers() noexcept {
+  const unsigned n = std::thread::hardware_concurrency();
+  return std::max(1u, n / 2);
+}
+
+}  // namespace
+
+// A caller's run of blocks, waiting or being absorbed; lives on the caller's stack.
+struct Sha3_256Pool::Run {
+  uint64_t* state;
+  const uint8_t* in;
+  size_t blocks;
+  bool done = false;
+  std::condition_variable absorbed;
+};
+
+Sha3_256Pool::Sha3_256Pool(KeccakLevel level, unsigned max_hashers)
+    : level_(keccak_level_supported(level) ? level : KeccakLevel::kPortable),
+      lanes_(lanes_of(level_)),
+      max_hashers_(max_hashers != 0 ? max_hashers : default_hashers()) {}
+
+Result<std::unique_ptr<Sha3_256Pool>> Sha3_256Pool::create(KeccakLevel level,
+                                                           unsigned max_hashers) {
+  if (!keccak_level_supported(level)) return keccak::unsupported_level(level);
+  return std::make_unique<Sha3_256Pool>(level, max_hashers);
+}
+
+Sha3_256Pool& Sha3_256Pool::shared() {
+  static Sha3_256Pool pool;
+  return pool;
+}
+
+void Sha3_256Pool::absorb_alone(uint64_t state[25], const uint8_t* in, size_t blocks) noexcept {
+  keccak::lane_kernels_for(level_).one(state, in, blocks);
+  alone_blocks_.fetch_add(blocks, std::memory_order_relaxed);
+}
+
+void Sha3_256Pool::absorb(uint64_t state[25], const uint8_t* in, size_t blocks) noexcept {
+  if (blocks == 0) return;
+  if (lanes_ == 1 || blocks < kShortRun) {
+    absorb_alone(state, in, blocks);
+    return;
+  }
+  Run run{state, in, blocks};
+  std::unique_lock<std::mutex> lock(mutex_);
+  waiting_.push_back(&run);
+  while (!run.done) {
+    if (hashers_ < max_hashers_ && !waiting_.empty()) {
+      ++hashers_;
+      hash_runs(lock);
+      --hashers_;
+    } else {
+      run.absorbed.wait(lock);
+    }
+  }
+}
+
+// Called and returning with `lock` held; absorbs until no run waits and its lanes are empty.
+void Sha3_256Pool::hash_runs(std::unique_lock<std::mutex>& lock) noexcept {
+  const keccak::Kernels kernels = keccak::lane_kernels_for(level_);
+  const size_t width = lanes_;
+  // The lanes' states, interleaved: word w of lane l at state[width * w + l].
+  alignas(64) uint64_t state[kStateWords * keccak::kMaxLanes];
+  Run* lane[keccak::kMaxLanes] = {};
+  size_t active = 0;
+  for (;;) {
+    for (size_t l = 0; l < width && !waiting_.empty(); ++l) {
+      if (lane[l] != nullptr) continue;
+      Run* r = waiting_.front();
+      waiting_.pop_front();
+      for (size_t w = 0; w < kStateWords; ++w) state[width * w + l] = r->state[w];
+      lane[l] = r;
+      ++active;
+    }
+    if (active == 0) return;
+    size_t slice = active < width ? kSlice : SIZE_MAX;
+    for (size_t l = 0; l < width; ++l) {
+      if (lane[l] != nullptr) slice = std::min(slice, lane[l]->blocks);
+    }
+    lock.unlock();
+    if (active == 1) {
+      for (size_t l = 0; l < width; ++l) {
+        if (lane[l] == nullptr) continue;
+        keccak::absorb_one_lane(state, width, l, lane[l]->in, slice, kernels.one);
+      }
+      alone_blocks_.fetch_add(slice, std::memory_order_relaxed);
+    } else {
+      const uint8_t* in[keccak::kMaxLanes];
+      for (size_t l = 0; l < width; ++l) in[l] = lane[l] != nullptr ? lane[l]->in : kIdle;
+      if (width == 8) {
+        kernels.eight(state, in, slice);
+      } else {
+        kernels.four(state, width, in, slice);
+      }
+      shared_blocks_.fetch_add(slice * active, std::memory_order_relaxed);
+    }
+    for (size_t l = 0; l < width; ++l) {
+      if (lane[l] == nullptr) continue;
+      lane[l]->in += slice * kRate;
+      lane[l]->blocks -= slice;
+    }
+    lock.lock();
+    for (size_t l = 0; l < width; ++l) {
+      Run* r = lane[l];
+      if (r == nullptr || r->blocks > 0) continue;
+      for (size_t w = 0; w < kStateWords; ++w) r->state[w] = state[width * w + l];
+      r->done = true;
+      r->absorbed.notify_one();  // under the lock: the caller cannot return (and free r) yet
+      lane[l] = nullptr;
+      --active;
+    }
+  }
+}
+
+PooledSha3_256::PooledSha3_256(Sha3_256Pool& pool) noexcept : pool_(&pool) {
+  std::memset(state_, 0, sizeof state_);
+}
+
+void PooledSha3_256::update(const void* data, size_t size) noexcept {
+  if (size == 0) return;
+  const auto* p = static_cast<const uint8_t*>(data);
+  if (buf_len_ > 0) {
+    const size_t take = std::min(kSha3_256Rate - buf_len_, size);
+    std::memcpy(buf_ + buf_len_, p, take);
+    buf_len_ += take;
+    p += take;
+    size -= take;
+    if (buf_len_ < kSha3_256Rate) return;
+    pool_->absorb(state_, buf_, 1);
+    buf_len_ = 0;
+  }
+  const size_t blocks = size / kSha3_256Rate;
+  pool_->absorb(state_, p, blocks);
+  p += blocks * kSha3_256Rate;
+  size -= blocks * kSha3_256Rate;
+  if (size > 0) std::memcpy(buf_, p, size);
+  buf_len_ = size;
+}
+
+Digest256 PooledSha3_256::finalize() noexcept {
+  // FIPS 202 padding for SHA3: the domain bits 01 then pad10*1 (0x06 ... 0x80).
+  std::memset(buf_ + buf_len_, 0, kSha3_256Rate - buf_len_);
+  buf_[buf_len_] = 0x06;
+  buf_[kSha3_256Rate - 1] |= 0x80;
+  pool_->absorb(state_, buf_, 1);
+  Digest256 out;
+  for (size_t i = 0; i < 4; ++i) {
+    for (size_t j = 0; j < 8; ++j) out[8 * i + j] = static_cast<uint8_t>(state_[i] >> (8 * j));
+  }
+  std::memset(state_, 0, sizeof state_);
+  buf_len_ = 0;
+  return out;
+}
+
+}  // namespace odf_hash

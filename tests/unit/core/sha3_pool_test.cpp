@@ -1,0 +1,155 @@
+// Sha3_256Pool and PooledSha3_256 against OpenSSL's SHA3-256 (Sha3_256OpenSsl): messages fed
+// by many threads at once, in runs of every size, at every dispatch level this CPU has (the
+// others skipped with a message naming them), with one hasher and with several.
+#include "odf_hash/internal/core/sha3_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <random>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "odf_hash/core/sha3.h"
+
+namespace odf_hash {
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+Bytes random_bytes(uint64_t seed, size_t n) {
+  std::mt19937_64 rng(seed);
+  Bytes b(n);
+  for (auto& x : b) x = static_cast<uint8_t>(rng());
+  return b;
+}
+
+std::string level_name(const ::testing::TestParamInfo<KeccakLevel>& p) {
+  return keccak_level_name(p.param);
+}
+
+class Sha3PoolTest : public ::testing::TestWithParam<KeccakLevel> {
+ protected:
+  void SetUp() override {
+    if (!keccak_level_supported(GetParam())) {
+      GTEST_SKIP() << keccak_level_name(GetParam()) << " not supported on this CPU";
+    }
+  }
+  std::unique_ptr<Sha3_256Pool> make(unsigned hashers) {
+    auto r = Sha3_256Pool::create(GetParam(), hashers);
+    EXPECT_TRUE(r.is_ok()) << r.status().to_string();
+    return std::move(r).value();
+  }
+};
+
+// `threads` messages of up to `max_size` bytes, each fed by a thread of its own in runs of
+// random sizes (a partial block, a few blocks, long runs), each one's digest compared with
+// OpenSSL's. Returns the blocks the messages make (with their padding).
+uint64_t many_threads_match_openssl(Sha3_256Pool& pool, size_t threads, size_t max_size) {
+  std::vector<Bytes> messages;
+  uint64_t blocks = 0;
+  for (size_t t = 0; t < threads; ++t) {
+    const size_t size = t == 0 ? 0 : max_size - (t * 7919) % (max_size / 2);
+    messages.push_back(random_bytes(t + 1, size));
+    blocks += size / kSha3_256Rate + 1;
+  }
+  std::vector<Digest256> got(threads);
+  std::vector<std::thread> workers;
+  for (size_t t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      std::mt19937_64 rng(1000 + t);
+      const size_t run_sizes[] = {1, 135, 136, 137, 64 * 136, 64 * 136 + 1, 300 * 136 + 17};
+      PooledSha3_256 h(pool);
+      const Bytes& m = messages[t];
+      size_t at = 0;
+      while (at < m.size()) {
+        const size_t n = std::min(m.size() - at, run_sizes[rng() % std::size(run_sizes)]);
+        h.update(m.data() + at, n);
+        at += n;
+      }
+      got[t] = h.finalize();
+    });
+  }
+  for (auto& w : workers) w.join();
+  for (size_t t = 0; t < threads; ++t) {
+    EXPECT_EQ(to_hex(got[t]), to_hex(Sha3_256OpenSsl::digest(messages[t])))
+        << "message " << t << " of " << messages[t].size() << " bytes";
+  }
+  return blocks;
+}
+
+TEST_P(Sha3PoolTest, SixteenThreadsOneHasher) {
+  auto pool = make(1);
+  many_threads_match_openssl(*pool, 16, 400 * 1000);
+}
+
+TEST_P(Sha3PoolTest, SixteenThreadsTwoHashers) {
+  auto pool = make(2);
+  many_threads_match_openssl(*pool, 16, 400 * 1000);
+}
+
+TEST_P(Sha3PoolTest, MoreThreadsThanLanes) {
+  auto pool = make(3);
+  many_threads_match_openssl(*pool, 40, 100 * 1000);
+}
+
+// The runs of many threads at once share the lanes: a level with a multi-lane kernel absorbs
+// most blocks together (lanes() > 1), the others alone.
+TEST_P(Sha3PoolTest, RunsShareTheLanesOfTheLevel) {
+  auto pool = make(1);
+  const uint64_t blocks = many_threads_match_openssl(*pool, 16, 2 * 1000 * 1000);
+  const Sha3_256Pool::Counts c = pool->counts();
+  EXPECT_EQ(c.shared_blocks + c.alone_blocks, blocks);  // each absorbed once
+  if (pool->lanes() == 1) {
+    EXPECT_EQ(c.shared_blocks, 0u);
+  } else {
+    EXPECT_GT(c.shared_blocks, 0u) << "no block absorbed beside another message's";
+  }
+}
+
+TEST_P(Sha3PoolTest, OneThreadAndEmptyMessages) {
+  auto pool = make(0);
+  PooledSha3_256 h(*pool);
+  EXPECT_EQ(to_hex(h.finalize()), to_hex(Sha3_256OpenSsl::digest(std::span<const uint8_t>())));
+  const Bytes m = random_bytes(7, 1 << 20);
+  h.update(m.data(), m.size());
+  EXPECT_EQ(to_hex(h.finalize()), to_hex(Sha3_256OpenSsl::digest(m)));
+  h.update(m.data(), 0);  // finalize reset the message; nothing absorbed since
+  EXPECT_EQ(to_hex(h.finalize()), to_hex(Sha3_256OpenSsl::digest(std::span<const uint8_t>())));
+  EXPECT_EQ(pool->counts().shared_blocks, 0u);  // alone: nobody to share the lanes with
+}
+
+INSTANTIATE_TEST_SUITE_P(Levels, Sha3PoolTest, ::testing::ValuesIn(kKeccakLevels), level_name);
+
+TEST(Sha3Pool, LanesOfEachLevel) {
+  EXPECT_EQ(Sha3_256Pool(KeccakLevel::kPortable).lanes(), 1u);
+  EXPECT_EQ(Sha3_256Pool(KeccakLevel::kBmi2).lanes(), 1u);
+  if (keccak_level_supported(KeccakLevel::kAvx2)) {
+    EXPECT_EQ(Sha3_256Pool(KeccakLevel::kAvx2).lanes(), 4u);
+  }
+  if (keccak_level_supported(KeccakLevel::kAvx512)) {
+    EXPECT_EQ(Sha3_256Pool(KeccakLevel::kAvx512).lanes(), 8u);
+  }
+  const auto unsupported = [] {
+    for (KeccakLevel l : kKeccakLevels) {
+      if (!keccak_level_supported(l)) return Sha3_256Pool::create(l).status();
+    }
+    return Status::ok();
+  }();
+  if (!unsupported.is_ok()) {
+    EXPECT_EQ(unsupported.code(), StatusCode::kUnsupported);
+  }
+}
+
+TEST(Sha3Pool, SharedPool) {
+  EXPECT_TRUE(keccak_level_supported(Sha3_256Pool::shared().level()));
+  PooledSha3_256 h;
+  const Bytes m = random_bytes(3, 100000);
+  h.update(m.data(), m.size());
+  EXPECT_EQ(to_hex(h.finalize()), to_hex(Sha3_256OpenSsl::digest(m)));
+}
+
+}  // namespace
+}  // namespace odf_hash
