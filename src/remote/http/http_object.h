@@ -78,6 +78,8 @@ class HttpObjectReader final : public ObjectReader {
   uint64_t size() const noexcept override { return size_; }
 
   Result<size_t> read(uint8_t* out, size_t n) override;
+  // The received bytes themselves, in the receive buffer (no copy).
+  Result<std::span<const uint8_t>> read_view(std::span<uint8_t> scratch) override;
 
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override;
 
@@ -94,6 +96,10 @@ class HttpObjectReader final : public ObjectReader {
   void unpause();
 
   void stop();
+
+  // Makes received bytes wait in buf_ (true), or finds the end of the object (false):
+  // drives the transfer, resumes a broken one.
+  Result<bool> fill();
 
   // Runs the current transfer until `enough()` or its end; a stall of read_timeout_s ends
   // it as a timeout.

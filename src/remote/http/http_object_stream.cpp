@@ -101,20 +101,41 @@ Result<size_t> HttpObjectReader::read(uint8_t* out, size_t n) {
     pos_ += got;
     return got;
   }
+  ODF_HASH_ASSIGN_OR_RETURN(const bool some, fill());
+  if (!some) return size_t{0};
+  const size_t c = std::min(n, buf_.size() - buf_off_);
+  std::memcpy(out, buf_.data() + buf_off_, c);
+  buf_off_ += c;
+  pos_ += c;
+  if (buf_off_ == buf_.size()) {
+    buf_.clear();
+    buf_off_ = 0;
+  }
+  if (paused_ && buf_.size() - buf_off_ < kMaxBuffered / 2) unpause();
+  return c;
+}
+
+Result<std::span<const uint8_t>> HttpObjectReader::read_view(std::span<uint8_t> scratch) {
+  if (scratch.empty() || spooled_at_open_) return ObjectReader::read_view(scratch);
+  // The last view is over: its bytes may go, and the transfer may go on (not before: an
+  // unpause can deliver bytes at once, which would move buf_ under a view in use).
+  if (buf_off_ == buf_.size()) {
+    buf_.clear();
+    buf_off_ = 0;
+  }
+  if (paused_ && buf_.size() - buf_off_ < kMaxBuffered / 2) unpause();
+  ODF_HASH_ASSIGN_OR_RETURN(const bool some, fill());
+  if (!some) return std::span<const uint8_t>();
+  const size_t c = std::min(scratch.size(), buf_.size() - buf_off_);
+  const std::span<const uint8_t> view(buf_.data() + buf_off_, c);
+  buf_off_ += c;
+  pos_ += c;
+  return view;
+}
+
+Result<bool> HttpObjectReader::fill() {
   for (;;) {
-    const size_t buffered = buf_.size() - buf_off_;
-    if (buffered > 0) {
-      const size_t c = std::min(n, buffered);
-      std::memcpy(out, buf_.data() + buf_off_, c);
-      buf_off_ += c;
-      pos_ += c;
-      if (buf_off_ == buf_.size()) {
-        buf_.clear();
-        buf_off_ = 0;
-      }
-      if (paused_ && buf_.size() - buf_off_ < kMaxBuffered / 2) unpause();
-      return c;
-    }
+    if (buf_.size() > buf_off_) return true;
     if (overflow_) {
       return Status::io_error(name_ + ": the body is longer than the object's " +
                               std::to_string(size_) + " bytes");
@@ -124,7 +145,7 @@ Result<size_t> HttpObjectReader::read(uint8_t* out, size_t n) {
       // Content-Length sent beyond the size the caller expects).
       if (easy_ != nullptr && !done_) ODF_HASH_RETURN_IF_ERROR(drive([] { return false; }));
       if (overflow_) continue;
-      return size_t{0};
+      return false;
     }
     if (easy_ == nullptr || done_) {
       // The transfer ended before the object did: resume it, or give up.

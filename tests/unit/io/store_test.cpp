@@ -22,6 +22,7 @@
 #include "odf_hash/core/text.h"
 #include "odf_hash/io/logical_file.h"
 #include "odf_hash/io/physical.h"
+#include "odf_hash/io/read_counter.h"
 #include "odf_hash/io/store.h"
 #include "run_as_user.h"
 
@@ -95,6 +96,27 @@ TEST_F(StoreTest, RegularFileIsOpenedAndReadWithItsSize) {
   got = o->reader->read_at(9, buf, 3);
   ASSERT_TRUE(got.is_ok());
   EXPECT_EQ(*got, 0u);
+}
+
+// read_view: the bytes in order, in the caller's scratch for a reader without a buffer of
+// its own, empty at the end; a counted reader counts them.
+TEST_F(StoreTest, ReadViewGivesTheBytesInOrderAndIsCounted) {
+  write(root_ / "data" / "b", "abcdefghij");
+  auto o = store()->open("data/b");
+  ASSERT_TRUE(o.is_ok()) << o.status().to_string();
+  auto counter = std::make_shared<ReadCounter>();
+  std::shared_ptr<ObjectReader> reader = count_reads(std::move(o->reader), counter);
+  uint8_t scratch[4];
+  std::string seen;
+  for (;;) {
+    auto view = reader->read_view(scratch);
+    ASSERT_TRUE(view.is_ok()) << view.status().to_string();
+    if (view->empty()) break;
+    EXPECT_LE(view->size(), sizeof scratch);
+    seen.append(view->begin(), view->end());
+  }
+  EXPECT_EQ(seen, "abcdefghij");
+  EXPECT_EQ(counter->bytes.load(), 10u);
 }
 
 TEST_F(StoreTest, MissingNameIsNotFound) {
