@@ -29,9 +29,16 @@ Status write_all(int fd, const uint8_t* p, size_t n, const std::string& shown);
 // A partial object in the private folder, open for appending.
 struct PartialFile {
   io_internal::Fd fd;
-  std::string name;   // in the private folder: "<object name>.partial"
-  uint64_t size = 0;  // bytes already there (an earlier, interrupted fetch)
+  std::string name;           // in the private folder: "<object name>.partial"
+  uint64_t size = 0;          // bytes already there (an earlier, interrupted fetch)
+  uint64_t written_back = 0;  // bytes whose writing to disk was started (start_writeback)
 };
+
+// Starts writing the partial object's bytes up to `end` to disk once enough of them wait
+// (Linux: sync_file_range, without waiting), so that the flush before its rename finds most
+// of them on disk already instead of waiting for all of them at the end: a fetch's disk
+// writes overlap its transfer. Advisory: the flush reports any error.
+void start_writeback(PartialFile& partial, uint64_t end);
 
 class DestFolder {
  public:

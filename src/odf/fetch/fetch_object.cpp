@@ -6,11 +6,13 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
-#include <vector>
+#include <memory>
+#include <span>
 
 #include "dataset/entry.h"
 #include "odf_hash/core/sha3.h"
 #include "odf_hash/core/text.h"
+#include "odf_hash/internal/core/sha3_pool.h"
 #include "odf_hash/io/physical.h"
 
 namespace odf_hash::odf::fetch_detail {
@@ -40,7 +42,7 @@ Problem problem_of(const FileTask& t, ProblemKind kind, std::string message) {
 }
 
 // The bytes of an earlier fetch's partial object, into the hash (kIoError when unreadable).
-Status hash_partial(const PartialFile& partial, Sha3_256& hash, std::vector<uint8_t>& buf,
+Status hash_partial(const PartialFile& partial, PooledSha3_256& hash, std::span<uint8_t> buf,
                     const std::function<void(uint64_t)>& advance) {
   uint64_t off = 0;
   while (off < partial.size) {
@@ -68,24 +70,38 @@ struct Streamed {
 Streamed stream_into(ObjectReader& reader, PartialFile& partial, const std::string& shown,
                      const std::function<void(uint64_t)>& advance) {
   Streamed s;
-  std::vector<uint8_t> buf(kChunk);
-  Sha3_256 hash;
-  s.status = hash_partial(partial, hash, buf, advance);
+  // Not zeroed: a download hands over its own receive buffer, and this one stays untouched.
+  const auto buf = std::make_unique_for_overwrite<uint8_t[]>(kChunk);
+  const std::span<uint8_t> scratch(buf.get(), kChunk);
+  // Through the shared pool: the other transfers' bytes are absorbed in the same
+  // permutations (sha3_pool.h).
+  PooledSha3_256 hash;
+  s.status = hash_partial(partial, hash, scratch, advance);
   s.size = partial.size;
   while (s.status.is_ok()) {
-    Result<size_t> got = partial.size == 0 ? reader.read(buf.data(), buf.size())
-                                           : reader.read_at(s.size, buf.data(), buf.size());
-    if (!got.is_ok()) {
+    // A fresh object is read as a stream, straight from the receive buffer where the
+    // reader has one; a resumed one from where its partial object ends.
+    std::span<const uint8_t> bytes;
+    if (partial.size == 0) {
+      Result<std::span<const uint8_t>> got = reader.read_view(scratch);
+      if (got.is_ok()) bytes = *got;
       s.status = got.status();
+    } else {
+      Result<size_t> got = reader.read_at(s.size, scratch.data(), scratch.size());
+      if (got.is_ok()) bytes = scratch.first(*got);
+      s.status = got.status();
+    }
+    if (!s.status.is_ok()) {
       s.source_failed = true;
       break;
     }
-    if (*got == 0) break;
-    s.status = write_all(partial.fd.get(), buf.data(), *got, shown);
-    hash.update(buf.data(), *got);
-    s.size += *got;
-    s.transferred += *got;
-    advance(*got);
+    if (bytes.empty()) break;
+    s.status = write_all(partial.fd.get(), bytes.data(), bytes.size(), shown);
+    hash.update(bytes);
+    s.size += bytes.size();
+    s.transferred += bytes.size();
+    start_writeback(partial, s.size);
+    advance(bytes.size());
   }
   s.hash = Multihash::sha3_256(hash.finalize());
   return s;

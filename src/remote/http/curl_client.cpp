@@ -19,6 +19,7 @@ namespace {
 // A response whose headers exceed this is not an object store's: refused, never buffered.
 constexpr uint64_t kMaxHeaderBytes = 256 * 1024;
 constexpr long kMaxRedirects = 8;
+constexpr long kReceiveBuffer = 256 * 1024;  // CURLOPT_BUFFERSIZE (see acquire)
 
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -188,6 +189,9 @@ CURL* CurlClient::acquire(const std::string& url, ResponseHeaders* headers, char
     curl().easy_setopt(easy, CURLOPT_XOAUTH2_BEARER, options_.bearer_token.c_str());
   }
   curl().easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+  // Receive 256 KiB per read of the socket, not libcurl's 16 KiB: a sixteenth of the
+  // system calls and callbacks on a fast link (curl's own tool uses 100 KiB); bench/fetch.sh.
+  curl().easy_setopt(easy, CURLOPT_BUFFERSIZE, kReceiveBuffer);
   curl().easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(std::ceil(options_.connect_timeout_s * 1000)));
   if (stall_guard) {
