@@ -38,6 +38,9 @@ fi
 dataset="$DATA/fetch-${MIB}MiB"
 "$PYTHON" bench/make_remote_dataset.py "$dataset" --mib "$MIB" --files 32 --schema
 bytes=$(du -sb "$dataset/data" | cut -f1)
+# The server reads the dataset from the page cache in every timed run: read it once here
+# (untimed), else the first command pays for reading it from disk (3.9 s against 1.2 s).
+find "$dataset" -type f -exec cat {} + >/dev/null
 
 out=$(mktemp -d)
 pids=()
