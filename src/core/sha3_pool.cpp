@@ -8,6 +8,7 @@
 
 #include "keccak.h"
 #include "keccak_dispatch.h"
+#include "sha3_sponge.h"
 
 namespace odf_hash {
 
@@ -149,39 +150,17 @@ PooledSha3_256::PooledSha3_256(Sha3_256Pool& pool) noexcept : pool_(&pool) {
 }
 
 void PooledSha3_256::update(const void* data, size_t size) noexcept {
-  if (size == 0) return;
-  const auto* p = static_cast<const uint8_t*>(data);
-  if (buf_len_ > 0) {
-    const size_t take = std::min(kSha3_256Rate - buf_len_, size);
-    std::memcpy(buf_ + buf_len_, p, take);
-    buf_len_ += take;
-    p += take;
-    size -= take;
-    if (buf_len_ < kSha3_256Rate) return;
-    pool_->absorb(state_, buf_, 1);
-    buf_len_ = 0;
-  }
-  const size_t blocks = size / kSha3_256Rate;
-  pool_->absorb(state_, p, blocks);
-  p += blocks * kSha3_256Rate;
-  size -= blocks * kSha3_256Rate;
-  if (size > 0) std::memcpy(buf_, p, size);
-  buf_len_ = size;
+  keccak::sponge_update(state_, buf_, buf_len_, static_cast<const uint8_t*>(data), size,
+                        [this](uint64_t* state, const uint8_t* in, size_t blocks) {
+                          pool_->absorb(state, in, blocks);
+                        });
 }
 
 Digest256 PooledSha3_256::finalize() noexcept {
-  // FIPS 202 padding for SHA3: the domain bits 01 then pad10*1 (0x06 ... 0x80).
-  std::memset(buf_ + buf_len_, 0, kSha3_256Rate - buf_len_);
-  buf_[buf_len_] = 0x06;
-  buf_[kSha3_256Rate - 1] |= 0x80;
-  pool_->absorb(state_, buf_, 1);
-  Digest256 out;
-  for (size_t i = 0; i < 4; ++i) {
-    for (size_t j = 0; j < 8; ++j) out[8 * i + j] = static_cast<uint8_t>(state_[i] >> (8 * j));
-  }
-  std::memset(state_, 0, sizeof state_);
-  buf_len_ = 0;
-  return out;
+  return keccak::sponge_finalize(state_, buf_, buf_len_,
+                                 [this](uint64_t* state, const uint8_t* in, size_t blocks) {
+                                   pool_->absorb(state, in, blocks);
+                                 });
 }
 
 }  // namespace odf_hash
