@@ -71,7 +71,6 @@ class Sha3_256Pool {
 
  private:
   struct Run;
-  struct Hasher;
   void hash_runs(std::unique_lock<std::mutex>& lock) noexcept;
   void absorb_alone(uint64_t state[25], const uint8_t* in, size_t blocks) noexcept;
 
