@@ -31,6 +31,13 @@ size_t lanes_of(KeccakLevel level) noexcept {
   return k.eight != nullptr ? 8 : k.four != nullptr ? 4 : 1;
 }
 
+// The block absorber a PooledSha3_256 gives its sponge: the pool.
+auto into(Sha3_256Pool* pool) {
+  return [pool](uint64_t* state, const uint8_t* in, size_t blocks) {
+    pool->absorb(state, in, blocks);
+  };
+}
+
 unsigned default_hashers() noexcept {
   const unsigned n = std::thread::hardware_concurrency();
   return std::max(1u, n / 2);
@@ -151,16 +158,11 @@ PooledSha3_256::PooledSha3_256(Sha3_256Pool& pool) noexcept : pool_(&pool) {
 
 void PooledSha3_256::update(const void* data, size_t size) noexcept {
   keccak::sponge_update(state_, buf_, buf_len_, static_cast<const uint8_t*>(data), size,
-                        [this](uint64_t* state, const uint8_t* in, size_t blocks) {
-                          pool_->absorb(state, in, blocks);
-                        });
+                        into(pool_));
 }
 
 Digest256 PooledSha3_256::finalize() noexcept {
-  return keccak::sponge_finalize(state_, buf_, buf_len_,
-                                 [this](uint64_t* state, const uint8_t* in, size_t blocks) {
-                                   pool_->absorb(state, in, blocks);
-                                 });
+  return keccak::sponge_finalize(state_, buf_, buf_len_, into(pool_));
 }
 
 }  // namespace odf_hash

@@ -103,34 +103,36 @@ Result<size_t> HttpObjectReader::read(uint8_t* out, size_t n) {
   }
   ODF_HASH_ASSIGN_OR_RETURN(const bool some, fill());
   if (!some) return size_t{0};
-  const size_t c = std::min(n, buf_.size() - buf_off_);
-  std::memcpy(out, buf_.data() + buf_off_, c);
-  buf_off_ += c;
-  pos_ += c;
-  if (buf_off_ == buf_.size()) {
-    buf_.clear();
-    buf_off_ = 0;
-  }
-  if (paused_ && buf_.size() - buf_off_ < kMaxBuffered / 2) unpause();
-  return c;
+  const std::span<const uint8_t> taken = take(n);
+  std::memcpy(out, taken.data(), taken.size());
+  release_taken();
+  return taken.size();
 }
 
 Result<std::span<const uint8_t>> HttpObjectReader::read_view(std::span<uint8_t> scratch) {
   if (scratch.empty() || spooled_at_open_) return ObjectReader::read_view(scratch);
-  // The last view is over: its bytes may go, and the transfer may go on (not before: an
-  // unpause can deliver bytes at once, which would move buf_ under a view in use).
+  // The last view is over: only now may its bytes go and the transfer go on (an unpause
+  // can deliver bytes at once, which would move buf_ under a view in use).
+  release_taken();
+  ODF_HASH_ASSIGN_OR_RETURN(const bool some, fill());
+  if (!some) return std::span<const uint8_t>();
+  return take(scratch.size());
+}
+
+std::span<const uint8_t> HttpObjectReader::take(size_t max) {
+  const size_t c = std::min(max, buf_.size() - buf_off_);
+  const std::span<const uint8_t> taken(buf_.data() + buf_off_, c);
+  buf_off_ += c;
+  pos_ += c;
+  return taken;
+}
+
+void HttpObjectReader::release_taken() {
   if (buf_off_ == buf_.size()) {
     buf_.clear();
     buf_off_ = 0;
   }
   if (paused_ && buf_.size() - buf_off_ < kMaxBuffered / 2) unpause();
-  ODF_HASH_ASSIGN_OR_RETURN(const bool some, fill());
-  if (!some) return std::span<const uint8_t>();
-  const size_t c = std::min(scratch.size(), buf_.size() - buf_off_);
-  const std::span<const uint8_t> view(buf_.data() + buf_off_, c);
-  buf_off_ += c;
-  pos_ += c;
-  return view;
 }
 
 Result<bool> HttpObjectReader::fill() {
