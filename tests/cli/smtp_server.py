@@ -26,6 +26,7 @@ Authorization)), as kamu's node does without object storage.
 """
 import asyncio
 import contextlib
+import functools
 import gzip
 import hashlib
 import io
@@ -51,7 +52,10 @@ def _tar_gz(entries):
     return gzip.compress(buf.getvalue(), mtime=0)
 
 
-def _bomb():
+@functools.cache
+def bomb():
+    """300 MiB of zeros, gzip'd: built once (a second of zlib, more on a loaded machine, which
+    must not count against the client's read timeout: tests build it before they start one)."""
     z = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
     out = [z.compress(bytes(1 << 20)) for _ in range(300)]
     out.append(z.flush())
@@ -151,7 +155,7 @@ class SmtpNode:
             entries = [e for e in entries if e[0] in after]
             entries.sort(key=lambda e: -after.index(e[0]))
         self.sent_blocks.append([name for name, _ in entries])
-        payload = (_bomb() if "bomb" in self.faults else
+        payload = (bomb() if "bomb" in self.faults else
                    b"not gzip at all" if "no-gzip" in self.faults else _tar_gz(entries))
         await ws.send(json.dumps({"blocks": {"num_blocks": len(entries),
                                              "media_type": "application/tar+gzip",
