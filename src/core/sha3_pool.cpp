@@ -51,6 +51,7 @@ struct Sha3_256Pool::Run {
   const uint8_t* in;
   size_t blocks;
   bool done = false;
+  bool owner_waits = false;  // its thread waits in absorb() (a hasher may wake it to take over)
   std::condition_variable absorbed;
 };
 
@@ -87,16 +88,29 @@ void Sha3_256Pool::absorb(uint64_t state[25], const uint8_t* in, size_t blocks) 
   while (!run.done) {
     if (hashers_ < max_hashers_ && !waiting_.empty()) {
       ++hashers_;
-      hash_runs(lock);
+      hash_runs(lock, run);
       --hashers_;
     } else {
+      run.owner_waits = true;
       run.absorbed.wait(lock);
+      run.owner_waits = false;
+    }
+  }
+  if (hashers_ < max_hashers_) {
+    // Left with runs waiting: their threads take over (one wakes, becomes a hasher).
+    for (Run* r : waiting_) {
+      if (r->owner_waits) {
+        r->absorbed.notify_one();
+        break;
+      }
     }
   }
 }
 
-// Called and returning with `lock` held; absorbs until no run waits and its lanes are empty.
-void Sha3_256Pool::hash_runs(std::unique_lock<std::mutex>& lock) noexcept {
+// Called and returning with `lock` held; absorbs until `own` (the caller's run) is done, then
+// puts the runs still in its lanes back at the front of the queue, their states saved, and
+// returns (sha3_pool.h: a hasher goes back to its own stream).
+void Sha3_256Pool::hash_runs(std::unique_lock<std::mutex>& lock, const Run& own) noexcept {
   const keccak::Kernels kernels = keccak::lane_kernels_for(level_);
   const size_t width = lanes_;
   // The lanes' states, interleaved: word w of lane l at state[width * w + l].
@@ -112,7 +126,7 @@ void Sha3_256Pool::hash_runs(std::unique_lock<std::mutex>& lock) noexcept {
       lane[l] = r;
       ++active;
     }
-    if (active == 0) return;
+    if (active == 0) return;  // own is in another hasher's lanes
     size_t slice = active < width ? kSlice : SIZE_MAX;
     for (size_t l = 0; l < width; ++l) {
       if (lane[l] != nullptr) slice = std::min(slice, lane[l]->blocks);
@@ -148,6 +162,16 @@ void Sha3_256Pool::hash_runs(std::unique_lock<std::mutex>& lock) noexcept {
       r->absorbed.notify_one();  // under the lock: the caller cannot return (and free r) yet
       lane[l] = nullptr;
       --active;
+    }
+    if (own.done) {
+      for (size_t l = width; l-- > 0;) {
+        Run* r = lane[l];
+        if (r == nullptr) continue;
+        for (size_t w = 0; w < kStateWords; ++w) r->state[w] = state[width * w + l];
+        waiting_.push_front(r);
+        handed_back_.fetch_add(1, std::memory_order_relaxed);
+      }
+      return;
     }
   }
 }

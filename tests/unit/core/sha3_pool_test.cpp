@@ -109,6 +109,21 @@ TEST_P(Sha3PoolTest, RunsShareTheLanesOfTheLevel) {
   }
 }
 
+// A hasher returns once its own run is absorbed, handing the runs still in its lanes back
+// unfinished (their states saved) to a waiting thread: every digest stays OpenSSL's. Rounds
+// until a hand-back happened (the first, unless the threads happened to run one by one).
+TEST_P(Sha3PoolTest, AHasherHandsBackOtherRunsOnceItsOwnIsDone) {
+  auto pool = make(1);
+  if (pool->lanes() == 1) GTEST_SKIP() << "one lane: every run is absorbed by its own thread";
+  uint64_t blocks = 0;
+  for (int round = 0; round < 20 && pool->counts().handed_back == 0; ++round) {
+    blocks += many_threads_match_openssl(*pool, 16, 400 * 1000);
+  }
+  const Sha3_256Pool::Counts c = pool->counts();
+  EXPECT_GT(c.handed_back, 0u) << "no hasher handed back an unfinished run in 20 rounds";
+  EXPECT_EQ(c.shared_blocks + c.alone_blocks, blocks);  // each block once, hand-backs or not
+}
+
 TEST_P(Sha3PoolTest, OneThreadAndEmptyMessages) {
   auto pool = make(0);
   PooledSha3_256 h(*pool);
