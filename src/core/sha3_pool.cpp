@@ -39,21 +39,10 @@ auto into(Sha3_256Pool* pool) {
 }
 
 unsigned default_hashers() noexcept {
-  const unsigned n = std::thread::hardware_concurrency();
-  return std::max(1u, n / 2);
+  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 }  // namespace
-
-// A caller's run of blocks, waiting or being absorbed; lives on the caller's stack.
-struct Sha3_256Pool::Run {
-  uint64_t* state;
-  const uint8_t* in;
-  size_t blocks;
-  bool done = false;
-  bool owner_waits = false;  // its thread waits in absorb() (a hasher may wake it to take over)
-  std::condition_variable absorbed;
-};
 
 Sha3_256Pool::Sha3_256Pool(KeccakLevel level, unsigned max_hashers)
     : level_(keccak_level_supported(level) ? level : KeccakLevel::kPortable),
@@ -76,17 +65,38 @@ void Sha3_256Pool::absorb_alone(uint64_t state[25], const uint8_t* in, size_t bl
   alone_blocks_.fetch_add(blocks, std::memory_order_relaxed);
 }
 
-void Sha3_256Pool::absorb(uint64_t state[25], const uint8_t* in, size_t blocks) noexcept {
+void Sha3_256Pool::begin(Run& run, uint64_t state[25], const uint8_t* in, size_t blocks) noexcept {
   if (blocks == 0) return;
   if (lanes_ == 1 || blocks < kShortRun) {
     absorb_alone(state, in, blocks);
     return;
   }
-  Run run{state, in, blocks};
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  run.state = state;
+  run.in = in;
+  run.blocks = blocks;
+  run.done = false;
   waiting_.push_back(&run);
+}
+
+void Sha3_256Pool::absorb(uint64_t state[25], const uint8_t* in, size_t blocks) noexcept {
+  Run run;
+  begin(run, state, in, blocks);
+  finish(run);
+}
+
+// A waiting thread becomes a hasher when nobody absorbs the waiting runs, or, while others
+// do, when a whole permutation's worth of runs waits for it (fewer would only take lanes from
+// the running hasher's next turn: the same blocks in more permutations).
+bool Sha3_256Pool::hasher_wanted() const noexcept {
+  if (waiting_.empty() || hashers_ >= max_hashers_) return false;
+  return hashers_ == 0 || waiting_.size() >= lanes_;
+}
+
+void Sha3_256Pool::finish(Run& run) noexcept {
+  std::unique_lock<std::mutex> lock(mutex_);
   while (!run.done) {
-    if (hashers_ < max_hashers_ && !waiting_.empty()) {
+    if (hasher_wanted()) {
       ++hashers_;
       hash_runs(lock, run);
       --hashers_;
@@ -96,7 +106,7 @@ void Sha3_256Pool::absorb(uint64_t state[25], const uint8_t* in, size_t blocks) 
       run.owner_waits = false;
     }
   }
-  if (hashers_ < max_hashers_) {
+  if (hasher_wanted()) {
     // Left with runs waiting: their threads take over (one wakes, becomes a hasher).
     for (Run* r : waiting_) {
       if (r->owner_waits) {
@@ -181,11 +191,23 @@ PooledSha3_256::PooledSha3_256(Sha3_256Pool& pool) noexcept : pool_(&pool) {
 }
 
 void PooledSha3_256::update(const void* data, size_t size) noexcept {
+  finish_update();
   keccak::sponge_update(state_, buf_, buf_len_, static_cast<const uint8_t*>(data), size,
                         into(pool_));
 }
 
+void PooledSha3_256::begin_update(std::span<const uint8_t> bytes) noexcept {
+  finish_update();
+  // The sponge absorbs at most one block of its own buffer (short: at once) and then one run
+  // of the caller's bytes: that run is the one left queued.
+  keccak::sponge_update(state_, buf_, buf_len_, bytes.data(), bytes.size(),
+                        [this](uint64_t* state, const uint8_t* in, size_t blocks) {
+                          pool_->begin(run_, state, in, blocks);
+                        });
+}
+
 Digest256 PooledSha3_256::finalize() noexcept {
+  finish_update();
   return keccak::sponge_finalize(state_, buf_, buf_len_, into(pool_));
 }
 

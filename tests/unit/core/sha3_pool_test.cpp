@@ -47,7 +47,10 @@ class Sha3PoolTest : public ::testing::TestWithParam<KeccakLevel> {
 // `threads` messages of up to `max_size` bytes, each fed by a thread of its own in runs of
 // random sizes (a partial block, a few blocks, long runs), each one's digest compared with
 // OpenSSL's. Returns the blocks the messages make (with their padding).
-uint64_t many_threads_match_openssl(Sha3_256Pool& pool, size_t threads, size_t max_size) {
+// With `split`, every other update is begin_update (finished by the next call, or by
+// finish_update after some other work) instead of update.
+uint64_t many_threads_match_openssl(Sha3_256Pool& pool, size_t threads, size_t max_size,
+                                    bool split = false) {
   std::vector<Bytes> messages;
   uint64_t blocks = 0;
   for (size_t t = 0; t < threads; ++t) {
@@ -66,7 +69,16 @@ uint64_t many_threads_match_openssl(Sha3_256Pool& pool, size_t threads, size_t m
       size_t at = 0;
       while (at < m.size()) {
         const size_t n = std::min(m.size() - at, run_sizes[rng() % std::size(run_sizes)]);
-        h.update(m.data() + at, n);
+        const std::span<const uint8_t> bytes(m.data() + at, n);
+        if (!split || rng() % 2 == 0) {
+          h.update(bytes);
+        } else {
+          h.begin_update(bytes);
+          if (rng() % 2 == 0) {
+            std::this_thread::yield();  // the caller's other work
+            h.finish_update();
+          }
+        }
         at += n;
       }
       got[t] = h.finalize();
@@ -88,6 +100,15 @@ TEST_P(Sha3PoolTest, SixteenThreadsOneHasher) {
 TEST_P(Sha3PoolTest, SixteenThreadsTwoHashers) {
   auto pool = make(2);
   many_threads_match_openssl(*pool, 16, 400 * 1000);
+}
+
+// begin_update / finish_update: runs absorbed while their threads go on (and the threads'
+// next calls finishing them), beside plain updates.
+TEST_P(Sha3PoolTest, UpdatesFinishedLater) {
+  auto pool = make(1);
+  const uint64_t blocks = many_threads_match_openssl(*pool, 16, 400 * 1000, /*split=*/true);
+  const Sha3_256Pool::Counts c = pool->counts();
+  EXPECT_EQ(c.shared_blocks + c.alone_blocks, blocks);
 }
 
 TEST_P(Sha3PoolTest, MoreThreadsThanLanes) {

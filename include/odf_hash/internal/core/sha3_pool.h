@@ -9,15 +9,17 @@
 //
 // How: PooledSha3_256::update keeps a partial block itself and hands every run of full blocks
 // to the pool, then waits until they are absorbed (the caller's bytes are read in place, never
-// copied). A waiting thread whose bytes nobody is absorbing yet becomes a "hasher" (at most
-// `max_hashers` at once): it fills the lanes from the queue of waiting runs, absorbs them
-// lane-parallel, gives each run's state back when the run ends and takes the next waiting run
-// into the free lane; a run never waits for another to arrive. Once its own run is absorbed
-// the hasher returns to its own work: the runs still in its lanes go back to the front of the
-// queue (their states saved) and the thread of one of them takes over. (A hasher that served
-// until no run waited starved its own stream: in a fetch of 32 equal files that one ended
-// 0.1 s after all others, alone.) One run alone goes through the best single-state kernel (as
-// fast as Sha3_256), as do short runs.
+// copied); begin_update / finish_update split that, so that the caller receives its next
+// bytes while the pool absorbs these. A waiting thread becomes a "hasher" when nobody absorbs
+// the waiting runs, or, while others do, when a whole permutation's worth of runs waits for
+// it (at most `max_hashers` at once): it fills the lanes from the queue of waiting runs,
+// absorbs them lane-parallel, gives each run's state back when the run ends and takes the
+// next waiting run into the free lane; a run never waits for another to arrive. Once its own
+// run is absorbed the hasher returns to its own work: the runs still in its lanes go back to
+// the front of the queue (their states saved) and the thread of one of them takes over. (A
+// hasher that served until no run waited starved its own stream: in a fetch of 32 equal files
+// that one ended 0.1 s after all others, alone.) One run alone goes through the best
+// single-state kernel (as fast as Sha3_256), as do short runs.
 //
 // Every digest is plain FIPS 202 SHA3-256 of the message's bytes in order, whatever the level,
 // the lanes and the other messages: OpenSSL is the oracle the tests compare against.
@@ -43,7 +45,8 @@ namespace odf_hash {
 class Sha3_256Pool {
  public:
   // Runs the kernels of `level` (the default: multi_lane_level()); up to `max_hashers`
-  // threads absorb at once (0: half the hardware threads, at least one).
+  // threads absorb at once (0: the hardware threads; a second one only with a full
+  // permutation's worth of runs waiting).
   explicit Sha3_256Pool(KeccakLevel level = multi_lane_level(), unsigned max_hashers = 0);
   // Fails with `unsupported` when the CPU cannot run `level`.
   static Result<std::unique_ptr<Sha3_256Pool>> create(KeccakLevel level, unsigned max_hashers = 0);
@@ -72,14 +75,28 @@ class Sha3_256Pool {
             handed_back_.load(std::memory_order_relaxed)};
   }
 
-  // Absorbs `blocks` consecutive 136-byte blocks at `in` into the single-layout `state` (word
-  // x + 5y is lane (x, y)), permuting after each; returns when done. For PooledSha3_256.
+  // A run of `blocks` consecutive 136-byte blocks at `in` to absorb into the single-layout
+  // `state` (word x + 5y is lane (x, y)), permuting after each.
+  struct Run {
+    uint64_t* state = nullptr;
+    const uint8_t* in = nullptr;
+    size_t blocks = 0;
+    bool done = true;
+    bool owner_waits = false;  // its thread waits in finish() (a hasher may wake it to take over)
+    std::condition_variable absorbed;
+  };
+  // Queues `run` (a short one is absorbed at once, here); the run, `state` and the bytes stay
+  // untouched by the caller until finish(run) returned. For PooledSha3_256.
+  void begin(Run& run, uint64_t state[25], const uint8_t* in, size_t blocks) noexcept;
+  // Returns once `run` is absorbed, absorbing it (and others beside it) when no hasher does.
+  void finish(Run& run) noexcept;
+  // begin() then finish().
   void absorb(uint64_t state[25], const uint8_t* in, size_t blocks) noexcept;
 
  private:
-  struct Run;
   void hash_runs(std::unique_lock<std::mutex>& lock, const Run& own) noexcept;
   void absorb_alone(uint64_t state[25], const uint8_t* in, size_t blocks) noexcept;
+  bool hasher_wanted() const noexcept;
 
   KeccakLevel level_;
   size_t lanes_;
@@ -101,12 +118,19 @@ class PooledSha3_256 {
   void update(const void* data, size_t size) noexcept;
   void update(std::span<const uint8_t> bytes) noexcept { update(bytes.data(), bytes.size()); }
 
+  // update() in two halves, so that the caller works on while the pool absorbs: `bytes` must
+  // stay untouched until finish_update() returned (or the next update, begin_update or
+  // finalize, which finish it first).
+  void begin_update(std::span<const uint8_t> bytes) noexcept;
+  void finish_update() noexcept { pool_->finish(run_); }
+
   // The digest of everything absorbed since construction (or the last finalize); resets the
   // message to empty.
   Digest256 finalize() noexcept;
 
  private:
   Sha3_256Pool* pool_;
+  Sha3_256Pool::Run run_;  // the run begin_update left queued
   uint64_t state_[25];
   uint8_t buf_[kSha3_256Rate];
   size_t buf_len_ = 0;
