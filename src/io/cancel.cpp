@@ -29,13 +29,6 @@ class CancellableReader final : public ObjectReader {
     return judged(r.status(), flag_, name());
   }
 
-  Result<std::span<const uint8_t>> read_view(std::span<uint8_t> scratch) override {
-    if (cancel_requested(flag_)) return cancelled_status(name());
-    Result<std::span<const uint8_t>> r = inner_->read_view(scratch);
-    if (r.is_ok()) return r;
-    return judged(r.status(), flag_, name());
-  }
-
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
     if (cancel_requested(flag_)) return cancelled_status(name());
     Result<size_t> r = inner_->read_at(offset, out, n);

@@ -27,11 +27,6 @@ Result<size_t> DeferredObject::read(uint8_t* out, size_t n) {
   return o->read(out, n);
 }
 
-Result<std::span<const uint8_t>> DeferredObject::read_view(std::span<uint8_t> scratch) {
-  ODF_HASH_ASSIGN_OR_RETURN(ObjectReader * o, kept());
-  return o->read_view(scratch);
-}
-
 Result<size_t> DeferredObject::read_at(uint64_t offset, uint8_t* out, size_t n) {
   ODF_HASH_ASSIGN_OR_RETURN(ObjectReader * o, kept());
   return o->read_at(offset, out, n);

@@ -18,11 +18,6 @@ class CountedObject final : public ObjectReader {
   const std::string& name() const noexcept override { return object_->name(); }
   uint64_t size() const noexcept override { return object_->size(); }
   Result<size_t> read(uint8_t* out, size_t n) override { return counted(object_->read(out, n)); }
-  Result<std::span<const uint8_t>> read_view(std::span<uint8_t> scratch) override {
-    Result<std::span<const uint8_t>> r = object_->read_view(scratch);
-    if (r.is_ok()) counter_->bytes.fetch_add(r->size(), std::memory_order_relaxed);
-    return r;
-  }
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
     return counted(object_->read_at(offset, out, n));
   }

@@ -96,15 +96,6 @@ class ObjectReader {
   // more bytes.
   virtual Result<size_t> read(uint8_t* out, size_t n) = 0;
 
-  // As read(), for a caller that only looks at the bytes (hashes them, writes them on): up
-  // to scratch.size() bytes from the current position, either where the reader holds them
-  // already (a download's receive buffer: no copy) or read() into `scratch`. The view stays
-  // valid until the next call on this reader; it is empty at the end.
-  virtual Result<std::span<const uint8_t>> read_view(std::span<uint8_t> scratch) {
-    ODF_HASH_ASSIGN_OR_RETURN(size_t got, read(scratch.data(), scratch.size()));
-    return std::span<const uint8_t>(scratch.data(), got);
-  }
-
   // Reads up to `n` bytes at `offset` (fewer only at the end of the object); does not move
   // the position of read(). May be called from several threads at once, and while another
   // thread is in read().

@@ -120,9 +120,10 @@ std::vector<fetch_detail::ObjectOutcome> fetch_objects(const ObjectStore& source
                                                        Progress& progress) {
   std::vector<fetch_detail::ObjectOutcome> outcomes(tasks.size());
   const unsigned jobs = std::clamp(options.jobs, 1u, kMaxVerifyJobs);
+  fetch_detail::StreamBuffers buffers;
   parallel_for(tasks.size(), jobs, [&](size_t i) {
-    outcomes[i] =
-        fetch_detail::fetch_object(source, dest, tasks[i], [&](uint64_t n) { progress.bytes(n); });
+    outcomes[i] = fetch_detail::fetch_object(source, dest, tasks[i], buffers,
+                                             [&](uint64_t n) { progress.bytes(n); });
     progress.file_done();
   });
   return outcomes;

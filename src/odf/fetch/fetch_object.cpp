@@ -19,8 +19,6 @@ namespace odf_hash::odf::fetch_detail {
 
 namespace {
 
-constexpr size_t kChunk = 1u << 20;
-
 bool is_linked(const FileTask& t) {
   return t.role == FileRole::kLinkedObject;
 }
@@ -67,37 +65,34 @@ struct Streamed {
 
 // Appends the source's bytes from partial.size on to the partial object, hashing them after
 // the partial object's own.
+//
+// Two buffers in turn: while the pool hashes one buffer's bytes (sha3_pool.h: absorbed with
+// the other transfers' in the same permutations), this thread writes them and receives the
+// next bytes into the other buffer (an HTTP reader copies libcurl's chunks straight there),
+// instead of sleeping until its bytes are hashed while the server's wait in the socket.
 Streamed stream_into(ObjectReader& reader, PartialFile& partial, const std::string& shown,
-                     const std::function<void(uint64_t)>& advance) {
+                     uint8_t* buffer, const std::function<void(uint64_t)>& advance) {
   Streamed s;
-  // Not zeroed: a download hands over its own receive buffer, and this one stays untouched.
-  const auto buf = std::make_unique_for_overwrite<uint8_t[]>(kChunk);
-  const std::span<uint8_t> scratch(buf.get(), kChunk);
-  // Through the shared pool: the other transfers' bytes are absorbed in the same
-  // permutations (sha3_pool.h).
+  constexpr size_t kSlot = StreamBuffers::kSlot;
+  const std::span<uint8_t> slots[2] = {{buffer, kSlot}, {buffer + kSlot, kSlot}};
   PooledSha3_256 hash;
-  s.status = hash_partial(partial, hash, scratch, advance);
+  s.status = hash_partial(partial, hash, slots[0], advance);
   s.size = partial.size;
-  while (s.status.is_ok()) {
-    // A fresh object is read as a stream, straight from the receive buffer where the
-    // reader has one; a resumed one from where its partial object ends.
-    std::span<const uint8_t> bytes;
-    if (partial.size == 0) {
-      Result<std::span<const uint8_t>> got = reader.read_view(scratch);
-      if (got.is_ok()) bytes = *got;
-      s.status = got.status();
-    } else {
-      Result<size_t> got = reader.read_at(s.size, scratch.data(), scratch.size());
-      if (got.is_ok()) bytes = scratch.first(*got);
-      s.status = got.status();
-    }
+  for (size_t turn = 0; s.status.is_ok(); ++turn) {
+    // Free: the last begin_update finished the run of its bytes (two turns ago) first.
+    const std::span<uint8_t> slot = slots[turn % 2];
+    // A fresh object is read as a stream; a resumed one from where its partial object ends.
+    Result<size_t> got = partial.size == 0 ? reader.read(slot.data(), slot.size())
+                                           : reader.read_at(s.size, slot.data(), slot.size());
+    s.status = got.status();
     if (!s.status.is_ok()) {
       s.source_failed = true;
       break;
     }
-    if (bytes.empty()) break;
+    if (*got == 0) break;
+    const std::span<const uint8_t> bytes = slot.first(*got);
+    hash.begin_update(bytes);  // finishes the other slot's bytes first
     s.status = write_all(partial.fd.get(), bytes.data(), bytes.size(), shown);
-    hash.update(bytes);
     s.size += bytes.size();
     s.transferred += bytes.size();
     start_writeback(partial, s.size);
@@ -131,8 +126,25 @@ std::string dest_key(const FileTask& task) {
          task.physical.to_string();
 }
 
+std::unique_ptr<uint8_t[]> StreamBuffers::take() {
+  {
+    std::lock_guard lock(mu_);
+    if (!free_.empty()) {
+      auto b = std::move(free_.back());
+      free_.pop_back();
+      return b;
+    }
+  }
+  return std::make_unique_for_overwrite<uint8_t[]>(2 * kSlot);  // every byte read is written first
+}
+
+void StreamBuffers::give_back(std::unique_ptr<uint8_t[]> buffer) {
+  std::lock_guard lock(mu_);
+  free_.push_back(std::move(buffer));
+}
+
 ObjectOutcome fetch_object(const ObjectStore& source, DestFolder& dest, const FileTask& t,
-                           const std::function<void(uint64_t)>& advance) {
+                           StreamBuffers& buffers, const std::function<void(uint64_t)>& advance) {
   ObjectOutcome out;
   out.file.role = t.role;
   out.file.file = dest_key(t);
@@ -197,7 +209,9 @@ ObjectOutcome fetch_object(const ObjectStore& source, DestFolder& dest, const Fi
       return out;
     }
     const std::string shown = dest.path() + "/" + kPrivateFolder + "/" + partial->name;
-    Streamed s = stream_into(*entry.reader, *partial, shown, advance);
+    std::unique_ptr<uint8_t[]> buffer = buffers.take();
+    Streamed s = stream_into(*entry.reader, *partial, shown, buffer.get(), advance);
+    buffers.give_back(std::move(buffer));
     out.file.bytes_transferred += s.transferred;
     if (!s.status.is_ok()) {  // kept: the next fetch resumes it
       return reject(ProblemKind::kFileUnreadable,

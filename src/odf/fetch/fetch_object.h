@@ -5,7 +5,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <vector>
 
 #include "fetch/dest_folder.h"
 #include "odf_hash/io/store.h"
@@ -22,9 +25,23 @@ struct ObjectOutcome {
 // The key of a task's file in DEST: "data/<canonical name>" or "checkpoints/<...>".
 std::string dest_key(const FileTask& task);
 
+// The receive buffers of one fetch's transfers: a transfer takes one (two slots of 1 MiB)
+// for its time and gives it back, so that they are allocated (and faulted in) once per
+// concurrent transfer, not once per file.
+class StreamBuffers {
+ public:
+  static constexpr size_t kSlot = size_t{1} << 20;
+  std::unique_ptr<uint8_t[]> take();  // 2 * kSlot bytes, not zeroed
+  void give_back(std::unique_ptr<uint8_t[]> buffer);
+
+ private:
+  std::mutex mu_;
+  std::vector<std::unique_ptr<uint8_t[]>> free_;
+};
+
 // Brings `task`'s file from `source` into `dest`. `advance(n)` is told of each n bytes
 // handled (read from DEST or from the source). Never fails: every finding is in the outcome.
 ObjectOutcome fetch_object(const ObjectStore& source, DestFolder& dest, const FileTask& task,
-                           const std::function<void(uint64_t)>& advance);
+                           StreamBuffers& buffers, const std::function<void(uint64_t)>& advance);
 
 }  // namespace odf_hash::odf::fetch_detail

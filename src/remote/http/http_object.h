@@ -78,9 +78,9 @@ class HttpObjectReader final : public ObjectReader {
   const std::string& name() const noexcept override { return name_; }
   uint64_t size() const noexcept override { return size_; }
 
+  // With nothing buffered, libcurl's chunks are copied straight into `out` (those beyond n
+  // wait in the reader's buffer for the next call).
   Result<size_t> read(uint8_t* out, size_t n) override;
-  // The received bytes themselves, in the receive buffer (no copy).
-  Result<std::span<const uint8_t>> read_view(std::span<uint8_t> scratch) override;
 
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override;
 
@@ -98,9 +98,10 @@ class HttpObjectReader final : public ObjectReader {
 
   void stop();
 
-  // Makes received bytes wait in buf_ (true), or finds the end of the object (false):
-  // drives the transfer, resumes a broken one.
+  // Makes received bytes wait in buf_ or the direct read's buffer (true), or finds the end of
+  // the object (false): drives the transfer, resumes a broken one.
   Result<bool> fill();
+  bool have_bytes() const noexcept { return buf_.size() > buf_off_ || direct_got_ > 0; }
   // Up to `max` buffered bytes, handed to the caller (valid until buf_ changes).
   std::span<const uint8_t> take(size_t max);
   // Drops the bytes taken once buf_ holds no other, and lets a paused transfer go on once
@@ -220,6 +221,11 @@ class HttpObjectReader final : public ObjectReader {
   uint64_t window_bytes_ = 0;       // body bytes taken in it
   std::vector<uint8_t> buf_;        // received, not yet read: buf_[buf_off_..]
   size_t buf_off_ = 0;
+  // During a read() that found buf_ empty: the caller's buffer, which the body's bytes go to
+  // first (libcurl's chunk copied once), those beyond its room to buf_.
+  uint8_t* direct_ = nullptr;
+  size_t direct_room_ = 0;
+  size_t direct_got_ = 0;
 
   // The whole object in temporary storage (see the top of this file).
   std::unique_ptr<SpoolFile> spool_;  // set once, before spool_ready_

@@ -101,22 +101,29 @@ Result<size_t> HttpObjectReader::read(uint8_t* out, size_t n) {
     pos_ += got;
     return got;
   }
-  ODF_HASH_ASSIGN_OR_RETURN(const bool some, fill());
-  if (!some) return size_t{0};
+  if (buf_.size() == buf_off_ && !read_whole_) {
+    // Nothing waits: the transfer's next bytes go straight to `out` (take_body).
+    direct_ = out;
+    direct_room_ = n;
+    direct_got_ = 0;
+    Result<bool> some = fill();
+    const size_t got = direct_got_;
+    direct_ = nullptr;
+    direct_room_ = direct_got_ = 0;
+    if (!some.is_ok()) return some.status();
+    if (got > 0) {
+      pos_ += got;
+      return got;
+    }
+    if (!*some) return size_t{0};
+  } else {
+    ODF_HASH_ASSIGN_OR_RETURN(const bool some, fill());
+    if (!some) return size_t{0};
+  }
   const std::span<const uint8_t> taken = take(n);
   std::memcpy(out, taken.data(), taken.size());
   release_taken();
   return taken.size();
-}
-
-Result<std::span<const uint8_t>> HttpObjectReader::read_view(std::span<uint8_t> scratch) {
-  if (scratch.empty() || spooled_at_open_) return ObjectReader::read_view(scratch);
-  // The last view is over: only now may its bytes go and the transfer go on (an unpause
-  // can deliver bytes at once, which would move buf_ under a view in use).
-  release_taken();
-  ODF_HASH_ASSIGN_OR_RETURN(const bool some, fill());
-  if (!some) return std::span<const uint8_t>();
-  return take(scratch.size());
 }
 
 std::span<const uint8_t> HttpObjectReader::take(size_t max) {
@@ -137,7 +144,7 @@ void HttpObjectReader::release_taken() {
 
 Result<bool> HttpObjectReader::fill() {
   for (;;) {
-    if (buf_.size() > buf_off_) return true;
+    if (have_bytes()) return true;
     if (overflow_) {
       return Status::io_error(name_ + ": the body is longer than the object's " +
                               std::to_string(size_) + " bytes");
@@ -171,7 +178,7 @@ Result<bool> HttpObjectReader::fill() {
       ODF_HASH_RETURN_IF_ERROR(connect_with_retries(pos_));
       continue;
     }
-    ODF_HASH_RETURN_IF_ERROR(drive([this] { return buf_.size() > buf_off_ || overflow_; }));
+    ODF_HASH_RETURN_IF_ERROR(drive([this] { return have_bytes() || overflow_; }));
   }
 }
 
@@ -211,8 +218,16 @@ size_t HttpObjectReader::take_body(const char* data, size_t n) {
   }
   // As bytes: a char range into a vector of uint8_t is copied one element at a time (16% of
   // fetch's CPU), a uint8_t range by memmove.
-  const auto* bytes = reinterpret_cast<const uint8_t*>(data);
-  buf_.insert(buf_.end(), bytes + skip, bytes + n);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(data) + skip;
+  size_t rest = take;
+  if (direct_ != nullptr && buf_off_ == buf_.size()) {  // no byte waits before these
+    const size_t d = std::min(rest, direct_room_ - direct_got_);
+    std::memcpy(direct_ + direct_got_, bytes, d);
+    direct_got_ += d;
+    bytes += d;
+    rest -= d;
+  }
+  buf_.insert(buf_.end(), bytes, bytes + rest);
   received_ += take;
   return n;
 }

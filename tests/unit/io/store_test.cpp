@@ -98,27 +98,6 @@ TEST_F(StoreTest, RegularFileIsOpenedAndReadWithItsSize) {
   EXPECT_EQ(*got, 0u);
 }
 
-// read_view: the bytes in order, in the caller's scratch for a reader without a buffer of
-// its own, empty at the end; a counted reader counts them.
-TEST_F(StoreTest, ReadViewGivesTheBytesInOrderAndIsCounted) {
-  write(root_ / "data" / "b", "abcdefghij");
-  auto o = store()->open("data/b");
-  ASSERT_TRUE(o.is_ok()) << o.status().to_string();
-  auto counter = std::make_shared<ReadCounter>();
-  std::shared_ptr<ObjectReader> reader = count_reads(std::move(o->reader), counter);
-  uint8_t scratch[4];
-  std::string seen;
-  for (;;) {
-    auto view = reader->read_view(scratch);
-    ASSERT_TRUE(view.is_ok()) << view.status().to_string();
-    if (view->empty()) break;
-    EXPECT_LE(view->size(), sizeof scratch);
-    seen.append(view->begin(), view->end());
-  }
-  EXPECT_EQ(seen, "abcdefghij");
-  EXPECT_EQ(counter->bytes.load(), 10u);
-}
-
 TEST_F(StoreTest, MissingNameIsNotFound) {
   auto s = store();
   auto o = s->open("data/nope");

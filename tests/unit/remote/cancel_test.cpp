@@ -60,7 +60,6 @@ TEST_F(CancelTest, SetFlagStopsEveryCallOfALocalStore) {
   expect_cancelled((*s)->open("data/a").status(), "open");
   expect_cancelled(opened->reader->read_at(0, buf, 2).status(), "read_at");
   expect_cancelled(opened->reader->read(buf, 2).status(), "read");
-  expect_cancelled(opened->reader->read_view(buf).status(), "read_view");
 }
 
 TEST_F(CancelTest, PathOrUrlHashesStopOnceTheFlagIsSet) {

@@ -29,7 +29,6 @@ class DeferredObject final : public ObjectReader {
   const std::string& name() const noexcept override { return name_; }
   uint64_t size() const noexcept override;
   Result<size_t> read(uint8_t* out, size_t n) override;
-  Result<std::span<const uint8_t>> read_view(std::span<uint8_t> scratch) override;
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override;
 
   // A newly opened object, not kept.
