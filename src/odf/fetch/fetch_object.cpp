@@ -69,7 +69,7 @@ struct Streamed {
 // Two buffers in turn: while the pool hashes one buffer's bytes (sha3_pool.h: absorbed with
 // the other transfers' in the same permutations), this thread writes them and receives the
 // next bytes into the other buffer (an HTTP reader copies libcurl's chunks straight there),
-// instead of sleeping until its bytes are hashed while the server's wait in the socket.
+// instead of sleeping until its bytes are hashed while the next ones wait in the socket.
 Streamed stream_into(ObjectReader& reader, PartialFile& partial, const std::string& shown,
                      uint8_t* buffer, const std::function<void(uint64_t)>& advance) {
   Streamed s;
