@@ -105,21 +105,17 @@ Result<size_t> HttpObjectReader::read(uint8_t* out, size_t n) {
     // Nothing waits: the transfer's next bytes go straight to `out` (take_body).
     direct_ = out;
     direct_room_ = n;
-    direct_got_ = 0;
-    Result<bool> some = fill();
-    const size_t got = direct_got_;
-    direct_ = nullptr;
-    direct_room_ = direct_got_ = 0;
-    if (!some.is_ok()) return some.status();
-    if (got > 0) {
-      pos_ += got;
-      return got;
-    }
-    if (!*some) return size_t{0};
-  } else {
-    ODF_HASH_ASSIGN_OR_RETURN(const bool some, fill());
-    if (!some) return size_t{0};
   }
+  Result<bool> some = fill();
+  const size_t got = direct_got_;
+  direct_ = nullptr;
+  direct_room_ = direct_got_ = 0;
+  ODF_HASH_RETURN_IF_ERROR(some.status());
+  if (got > 0) {
+    pos_ += got;
+    return got;
+  }
+  if (!*some) return size_t{0};
   const std::span<const uint8_t> taken = take(n);
   std::memcpy(out, taken.data(), taken.size());
   release_taken();
