@@ -102,9 +102,11 @@ Result<size_t> HttpObjectReader::read(uint8_t* out, size_t n) {
     return got;
   }
   if (buf_.size() == buf_off_ && !read_whole_) {
-    // Nothing waits: the transfer's next bytes go straight to `out` (take_body).
+    // Nothing waits: the transfer's next bytes go straight to `out` (take_body), the chunk
+    // a direct read paused at first.
     direct_ = out;
     direct_room_ = n;
+    if (paused_) unpause();
   }
   Result<bool> some = fill();
   const size_t got = direct_got_;
@@ -199,6 +201,14 @@ size_t HttpObjectReader::take_body(const char* data, size_t n) {
   if (!read_whole_ && buf_.size() - buf_off_ >= kMaxBuffered) {
     paused_ = true;
     return CURL_WRITEFUNC_PAUSE;  // libcurl hands the same bytes again after unpause
+  }
+  if (direct_ != nullptr && direct_got_ > 0 && buf_off_ == buf_.size() &&
+      n > direct_room_ - direct_got_) {
+    // A direct read that holds bytes and has no room for these: they wait in libcurl for the
+    // next read() (at most one chunk; the socket keeps the rest), not in buf_ to be copied
+    // twice.
+    paused_ = true;
+    return CURL_WRITEFUNC_PAUSE;
   }
   window_bytes_ += n;
   size_t skip = static_cast<size_t>(std::min<uint64_t>(skip_, n));
