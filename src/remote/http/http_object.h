@@ -29,7 +29,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -102,11 +101,6 @@ class HttpObjectReader final : public ObjectReader {
   // the object (false): drives the transfer, resumes a broken one.
   Result<bool> fill();
   bool have_bytes() const noexcept { return buf_.size() > buf_off_ || direct_got_ > 0; }
-  // Up to `max` buffered bytes, handed to the caller (valid until buf_ changes).
-  std::span<const uint8_t> take(size_t max);
-  // Drops the bytes taken once buf_ holds no other, and lets a paused transfer go on once
-  // less than half of kMaxBuffered waits.
-  void release_taken();
 
   // Runs the current transfer until `enough()` or its end; a stall of read_timeout_s ends
   // it as a timeout.

@@ -118,26 +118,16 @@ Result<size_t> HttpObjectReader::read(uint8_t* out, size_t n) {
     return got;
   }
   if (!*some) return size_t{0};
-  const std::span<const uint8_t> taken = take(n);
-  std::memcpy(out, taken.data(), taken.size());
-  release_taken();
-  return taken.size();
-}
-
-std::span<const uint8_t> HttpObjectReader::take(size_t max) {
-  const size_t c = std::min(max, buf_.size() - buf_off_);
-  const std::span<const uint8_t> taken(buf_.data() + buf_off_, c);
+  const size_t c = std::min(n, buf_.size() - buf_off_);
+  std::memcpy(out, buf_.data() + buf_off_, c);
   buf_off_ += c;
   pos_ += c;
-  return taken;
-}
-
-void HttpObjectReader::release_taken() {
   if (buf_off_ == buf_.size()) {
     buf_.clear();
     buf_off_ = 0;
   }
   if (paused_ && buf_.size() - buf_off_ < kMaxBuffered / 2) unpause();
+  return c;
 }
 
 Result<bool> HttpObjectReader::fill() {
